@@ -1,0 +1,208 @@
+"""A VRAM-budgeted LRU cache of adapters: the budget is a hard wall, never an average.
+
+On a GPU, going over budget is not a slow path, it is an out-of-memory crash that takes every
+in-flight request with it. So the cache evicts least-recently-used adapters *before* a load,
+refuses an adapter that could never fit, and keeps ``used_mb <= budget_mb`` after every call.
+
+>>> from labcore.adapter import Adapter
+>>> def lora(name): return Adapter(name, "1.0.0", "llama-3-8b", "sha256:1111", rank=16, vram_mb=16.0)
+>>> cache = AdapterCache(vram_budget_mb=32, transfer_mb_per_ms=8.0)   # room for two; 8 GB/s ≈ 8 MiB/ms
+>>> cache.access(lora("a")), cache.access(lora("b")).hit, cache.access(lora("a")).hit
+(CacheAccess(hit=False, evicted=(), load_ms=2.0), False, True)
+>>> cache.access(lora("c"))           # "b" is the least recently used, so it goes
+CacheAccess(hit=False, evicted=('b@1.0.0',), load_ms=2.0)
+>>> cache.resident, cache.used_mb, (cache.hits, cache.misses)
+(['a@1.0.0', 'c@1.0.0'], 32.0, (1, 3))
+
+The bare cache is not thread-safe; ``MultiLoRARouter`` guards the cache it drives with a lock.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from .adapter import Adapter
+from .errors import AdapterInUseError, AdapterNotFoundError, AdapterTooLargeError
+
+__all__ = ["AdapterCache", "CacheAccess", "CacheStats"]
+
+
+@dataclass(frozen=True, slots=True)
+class CacheAccess:
+    """What one ``access`` did: hit or miss, which keys it evicted (in order) and the load time paid."""
+
+    hit: bool
+    evicted: tuple[str, ...]
+    load_ms: float
+
+
+@dataclass(frozen=True, slots=True)
+class CacheStats:
+    """A snapshot of a cache's counters."""
+
+    hits: int
+    misses: int
+    evictions: int
+    resident: int
+    used_mb: float
+    budget_mb: float
+
+    @property
+    def hit_rate(self) -> float:
+        """Hits over accesses (0.0 before the first access)."""
+        total = self.hits + self.misses
+        return self.hits / total if total else 0.0
+
+
+_HIT = CacheAccess(hit=True, evicted=(), load_ms=0.0)
+
+
+def _positive(name: str, value: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 or math.isinf(value):
+        raise ValueError(f"{name} must be a positive finite number, got {value!r}")
+    return float(value)
+
+
+class AdapterCache:
+    """Keep adapters resident in a fixed VRAM budget, evicting the least recently used first.
+
+    ``transfer_mb_per_ms`` is the host-to-device bandwidth (8 GB/s is about 8 MiB/ms), and
+    ``load_overhead_ms`` an optional fixed cost per load (allocation, kernel setup), so a miss
+    costs ``load_overhead_ms + vram_mb / transfer_mb_per_ms``.
+    """
+
+    def __init__(
+        self, vram_budget_mb: float, transfer_mb_per_ms: float, *, load_overhead_ms: float = 0.0
+    ) -> None:
+        self.budget_mb = _positive("vram_budget_mb", vram_budget_mb)
+        self.transfer_mb_per_ms = _positive("transfer_mb_per_ms", transfer_mb_per_ms)
+        if isinstance(load_overhead_ms, bool) or not isinstance(load_overhead_ms, (int, float)) or not 0 <= load_overhead_ms < math.inf:
+            raise ValueError(f"load_overhead_ms must be a finite number >= 0, got {load_overhead_ms!r}")
+        self.load_overhead_ms = float(load_overhead_ms)
+        self.used_mb = 0.0
+        self.hits = 0
+        self.misses = 0
+        #: Every evicted key, oldest eviction first.
+        self.eviction_log: list[str] = []
+        self._entries: OrderedDict[str, float] = OrderedDict()  # key -> vram_mb, LRU first
+        self._pins: dict[str, int] = {}
+
+    # -- the hot path --------------------------------------------------------------------
+    def access(self, adapter: Adapter, *, pin: bool = False) -> CacheAccess:
+        """Make ``adapter`` resident and most recently used; evict LRU adapters first if needed.
+
+        With ``pin=True`` the adapter is also pinned (see :meth:`pin`) in the same step.
+        Raises ``AdapterTooLargeError`` (nothing changes) if it exceeds the whole budget, and
+        ``AdapterInUseError`` (nothing changes) if only pinned adapters could make room.
+        """
+        key = adapter.key
+        entries = self._entries
+        if key in entries:
+            entries.move_to_end(key)
+            self.hits += 1
+            if pin:
+                self._pins[key] = self._pins.get(key, 0) + 1
+            return _HIT
+        size = adapter.vram_mb
+        if size > self.budget_mb:
+            raise AdapterTooLargeError(
+                f"adapter {key} needs {size:g} MiB but the whole cache budget is {self.budget_mb:g} MiB; "
+                "it can never be resident (raise the budget or serve it from a dedicated replica)"
+            )
+        victims: list[str] = []
+        if self.used_mb + size > self.budget_mb:
+            victims = self._choose_victims(key, size)
+            for victim in victims:
+                self.used_mb -= entries.pop(victim)
+            self.eviction_log.extend(victims)
+            if not entries:
+                self.used_mb = 0.0  # forget float drift whenever the cache empties
+        entries[key] = size
+        self.used_mb += size
+        self.misses += 1
+        if pin:
+            self._pins[key] = 1
+        return CacheAccess(hit=False, evicted=tuple(victims), load_ms=self.transfer_ms(adapter))
+
+    def _choose_victims(self, key: str, size: float) -> list[str]:
+        """Pick LRU-first unpinned keys whose removal lets ``size`` fit; change nothing."""
+        pins = self._pins
+        victims: list[str] = []
+        used = self.used_mb
+        for resident, resident_mb in self._entries.items():
+            if resident in pins:
+                continue
+            victims.append(resident)
+            used -= resident_mb
+            if used + size <= self.budget_mb:
+                return victims
+        raise AdapterInUseError(
+            f"cannot load {key} ({size:g} MiB): {self.used_mb:g} of {self.budget_mb:g} MiB are in use and "
+            f"{len(pins)} pinned adapter(s) with in-flight requests cannot be evicted ({sorted(pins)})"
+        )
+
+    def transfer_ms(self, adapter: Adapter) -> float:
+        """Return the time to load ``adapter`` into this tier: fixed overhead plus bytes over bandwidth.
+
+        >>> from labcore.adapter import Adapter
+        >>> AdapterCache(64, 8.0).transfer_ms(Adapter("a", "1.0.0", "m", "sha256:1", rank=16, vram_mb=16.0))
+        2.0
+        """
+        return self.load_overhead_ms + adapter.vram_mb / self.transfer_mb_per_ms
+
+    # -- in-flight protection ------------------------------------------------------------
+    def pin(self, key: str) -> None:
+        """Protect a resident adapter from eviction while a request uses it (pins nest)."""
+        key = getattr(key, "key", key)
+        if key not in self._entries:
+            raise AdapterNotFoundError(f"cannot pin {key!r}: it is not resident (resident: {self.resident})")
+        self._pins[key] = self._pins.get(key, 0) + 1
+
+    def unpin(self, key: str) -> None:
+        """Release one pin taken by :meth:`pin` or ``access(..., pin=True)``."""
+        key = getattr(key, "key", key)
+        count = self._pins.get(key)
+        if count is None:
+            raise AdapterNotFoundError(f"cannot unpin {key!r}: it is not pinned (pinned: {sorted(self._pins)})")
+        if count == 1:
+            del self._pins[key]
+        else:
+            self._pins[key] = count - 1
+
+    def pin_count(self, key: str) -> int:
+        """Return how many in-flight requests pin ``key`` (0 if none)."""
+        return self._pins.get(getattr(key, "key", key), 0)
+
+    @property
+    def pinned(self) -> list[str]:
+        """Keys with at least one pin, least recently used first."""
+        return [key for key in self._entries if key in self._pins]
+
+    # -- inspection ----------------------------------------------------------------------
+    @property
+    def free_mb(self) -> float:
+        """VRAM left in the budget."""
+        return self.budget_mb - self.used_mb
+
+    @property
+    def resident(self) -> list[str]:
+        """Resident keys from least to most recently used."""
+        return list(self._entries)
+
+    def stats(self) -> CacheStats:
+        """Return a snapshot of the counters."""
+        return CacheStats(self.hits, self.misses, len(self.eviction_log), len(self._entries), self.used_mb, self.budget_mb)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, item: object) -> bool:
+        return getattr(item, "key", item) in self._entries
+
+    def __repr__(self) -> str:
+        return (
+            f"AdapterCache(used_mb={self.used_mb:g}, budget_mb={self.budget_mb:g}, resident={len(self._entries)}, "
+            f"hits={self.hits}, misses={self.misses}, evictions={len(self.eviction_log)})"
+        )
