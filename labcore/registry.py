@@ -23,7 +23,7 @@ import os
 import tempfile
 import threading
 from collections.abc import Iterator
-from dataclasses import asdict, fields
+from dataclasses import fields
 from pathlib import Path
 
 from .adapter import Adapter
@@ -203,7 +203,7 @@ class AdapterRegistry:
         return {
             "format": REGISTRY_FORMAT,
             "bases": dict(sorted(self._bases.items())),
-            "adapters": [asdict(a) for a in self.adapters()],
+            "adapters": [{name: getattr(a, name) for name in _ADAPTER_FIELDS} for a in self.adapters()],
         }
 
     def save(self, path: str | os.PathLike[str]) -> None:

@@ -1,0 +1,1 @@
+"""Learner implementations of the labcore contract: ``lab.skeleton`` (generated) and your ``lab.mine``."""

@@ -1,0 +1,79 @@
+# Generated from labcore/errors.py by scripts/make_skeleton.py. Do not edit this copy:
+# cp -r lab/skeleton lab/mine, fill in every TODO(lab), then LAB_MODULE=lab.mine pytest tests/contract
+
+"""Errors raised by labcore: one base class, one subclass per way a request can be wrong.
+
+Every subclass also subclasses the builtin it refines, so ``except ValueError`` and
+``except KeyError`` keep working for callers who do not know labcore.
+
+>>> issubclass(BaseDigestMismatchError, ValueError) and issubclass(BaseDigestMismatchError, LabcoreError)
+True
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "LabcoreError",
+    "InvalidVersionError",
+    "InvalidModelRefError",
+    "InvalidAdapterError",
+    "UnknownBaseError",
+    "BaseDigestMismatchError",
+    "VersionExistsError",
+    "WrongBaseError",
+    "AdapterTooLargeError",
+    "AdapterNotFoundError",
+    "AdapterInUseError",
+    "RegistryFileError",
+]
+
+
+class LabcoreError(Exception):
+    """Base class of every error labcore raises on purpose."""
+
+
+class InvalidVersionError(LabcoreError, ValueError):
+    """A version string is not strict ``MAJOR.MINOR.PATCH`` semver."""
+
+
+class InvalidModelRefError(LabcoreError, ValueError):
+    """A model reference does not follow ``base[:adapter[@version]]``."""
+
+
+class InvalidAdapterError(LabcoreError, ValueError):
+    """An adapter record has a field the registry could not route or size."""
+
+
+class UnknownBaseError(LabcoreError, ValueError):
+    """An adapter names a base checkpoint the registry was never told about."""
+
+
+class BaseDigestMismatchError(LabcoreError, ValueError):
+    """An adapter was trained on another checkpoint than the one being served."""
+
+
+class VersionExistsError(LabcoreError, ValueError):
+    """A ``name@version`` is already registered; versions are immutable."""
+
+
+class WrongBaseError(LabcoreError, ValueError):
+    """A request or adapter targets a base model this router does not serve."""
+
+
+class AdapterTooLargeError(LabcoreError, ValueError):
+    """An adapter is bigger than the whole cache budget, so it can never be resident."""
+
+
+class AdapterInUseError(LabcoreError, ValueError):
+    """Not enough VRAM can be freed because the resident adapters are pinned by in-flight requests."""
+
+
+class RegistryFileError(LabcoreError, ValueError):
+    """A saved registry file is malformed or fails re-validation."""
+
+
+class AdapterNotFoundError(LabcoreError, KeyError):
+    """No registered adapter matches a name or ``name@version``."""
+
+    def __str__(self) -> str:  # KeyError would repr() the message; show it as written.
+        return str(self.args[0]) if self.args else ""

@@ -1,0 +1,57 @@
+"""The lab switch: the contract tests run against whatever ``LAB_MODULE`` names.
+
+    pytest tests/contract                          # the reference, labcore
+    LAB_MODULE=lab.skeleton pytest tests/contract  # the skeleton: every test fails
+    LAB_MODULE=lab.mine pytest tests/contract      # your copy (cp -r lab/skeleton lab/mine)
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+
+import pytest
+
+LAB_MODULE = os.environ.get("LAB_MODULE", "labcore")
+BASE = "llama-3-8b"
+DIGEST = "sha256:9f2c4e"
+OTHER_DIGEST = "sha256:71ab03"
+
+
+def pytest_report_header(config):
+    return f"lab module under test: {LAB_MODULE} (set LAB_MODULE to switch)"
+
+
+@pytest.fixture(scope="session")
+def lab():
+    """The implementation under test."""
+    return importlib.import_module(LAB_MODULE)
+
+
+@pytest.fixture
+def make(lab):
+    """Build an Adapter with sensible defaults: ``make("support-bot", "2.1.0", vram_mb=16.0)``."""
+
+    def build(name="support-bot", version="1.0.0", *, base=BASE, digest=DIGEST, rank=16, vram_mb=16.0, merged=False):
+        return lab.Adapter(name, version, base, digest, rank, vram_mb, merged)
+
+    return build
+
+
+@pytest.fixture
+def registry(lab):
+    """A registry serving ``llama-3-8b`` at DIGEST."""
+    reg = lab.AdapterRegistry()
+    reg.register_base(BASE, DIGEST)
+    return reg
+
+
+@pytest.fixture
+def router_for(lab, registry):
+    """``router_for(budget_mb)``: a router over ``registry`` with a fresh cache (8 MiB/ms, 40 ms base, 5%)."""
+
+    def build(budget_mb=64.0, *, rate=8.0, base_latency_ms=40.0, overhead=0.05):
+        cache = lab.AdapterCache(budget_mb, rate)
+        return lab.MultiLoRARouter(registry, cache, BASE, base_latency_ms=base_latency_ms, dynamic_overhead=overhead)
+
+    return build

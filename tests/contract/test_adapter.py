@@ -1,0 +1,37 @@
+"""Contract: Adapter is a frozen, hashable, validated record keyed name@version."""
+
+import dataclasses
+
+import pytest
+
+from .conftest import BASE, DIGEST
+
+
+def test_adapter_key_is_name_at_version(make):
+    assert make("support-bot", "2.1.0").key == "support-bot@2.1.0"
+
+
+def test_adapter_is_frozen(make):
+    adapter = make()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        adapter.version = "9.9.9"
+
+
+def test_equal_adapters_are_equal_and_hash_alike(make):
+    assert make("a", "1.0.0") == make("a", "1.0.0")
+    assert len({make("a", "1.0.0"), make("a", "1.0.0"), make("a", "1.0.1")}) == 2
+
+
+def test_adapter_merged_defaults_to_false(lab):
+    assert lab.Adapter("a", "1.0.0", BASE, DIGEST, 16, 16.0).merged is False
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [("name", ""), ("name", "support:bot"), ("name", "support@bot"), ("version", "1.0"), ("version", "v1.0.0"),
+     ("rank", 0), ("rank", -8), ("vram_mb", 0), ("vram_mb", -1.0), ("base", ""), ("digest", "")],
+)
+def test_adapter_rejects_invalid_fields(make, field, value):
+    with pytest.raises(ValueError) as info:
+        make(**{field: value})
+    assert str(value) in str(info.value) or repr(value) in str(info.value)

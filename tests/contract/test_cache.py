@@ -1,0 +1,129 @@
+"""Contract: AdapterCache is an LRU whose VRAM budget is a hard wall."""
+
+import random
+
+import pytest
+
+
+def lora(make, name, vram_mb=16.0):
+    return make(name, "1.0.0", vram_mb=vram_mb)
+
+
+def test_first_access_misses_then_hits(lab, make):
+    cache = lab.AdapterCache(64, 8.0)
+    a = lora(make, "a")
+    first, second = cache.access(a), cache.access(a)
+    assert (first.hit, second.hit) == (False, True)
+    assert (cache.hits, cache.misses) == (1, 1)
+
+
+def test_miss_pays_size_over_bandwidth_and_hit_pays_nothing(lab, make):
+    cache = lab.AdapterCache(64, 8.0)
+    a = lora(make, "a", vram_mb=16.0)
+    assert cache.access(a).load_ms == 2.0
+    assert cache.access(a).load_ms == 0.0
+    assert cache.transfer_ms(a) == 2.0
+    assert cache.transfer_ms(lora(make, "b", vram_mb=4.0)) == 0.5
+
+
+def test_cache_evicts_least_recently_used_not_oldest_inserted(lab, make):
+    # "hot" is inserted first but used constantly; "cold" is inserted later and never touched again.
+    # LRU must evict "cold"; FIFO would evict "hot", the adapter serving most of the traffic.
+    cache = lab.AdapterCache(32, 8.0)
+    hot, cold, new = lora(make, "hot"), lora(make, "cold"), lora(make, "new")
+    cache.access(hot)
+    cache.access(cold)
+    for _ in range(1000):
+        assert cache.access(hot).hit
+    access = cache.access(new)
+    assert access.evicted == ("cold@1.0.0",)
+    assert hot in cache and new in cache and cold not in cache
+
+
+def test_cache_never_exceeds_budget(lab, make):
+    # The invariant is checked after EVERY access, not at the end: an OOM at step 37 kills every
+    # in-flight request even if the cache is back under budget by step 38.
+    rng = random.Random(7)
+    cache = lab.AdapterCache(100, 8.0)
+    adapters = [lora(make, f"t{i}", vram_mb=rng.choice([4.0, 8.0, 16.0, 32.0, 50.0])) for i in range(30)]
+    for step in range(3000):
+        cache.access(rng.choice(adapters))
+        assert cache.used_mb <= cache.budget_mb, f"over budget after step {step}"
+        assert cache.free_mb == pytest.approx(cache.budget_mb - cache.used_mb)
+    assert cache.misses > 0 and len(cache.eviction_log) > 0
+
+
+def test_evicted_keys_come_in_order_and_are_logged(lab, make):
+    cache = lab.AdapterCache(48, 8.0)
+    for name in ["a", "b", "c"]:
+        cache.access(lora(make, name))
+    access = cache.access(lora(make, "big", vram_mb=40.0))
+    assert access.evicted == ("a@1.0.0", "b@1.0.0", "c@1.0.0")
+    assert cache.eviction_log == ["a@1.0.0", "b@1.0.0", "c@1.0.0"]
+    cache.access(lora(make, "a"))
+    assert cache.eviction_log == ["a@1.0.0", "b@1.0.0", "c@1.0.0", "big@1.0.0"]
+
+
+def test_evicts_only_as_many_as_needed(lab, make):
+    cache = lab.AdapterCache(48, 8.0)
+    for name in ["a", "b", "c"]:
+        cache.access(lora(make, name))
+    assert cache.access(lora(make, "d", vram_mb=20.0)).evicted == ("a@1.0.0", "b@1.0.0")
+    assert cache.resident == ["c@1.0.0", "d@1.0.0"]
+
+
+def test_adapter_bigger_than_budget_fails_fast_and_changes_nothing(lab, make):
+    cache = lab.AdapterCache(32, 8.0)
+    cache.access(lora(make, "a"))
+    before = (cache.resident, cache.used_mb, cache.hits, cache.misses, list(cache.eviction_log))
+    with pytest.raises(lab.AdapterTooLargeError) as info:
+        cache.access(lora(make, "huge", vram_mb=33.0))
+    assert "huge@1.0.0" in str(info.value) and "33" in str(info.value)
+    assert (cache.resident, cache.used_mb, cache.hits, cache.misses, list(cache.eviction_log)) == before
+
+
+def test_adapter_exactly_the_budget_fits(lab, make):
+    cache = lab.AdapterCache(32, 8.0)
+    cache.access(lora(make, "a"))
+    access = cache.access(lora(make, "whole", vram_mb=32.0))
+    assert access.evicted == ("a@1.0.0",) and cache.used_mb == 32.0 and cache.free_mb == 0.0
+
+
+def test_resident_is_least_to_most_recently_used(lab, make):
+    cache = lab.AdapterCache(64, 8.0)
+    for name in ["a", "b", "c"]:
+        cache.access(lora(make, name))
+    cache.access(lora(make, "a"))
+    assert cache.resident == ["b@1.0.0", "c@1.0.0", "a@1.0.0"]
+
+
+def test_contains_accepts_adapter_or_key_and_len_counts(lab, make):
+    cache = lab.AdapterCache(64, 8.0)
+    a = lora(make, "a")
+    assert a not in cache and len(cache) == 0
+    cache.access(a)
+    assert a in cache and "a@1.0.0" in cache and "b@1.0.0" not in cache and len(cache) == 1
+
+
+def test_budget_and_counters_start_clean(lab):
+    cache = lab.AdapterCache(64, 8.0)
+    assert (cache.budget_mb, cache.used_mb, cache.free_mb, cache.hits, cache.misses) == (64, 0, 64, 0, 0)
+    assert cache.eviction_log == [] and cache.resident == []
+
+
+@pytest.mark.parametrize("budget, rate", [(0, 8.0), (-1, 8.0), (64, 0), (64, -2.0)])
+def test_non_positive_budget_or_rate_is_refused(lab, budget, rate):
+    with pytest.raises(ValueError) as info:
+        lab.AdapterCache(budget, rate)
+    assert str(budget if budget <= 0 else rate) in str(info.value)
+
+
+def test_counters_add_up_over_a_trace(lab, make):
+    rng = random.Random(3)
+    cache = lab.AdapterCache(64, 8.0)
+    adapters = [lora(make, f"t{i}") for i in range(10)]
+    results = [cache.access(rng.choice(adapters)) for _ in range(500)]
+    assert cache.hits == sum(r.hit for r in results)
+    assert cache.misses == sum(not r.hit for r in results)
+    assert len(cache.eviction_log) == sum(len(r.evicted) for r in results)
+    assert cache.used_mb == pytest.approx(16.0 * len(cache))

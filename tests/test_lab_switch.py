@@ -1,0 +1,76 @@
+"""The lab loop: the skeleton is derived from labcore, matches its signatures, and fails every contract test."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import inspect
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+import labcore
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+import make_skeleton  # noqa: E402
+
+skeleton = importlib.import_module("lab.skeleton")
+
+
+def test_skeleton_is_generated_from_labcore():
+    files = make_skeleton.render()
+    committed = {p.name: p.read_text() for p in (ROOT / "lab" / "skeleton").glob("*.py")}
+    assert committed == files, "lab/skeleton is stale: run python scripts/make_skeleton.py"
+
+
+def _public_members(obj):
+    return {name for name, _ in inspect.getmembers(obj) if not name.startswith("_")}
+
+
+@pytest.mark.parametrize("name", sorted(skeleton.__all__))
+def test_skeleton_signatures_match_the_reference(name):
+    ours, theirs = getattr(labcore, name), getattr(skeleton, name)
+    if inspect.isclass(ours) and issubclass(ours, BaseException):
+        assert [c.__name__ for c in ours.__mro__] == [c.__name__ for c in theirs.__mro__]
+    elif inspect.isclass(ours):
+        assert str(inspect.signature(ours)) == str(inspect.signature(theirs))
+        assert _public_members(ours) == _public_members(theirs)
+        for member in _public_members(ours):
+            a, b = inspect.getattr_static(ours, member), inspect.getattr_static(theirs, member)
+            if inspect.isfunction(a):
+                assert str(inspect.signature(a)) == str(inspect.signature(b)), f"{name}.{member}"
+        if dataclasses.is_dataclass(ours):
+            assert [f.name for f in dataclasses.fields(ours)] == [f.name for f in dataclasses.fields(theirs)]
+    elif callable(ours):
+        assert str(inspect.signature(ours)) == str(inspect.signature(theirs))
+    else:
+        assert ours == theirs
+
+
+def _run_contract(module: str, junit: Path) -> list[ET.Element]:
+    env = {**os.environ, "LAB_MODULE": module, "PYTHONPATH": str(ROOT)}
+    subprocess.run(
+        [sys.executable, "-m", "pytest", "tests/contract", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
+         f"--junitxml={junit}"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+    )
+    return list(ET.parse(junit).getroot().iter("testcase"))
+
+
+def test_skeleton_fails_every_contract_test(tmp_path):
+    collected = subprocess.run(
+        [sys.executable, "-m", "pytest", "tests/contract", "--collect-only", "-q", "-p", "no:cacheprovider", "-o", "addopts="],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    ).stdout
+    expected = sum(1 for line in collected.splitlines() if "::" in line)
+    cases = _run_contract("lab.skeleton", tmp_path / "skeleton.xml")
+    assert expected >= 62 and len(cases) == expected
+    passed = [c.get("name") for c in cases if not any(child.tag in ("failure", "error") for child in c)]
+    assert passed == [], f"the skeleton passes contract tests it should fail: {passed}"
+    hinted = [c for c in cases if "TODO(lab)" in ET.tostring(c, encoding="unicode")]
+    assert len(hinted) == len(cases), "every failure should show the learner a TODO(lab) hint"

@@ -1,0 +1,48 @@
+"""labcore.router beyond the contract: the observability fields, in-flight pins, memo invalidation."""
+
+import pytest
+
+from labcore import Adapter, AdapterCache, AdapterInUseError, AdapterRegistry, MultiLoRARouter, parse_model_ref
+
+
+@pytest.fixture
+def router():
+    reg = AdapterRegistry()
+    reg.register_base("llama-3-8b", "sha256:1")
+    for name in ["a", "b"]:
+        reg.register(Adapter(name, "1.0.0", "llama-3-8b", "sha256:1", rank=16, vram_mb=16.0))
+    return MultiLoRARouter(reg, AdapterCache(16, 8.0), "llama-3-8b", base_latency_ms=40.0, dynamic_overhead=0.05)
+
+
+def test_decision_records_the_request_and_the_cost_breakdown(router):
+    d = router.route("llama-3-8b:a@1.0.0")
+    assert (d.ref, d.base, d.version_pinned) == ("llama-3-8b:a@1.0.0", "llama-3-8b", True)
+    assert d.total_latency_ms == pytest.approx(d.base_latency_ms + d.overhead_ms + d.adapter_load_ms)
+    assert router.route("llama-3-8b:a").version_pinned is False
+
+
+def test_equal_situations_give_equal_decisions(router):
+    router.route("llama-3-8b:a")
+    assert router.route("llama-3-8b:a") == router.route("llama-3-8b:a")
+
+
+def test_pinned_route_blocks_eviction_until_release(router):
+    held = router.route("llama-3-8b:a", pin=True)
+    with pytest.raises(AdapterInUseError):
+        router.route("llama-3-8b:b")
+    assert router.requests_by_mode["dynamic"] == 1  # the refused request is not counted
+    router.release(held)
+    assert router.route("llama-3-8b:b").evicted == ("a@1.0.0",)
+
+
+def test_requests_are_counted_by_mode(router):
+    for ref in ["llama-3-8b", "llama-3-8b:a", "llama-3-8b:a"]:
+        router.route(ref)
+    assert router.requests_by_mode == {"base": 1, "dynamic": 2, "dedicated": 0}
+    assert router.requests == 3
+
+
+def test_model_ref_round_trips_to_text():
+    for text in ["llama-3-8b", "llama-3-8b:a", "llama-3-8b:a@1.2.3"]:
+        assert str(parse_model_ref(text)) == text
+    assert parse_model_ref("llama-3-8b:a@1.2.3").adapter_ref == "a@1.2.3"
