@@ -9,7 +9,7 @@ checkpoint digests, a VRAM-budgeted LRU cache, a router with a latency model, an
 """
 
 from .adapter import Adapter, tenant_adapters
-from .cache import AdapterCache, CacheAccess, CacheStats
+from .cache import AdapterCache, CacheAccess, CacheStats, FifoAdapterCache
 from .errors import (
     AdapterInUseError,
     AdapterNotFoundError,
@@ -49,6 +49,7 @@ __all__ = [
     "BaseDigestMismatchError",
     "CacheAccess",
     "CacheStats",
+    "FifoAdapterCache",
     "FleetPlan",
     "GpuMemorySplit",
     "InvalidAdapterError",

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from .adapter import Adapter
 from .errors import AdapterInUseError, AdapterNotFoundError, AdapterTooLargeError
 
-__all__ = ["AdapterCache", "CacheAccess", "CacheStats"]
+__all__ = ["AdapterCache", "FifoAdapterCache", "CacheAccess", "CacheStats"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +73,9 @@ class AdapterCache:
     costs ``load_overhead_ms + vram_mb / transfer_mb_per_ms``.
     """
 
+    #: LRU refreshes an entry on every hit; FIFO (the subclass below) does not.
+    refresh_on_hit = True
+
     def __init__(
         self, vram_budget_mb: float, transfer_mb_per_ms: float, *, load_overhead_ms: float = 0.0
     ) -> None:
@@ -100,7 +103,8 @@ class AdapterCache:
         key = adapter.key
         entries = self._entries
         if key in entries:
-            entries.move_to_end(key)
+            if self.refresh_on_hit:
+                entries.move_to_end(key)
             self.hits += 1
             if pin:
                 self._pins[key] = self._pins.get(key, 0) + 1
@@ -206,3 +210,19 @@ class AdapterCache:
             f"AdapterCache(used_mb={self.used_mb:g}, budget_mb={self.budget_mb:g}, resident={len(self._entries)}, "
             f"hits={self.hits}, misses={self.misses}, evictions={len(self.eviction_log)})"
         )
+
+
+class FifoAdapterCache(AdapterCache):
+    """The same cache evicting in insertion order: the wrong policy for adapters, kept to show why.
+
+    A hot adapter loaded early is evicted before a cold one loaded later, however often it is used.
+
+    >>> from labcore.adapter import tenant_adapters
+    >>> hot, cold, new = tenant_adapters(3)
+    >>> fifo = FifoAdapterCache(32, 8.0)
+    >>> _ = fifo.access(hot), fifo.access(cold), fifo.access(hot)
+    >>> fifo.access(new).evicted          # LRU would have evicted tenant-02
+    ('tenant-01@1.0.0',)
+    """
+
+    refresh_on_hit = False

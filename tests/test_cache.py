@@ -69,3 +69,17 @@ def test_stats_snapshot_and_hit_rate():
     stats = cache.stats()
     assert (stats.hits, stats.misses, stats.evictions, stats.resident) == (1, 3, 2, 1)
     assert stats.hit_rate == 0.25
+
+
+def test_fifo_evicts_the_hot_adapter_that_lru_keeps():
+    from labcore import FifoAdapterCache
+
+    results = {}
+    for cls in (AdapterCache, FifoAdapterCache):
+        cache = cls(32, 8.0)
+        cache.access(lora("hot"))
+        cache.access(lora("cold"))
+        for _ in range(100):
+            assert cache.access(lora("hot")).hit
+        results[cls.__name__] = cache.access(lora("new")).evicted
+    assert results == {"AdapterCache": ("cold@1.0.0",), "FifoAdapterCache": ("hot@1.0.0",)}

@@ -25,7 +25,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from .adapter import Adapter
 from .errors import AdapterInUseError, AdapterNotFoundError, AdapterTooLargeError
-__all__ = ['AdapterCache', 'CacheAccess', 'CacheStats']
+__all__ = ['AdapterCache', 'FifoAdapterCache', 'CacheAccess', 'CacheStats']
 
 @dataclass(frozen=True, slots=True)
 class CacheAccess:
@@ -57,6 +57,7 @@ class AdapterCache:
     ``load_overhead_ms`` an optional fixed cost per load (allocation, kernel setup), so a miss
     costs ``load_overhead_ms + vram_mb / transfer_mb_per_ms``.
     """
+    refresh_on_hit = True
 
     def __init__(self, vram_budget_mb: float, transfer_mb_per_ms: float, *, load_overhead_ms: float=0.0) -> None:
         raise NotImplementedError('TODO(lab): implement cache.AdapterCache.__init__: see the chapter and the contract tests')
@@ -118,3 +119,17 @@ class AdapterCache:
 
     def __repr__(self) -> str:
         raise NotImplementedError('TODO(lab): implement cache.AdapterCache.__repr__: see the chapter and the contract tests')
+
+class FifoAdapterCache(AdapterCache):
+    """The same cache evicting in insertion order: the wrong policy for adapters, kept to show why.
+
+    A hot adapter loaded early is evicted before a cold one loaded later, however often it is used.
+
+    >>> from labcore.adapter import tenant_adapters
+    >>> hot, cold, new = tenant_adapters(3)
+    >>> fifo = FifoAdapterCache(32, 8.0)
+    >>> _ = fifo.access(hot), fifo.access(cold), fifo.access(hot)
+    >>> fifo.access(new).evicted          # LRU would have evicted tenant-02
+    ('tenant-01@1.0.0',)
+    """
+    refresh_on_hit = False
