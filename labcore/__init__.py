@@ -13,18 +13,25 @@ from .cache import AdapterCache, CacheAccess, CacheStats, FifoAdapterCache
 from .errors import (
     AdapterInUseError,
     AdapterNotFoundError,
+    AdapterFileError,
     AdapterTooLargeError,
     BaseDigestMismatchError,
+    CheckpointDigestError,
     InvalidAdapterError,
     InvalidModelRefError,
     InvalidVersionError,
     LabcoreError,
+    ModelConfigError,
     RegistryFileError,
     UnknownBaseError,
+    UnsafeAdapterFormatError,
     VersionExistsError,
     WrongBaseError,
 )
+from .digest import checkpoint_digest, is_digest
 from .fleet import FleetPlan, fleet_plan
+from .model_config import ModelConfig, exact_adapter_mb, known_models, load_model_config, lora_params, target_dims
+from .peft_files import PeftAdapterFiles, adapter_from_dir, load_demo_results, read_peft_adapter
 from .registry import AdapterRegistry
 from .router import (
     MODE_BASE,
@@ -42,6 +49,7 @@ from .versions import format_version, parse_version
 __all__ = [
     "Adapter",
     "AdapterCache",
+    "AdapterFileError",
     "AdapterInUseError",
     "AdapterNotFoundError",
     "AdapterRegistry",
@@ -49,6 +57,7 @@ __all__ = [
     "BaseDigestMismatchError",
     "CacheAccess",
     "CacheStats",
+    "CheckpointDigestError",
     "FifoAdapterCache",
     "FleetPlan",
     "GpuMemorySplit",
@@ -60,19 +69,33 @@ __all__ = [
     "MODE_BASE",
     "MODE_DEDICATED",
     "MODE_DYNAMIC",
+    "ModelConfig",
+    "ModelConfigError",
     "ModelRef",
     "MultiLoRARouter",
+    "PeftAdapterFiles",
     "RegistryFileError",
     "RouteDecision",
     "UnknownBaseError",
+    "UnsafeAdapterFormatError",
     "VersionExistsError",
     "WrongBaseError",
+    "adapter_from_dir",
     "adapter_vram_mb",
+    "checkpoint_digest",
+    "exact_adapter_mb",
     "fleet_plan",
     "format_version",
     "gpu_memory_split",
+    "is_digest",
+    "known_models",
+    "load_demo_results",
+    "load_model_config",
+    "lora_params",
     "parse_model_ref",
     "parse_version",
+    "read_peft_adapter",
+    "target_dims",
     "tenant_adapters",
 ]
 

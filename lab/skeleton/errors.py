@@ -12,6 +12,8 @@ True
 
 from __future__ import annotations
 
+import os
+
 __all__ = [
     "LabcoreError",
     "InvalidVersionError",
@@ -25,6 +27,10 @@ __all__ = [
     "AdapterNotFoundError",
     "AdapterInUseError",
     "RegistryFileError",
+    "ModelConfigError",
+    "CheckpointDigestError",
+    "UnsafeAdapterFormatError",
+    "AdapterFileError",
 ]
 
 
@@ -77,3 +83,24 @@ class AdapterNotFoundError(LabcoreError, KeyError):
 
     def __str__(self) -> str:  # KeyError would repr() the message; show it as written.
         return str(self.args[0]) if self.args else ""
+
+
+class AdapterFileError(LabcoreError, ValueError):
+    """An adapter directory or file is missing, malformed, or inconsistent; the message names the file."""
+
+    def __init__(self, path: str | os.PathLike[str], problem: str) -> None:
+        self.path = str(path)
+        self.problem = problem
+        super().__init__(f"{self.path}: {problem}")
+
+
+class UnsafeAdapterFormatError(AdapterFileError):
+    """An adapter ships only pickle-based weights (``adapter_model.bin``), which labcore never loads."""
+
+
+class CheckpointDigestError(LabcoreError, ValueError):
+    """A checkpoint cannot be digested: no weight files, unreadable, or changed while being read."""
+
+
+class ModelConfigError(LabcoreError, ValueError):
+    """A model config is missing a dimension, has an inconsistent one, or a target is unknown."""

@@ -1,0 +1,224 @@
+"""Size a LoRA adapter exactly from a model's ``config.json``, grouped-query attention included.
+
+``labcore.sizing.adapter_vram_mb`` assumes every adapted projection is ``hidden x hidden``. Real
+decoders are not square: under grouped-query attention the k and v projections map ``hidden`` to
+``num_key_value_heads * head_dim``, and the MLP projections map to and from ``intermediate_size``.
+A LoRA on a module of shape ``in -> out`` stores ``A`` (r x in) and ``B`` (out x r):
+``r * (in + out)`` parameters per layer.
+
+>>> cfg = load_model_config("llama-3-8b")
+>>> target_dims(cfg, "v_proj")
+(4096, 1024)
+>>> exact_adapter_mb(cfg, 16, ["q_proj", "v_proj"])      # the naive formula says 16.0
+13.0
+
+The configs of the models the course uses live in ``labcore/data/models/*.json``; their
+dimensions are the published ones.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .errors import ModelConfigError
+from .sizing import MIB
+
+__all__ = [
+    "TARGETS",
+    "ModelConfigError",
+    "ModelConfig",
+    "known_models",
+    "load_model_config",
+    "target_dims",
+    "lora_params",
+    "exact_adapter_mb",
+]
+
+#: The adapted projections of a Llama-style decoder layer, in the order they run.
+TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
+_SHORT = {t.split("_")[0]: t for t in TARGETS}  # "q" -> "q_proj", "gate" -> "gate_proj"...
+_DATA = "data/models"
+
+
+def _positive_int(source: str, key: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ModelConfigError(f"{source}: {key} must be a positive int, got {value!r}")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class ModelConfig:
+    """Hold the dimensions of a Llama-style decoder that decide the shape of every projection.
+
+    >>> ModelConfig("m", hidden_size=64, intermediate_size=256, num_hidden_layers=2,
+    ...             num_attention_heads=4, num_key_value_heads=2).kv_dim
+    32
+    """
+
+    name: str
+    hidden_size: int
+    intermediate_size: int
+    num_hidden_layers: int
+    num_attention_heads: int
+    num_key_value_heads: int
+    head_dim: int | None = None
+    model_type: str = "llama"
+
+    def __post_init__(self) -> None:
+        for key in ("hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads", "num_key_value_heads"):
+            _positive_int(self.name, key, getattr(self, key))
+        if self.head_dim is None:
+            if self.hidden_size % self.num_attention_heads:
+                raise ModelConfigError(
+                    f"{self.name}: hidden_size {self.hidden_size} is not divisible by num_attention_heads "
+                    f"{self.num_attention_heads}; give head_dim explicitly"
+                )
+            object.__setattr__(self, "head_dim", self.hidden_size // self.num_attention_heads)
+        else:
+            _positive_int(self.name, "head_dim", self.head_dim)
+        if self.num_attention_heads % self.num_key_value_heads:
+            raise ModelConfigError(
+                f"{self.name}: num_attention_heads {self.num_attention_heads} must be a multiple of "
+                f"num_key_value_heads {self.num_key_value_heads} (grouped-query attention)"
+            )
+
+    @property
+    def q_dim(self) -> int:
+        """Return the width of all query heads together: ``num_attention_heads * head_dim``."""
+        return self.num_attention_heads * self.head_dim  # type: ignore[operator]
+
+    @property
+    def kv_dim(self) -> int:
+        """Return the width of all key (or value) heads together: ``num_key_value_heads * head_dim``."""
+        return self.num_key_value_heads * self.head_dim  # type: ignore[operator]
+
+    @classmethod
+    def from_dict(cls, config: Mapping[str, Any], *, name: str = "config") -> ModelConfig:
+        """Build from a parsed Hugging Face ``config.json`` (extra keys are ignored).
+
+        ``num_key_value_heads`` defaults to ``num_attention_heads`` (no GQA), ``head_dim`` to
+        ``hidden_size // num_attention_heads``, as in transformers.
+        """
+        if not isinstance(config, Mapping):
+            raise ModelConfigError(f"{name}: a model config must be a JSON object, got {type(config).__name__}")
+        missing = [k for k in ("hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads") if k not in config]
+        if missing:
+            raise ModelConfigError(f"{name}: config lacks {missing}; a Llama-style config.json has all of them")
+        heads = config["num_attention_heads"]
+        kv = config.get("num_key_value_heads")
+        return cls(
+            name,
+            hidden_size=config["hidden_size"],
+            intermediate_size=config["intermediate_size"],
+            num_hidden_layers=config["num_hidden_layers"],
+            num_attention_heads=heads,
+            num_key_value_heads=heads if kv is None else kv,
+            head_dim=config.get("head_dim"),
+            model_type=str(config.get("model_type", "llama")),
+        )
+
+
+def known_models() -> tuple[str, ...]:
+    """Return the names of the model configs shipped in ``labcore/data/models``.
+
+    >>> "llama-3-8b" in known_models()
+    True
+    """
+    folder = resources.files("labcore").joinpath(_DATA)
+    return tuple(sorted(p.name[: -len(".json")] for p in folder.iterdir() if p.name.endswith(".json")))
+
+
+def load_model_config(name_or_path: str | os.PathLike[str]) -> ModelConfig:
+    """Load a shipped config by name (``'llama-3-8b'``) or any ``config.json`` (or its folder) by path."""
+    if isinstance(name_or_path, str) and name_or_path in known_models():
+        source = resources.files("labcore").joinpath(_DATA, f"{name_or_path}.json")
+        text, name = source.read_text(encoding="utf-8"), name_or_path
+    else:
+        path = Path(name_or_path)
+        if path.is_dir():
+            path = path / "config.json"
+        if not path.is_file():
+            raise ModelConfigError(f"{name_or_path}: neither a known model {list(known_models())} nor a config.json file")
+        text, name = path.read_text(encoding="utf-8"), str(path)
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ModelConfigError(f"{name}: not valid JSON: {exc}") from exc
+    return ModelConfig.from_dict(data, name=name)
+
+
+def _config(config: ModelConfig | Mapping[str, Any] | str) -> ModelConfig:
+    if isinstance(config, ModelConfig):
+        return config
+    if isinstance(config, str):
+        return load_model_config(config)
+    return ModelConfig.from_dict(config)
+
+
+def _target(name: str) -> str:
+    if isinstance(name, str):
+        full = _SHORT.get(name, name)
+        if full in TARGETS:
+            return full
+    raise ModelConfigError(f"unknown target module {name!r}; valid: {list(TARGETS)} (or {list(_SHORT)})")
+
+
+def target_dims(config: ModelConfig | Mapping[str, Any] | str, target: str) -> tuple[int, int]:
+    """Return ``(in_features, out_features)`` of one projection (``'q_proj'`` or ``'q'``...).
+
+    >>> target_dims("llama-3-8b", "down")
+    (14336, 4096)
+    """
+    cfg = _config(config)
+    h, i = cfg.hidden_size, cfg.intermediate_size
+    return {
+        "q_proj": (h, cfg.q_dim),
+        "k_proj": (h, cfg.kv_dim),
+        "v_proj": (h, cfg.kv_dim),
+        "o_proj": (cfg.q_dim, h),
+        "gate_proj": (h, i),
+        "up_proj": (h, i),
+        "down_proj": (i, h),
+    }[_target(target)]
+
+
+def _targets(targets: Iterable[str] | str) -> tuple[str, ...]:
+    if isinstance(targets, str):
+        raise ModelConfigError(f"targets must be a list of module names, got the string {targets!r}")
+    names = tuple(_target(t) for t in targets)
+    if not names:
+        raise ModelConfigError(f"targets must name at least one of {list(TARGETS)}")
+    if len(set(names)) != len(names):
+        raise ModelConfigError(f"targets name a module twice: {list(targets)}")
+    return names
+
+
+def lora_params(config: ModelConfig | Mapping[str, Any] | str, rank: int, targets: Iterable[str]) -> int:
+    """Return the exact parameter count of a LoRA: ``layers * sum(rank * (in + out))`` over targets.
+
+    >>> lora_params("llama-3-8b", 16, ["q", "v"])
+    6815744
+    """
+    cfg = _config(config)
+    _positive_int("rank", "rank", rank)
+    per_layer = sum(rank * sum(target_dims(cfg, t)) for t in _targets(targets))
+    return cfg.num_hidden_layers * per_layer
+
+
+def exact_adapter_mb(
+    config: ModelConfig | Mapping[str, Any] | str, rank: int, targets: Iterable[str], bytes: int = 2
+) -> float:
+    """Return the exact adapter size in MiB at ``bytes`` per parameter (2 for bf16, 4 for fp32).
+
+    >>> exact_adapter_mb("llama-2-7b", 16, ["q", "v"])     # no GQA: equals the naive 16.0
+    16.0
+    """
+    if isinstance(bytes, bool) or not isinstance(bytes, int) or bytes <= 0:
+        raise ModelConfigError(f"bytes per parameter must be a positive int, got {bytes!r}")
+    return lora_params(config, rank, targets) * bytes / MIB
