@@ -9,6 +9,8 @@ checkpoint digests, a VRAM-budgeted LRU cache, a router with a latency model, an
 """
 
 from .adapter import Adapter, tenant_adapters
+from .affinity import AffinityFleet, FleetRun, compare_policies, rendezvous_owner, run_policy
+from .batching import BatchCostModel, fit_sgmv, merged_vs_dynamic
 from .cache import AdapterCache, CacheAccess, CacheStats, FifoAdapterCache
 from .errors import (
     AdapterInUseError,
@@ -28,6 +30,7 @@ from .errors import (
     VersionExistsError,
     WrongBaseError,
 )
+from .canary import CanaryController, CanarySplit, CanaryThresholds
 from .digest import checkpoint_digest, is_digest
 from .fleet import FleetPlan, fleet_plan
 from .model_config import ModelConfig, exact_adapter_mb, known_models, load_model_config, lora_params, target_dims
@@ -54,12 +57,18 @@ __all__ = [
     "AdapterNotFoundError",
     "AdapterRegistry",
     "AdapterTooLargeError",
+    "AffinityFleet",
     "BaseDigestMismatchError",
+    "BatchCostModel",
     "CacheAccess",
     "CacheStats",
+    "CanaryController",
+    "CanarySplit",
+    "CanaryThresholds",
     "CheckpointDigestError",
     "FifoAdapterCache",
     "FleetPlan",
+    "FleetRun",
     "GpuMemorySplit",
     "InvalidAdapterError",
     "InvalidModelRefError",
@@ -83,7 +92,9 @@ __all__ = [
     "adapter_from_dir",
     "adapter_vram_mb",
     "checkpoint_digest",
+    "compare_policies",
     "exact_adapter_mb",
+    "fit_sgmv",
     "fleet_plan",
     "format_version",
     "gpu_memory_split",
@@ -92,9 +103,12 @@ __all__ = [
     "load_demo_results",
     "load_model_config",
     "lora_params",
+    "merged_vs_dynamic",
     "parse_model_ref",
     "parse_version",
     "read_peft_adapter",
+    "rendezvous_owner",
+    "run_policy",
     "target_dims",
     "tenant_adapters",
 ]
