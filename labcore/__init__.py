@@ -8,6 +8,7 @@ checkpoint digests, a VRAM-budgeted LRU cache, a router with a latency model, an
 16.0
 """
 
+from .admission import AdmissionController
 from .adapter import Adapter, tenant_adapters
 from .affinity import AffinityFleet, FleetRun, compare_policies, rendezvous_owner, run_policy
 from .batching import BatchCostModel, fit_sgmv, merged_vs_dynamic
@@ -24,6 +25,7 @@ from .errors import (
     InvalidVersionError,
     LabcoreError,
     ModelConfigError,
+    QueueFullError,
     RegistryFileError,
     UnknownBaseError,
     UnsafeAdapterFormatError,
@@ -46,7 +48,9 @@ from .router import (
     RouteDecision,
     parse_model_ref,
 )
+from .sim import Join, SimResult, Trace, Workload, make_trace, percentile, simulate, standard_fleet
 from .sizing import GpuMemorySplit, adapter_vram_mb, gpu_memory_split
+from .tiers import Link, TieredCache
 from .versions import format_version, parse_version
 
 __all__ = [
@@ -57,6 +61,7 @@ __all__ = [
     "AdapterNotFoundError",
     "AdapterRegistry",
     "AdapterTooLargeError",
+    "AdmissionController",
     "AffinityFleet",
     "BaseDigestMismatchError",
     "BatchCostModel",
@@ -73,7 +78,9 @@ __all__ = [
     "InvalidAdapterError",
     "InvalidModelRefError",
     "InvalidVersionError",
+    "Join",
     "LabcoreError",
+    "Link",
     "MODES",
     "MODE_BASE",
     "MODE_DEDICATED",
@@ -83,11 +90,16 @@ __all__ = [
     "ModelRef",
     "MultiLoRARouter",
     "PeftAdapterFiles",
+    "QueueFullError",
     "RegistryFileError",
     "RouteDecision",
+    "SimResult",
+    "TieredCache",
+    "Trace",
     "UnknownBaseError",
     "UnsafeAdapterFormatError",
     "VersionExistsError",
+    "Workload",
     "WrongBaseError",
     "adapter_from_dir",
     "adapter_vram_mb",
@@ -103,12 +115,16 @@ __all__ = [
     "load_demo_results",
     "load_model_config",
     "lora_params",
+    "make_trace",
     "merged_vs_dynamic",
     "parse_model_ref",
     "parse_version",
+    "percentile",
     "read_peft_adapter",
     "rendezvous_owner",
     "run_policy",
+    "simulate",
+    "standard_fleet",
     "target_dims",
     "tenant_adapters",
 ]

@@ -23,6 +23,7 @@ __all__ = [
     "AdapterTooLargeError",
     "AdapterNotFoundError",
     "AdapterInUseError",
+    "QueueFullError",
     "RegistryFileError",
     "ModelConfigError",
     "CheckpointDigestError",
@@ -73,6 +74,10 @@ class AdapterInUseError(LabcoreError, ValueError):
 
 class RegistryFileError(LabcoreError, ValueError):
     """A saved registry file is malformed or fails re-validation."""
+
+
+class QueueFullError(LabcoreError, RuntimeError):
+    """A request found no evictable VRAM and no room left in the admission queue."""
 
 
 class AdapterNotFoundError(LabcoreError, KeyError):

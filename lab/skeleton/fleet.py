@@ -46,7 +46,8 @@ def fleet_plan(adapters: Sequence[Adapter], *, gpu_hourly_usd: float=3.2, hours_
     """Price one GPU per tenant against a shared base with hot-swapped adapters.
 
     Multi-LoRA GPUs = max(GPUs the dynamic adapters' VRAM needs, GPUs their load needs, 1)
-    plus, for every merged adapter, its own dedicated replica(s). Spare VRAM per GPU is
+    plus, for every merged adapter, its own dedicated replica(s). The shared base replica is
+    kept even when every adapter is merged: it serves the requests that name no adapter. Spare VRAM per GPU is
     ``gpu_vram_gb - base_vram_gb - kv_cache_gb`` (GB = GiB). With ``tenant_qps`` (one number for
     every tenant, or one per adapter) and ``gpu_qps`` (what one GPU sustains on the base), a
     tenant or a shared GPU may need more than one GPU; ``dynamic_overhead`` derates the shared GPUs.

@@ -1,0 +1,549 @@
+"""Tenant-affinity routing: spread adapters over R replicas so each replica's cache holds a slice.
+
+With R replicas each running its own ``MultiLoRARouter`` and ``AdapterCache``, the placement
+policy decides which replica's VRAM a tenant's adapter lives in. Round-robin and least-loaded
+balance requests perfectly but send every adapter everywhere, so every cache has to hold the
+whole working set. Hashing the adapter key to a replica gives each replica 1/R of the adapters,
+which is what makes its cache hit — until one hot tenant overloads "its" replica. Bounded-load
+rendezvous hashing keeps the affinity but spills the overflow to the tenant's second choice.
+
+Rendezvous (highest-random-weight) hashing scores every (replica, key) pair with a stable hash
+and picks the highest score, so adding a replica moves only the keys that now score highest on
+the new one: about 1/(R+1) of them, where ``hash mod R`` moves about R/(R+1).
+
+>>> replicas = ["replica-0", "replica-1", "replica-2"]
+>>> rendezvous_owner("support-bot@1.10.0", replicas)
+'replica-0'
+>>> keys = [f"tenant-{i:03d}@1.0.0" for i in range(1000)]
+>>> round(moved_fraction(keys, replicas, replicas + ["replica-3"]), 3)   # about 1/4
+0.249
+>>> round(moved_fraction(keys, replicas, replicas + ["replica-3"], owner=modulo_owner), 3)  # about 3/4
+0.748
+
+Python's ``hash`` of a string is salted per process, so it would move every tenant on every
+restart; :func:`stable_hash` uses BLAKE2b instead.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import hashlib
+import heapq
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from .cache import AdapterCache
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from .checks import Verdict
+from .registry import AdapterRegistry
+from .router import MODE_DYNAMIC, AdapterTier, MultiLoRARouter, RouteDecision
+from .sim import percentiles
+
+__all__ = [
+    "POLICY_ROUND_ROBIN",
+    "POLICY_LEAST_LOADED",
+    "POLICY_RENDEZVOUS",
+    "POLICY_BOUNDED",
+    "POLICIES",
+    "stable_hash",
+    "unit_hash",
+    "rendezvous_ranking",
+    "rendezvous_owner",
+    "modulo_owner",
+    "moved_fraction",
+    "replica_names",
+    "FleetRoute",
+    "FleetRun",
+    "AffinityFleet",
+    "run_policy",
+    "compare_policies",
+    "bounded_capacity",
+    "grade_moved_fraction",
+    "check_moved_fraction",
+    "grade_bounded_capacity",
+    "check_bounded_capacity",
+]
+
+POLICY_ROUND_ROBIN = "round-robin"
+POLICY_LEAST_LOADED = "least-loaded"
+POLICY_RENDEZVOUS = "rendezvous"
+POLICY_BOUNDED = "bounded-rendezvous"
+POLICIES = (POLICY_ROUND_ROBIN, POLICY_LEAST_LOADED, POLICY_RENDEZVOUS, POLICY_BOUNDED)
+
+
+# --------------------------------------------------------------------------- stable hashing
+
+
+def stable_hash(text: str, *, salt: str = "") -> int:
+    """Return a 64-bit hash of ``text`` that is the same in every process, machine and run.
+
+    >>> stable_hash("support-bot@1.10.0") == stable_hash("support-bot@1.10.0")
+    True
+    >>> stable_hash("a", salt="x") != stable_hash("a", salt="y")
+    True
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"stable_hash takes a str, got {type(text).__name__}: {text!r}")
+    digest = hashlib.blake2b(text.encode("utf-8"), digest_size=8, person=salt.encode("utf-8")[:16].ljust(16, b"\0"))
+    return int.from_bytes(digest.digest(), "big")
+
+
+def unit_hash(text: str, *, salt: str = "") -> float:
+    """Map ``text`` to a stable number in [0, 1), uniform over many distinct texts.
+
+    >>> 0.0 <= unit_hash("request-42") < 1.0
+    True
+    """
+    return stable_hash(text, salt=salt) / 2.0**64
+
+
+def _check_replicas(replicas: Sequence[str]) -> None:
+    if not replicas:
+        raise ValueError("need at least one replica name, got none")
+    if len(set(replicas)) != len(replicas):
+        raise ValueError(f"replica names must be unique, got {list(replicas)!r}")
+
+
+def rendezvous_ranking(key: str, replicas: Sequence[str]) -> list[str]:
+    """Order ``replicas`` by their rendezvous weight for ``key``, highest (the owner) first.
+
+    >>> rendezvous_ranking("support-bot@1.10.0", ["replica-0", "replica-1", "replica-2"])
+    ['replica-0', 'replica-2', 'replica-1']
+    """
+    _check_replicas(replicas)
+    return sorted(replicas, key=lambda r: (stable_hash(f"{r}|{key}"), r), reverse=True)
+
+
+def rendezvous_owner(key: str, replicas: Sequence[str]) -> str:
+    """Return the replica with the highest rendezvous weight for ``key``."""
+    _check_replicas(replicas)
+    return max(replicas, key=lambda r: (stable_hash(f"{r}|{key}"), r))
+
+
+def modulo_owner(key: str, replicas: Sequence[str]) -> str:
+    """Return ``replicas[hash(key) mod R]``: the naive placement that reshuffles on every resize.
+
+    >>> modulo_owner("support-bot@1.10.0", ["replica-0", "replica-1"]) in ("replica-0", "replica-1")
+    True
+    """
+    _check_replicas(replicas)
+    return replicas[stable_hash(key) % len(replicas)]
+
+
+def moved_fraction(
+    keys: Iterable[str],
+    before: Sequence[str],
+    after: Sequence[str],
+    *,
+    owner: Callable[[str, Sequence[str]], str] = rendezvous_owner,
+) -> float:
+    """Return the fraction of ``keys`` whose owning replica changes from ``before`` to ``after``.
+
+    >>> moved_fraction(["a", "b"], ["r0", "r1"], ["r0", "r1"])
+    0.0
+    """
+    keys = list(keys)
+    if not keys:
+        raise ValueError("moved_fraction needs at least one key")
+    moved = sum(owner(k, before) != owner(k, after) for k in keys)
+    return moved / len(keys)
+
+
+def bounded_capacity(total_in_flight: int, replicas: int, load_factor: float) -> int:
+    """Return the most requests one replica may hold under bounded loads: ``ceil(c × (L + 1) / R)``.
+
+    ``L`` is the fleet's requests in flight before the new one arrives; the ``+ 1`` counts it.
+
+    >>> bounded_capacity(40, 4, 1.25)
+    13
+    """
+    return math.ceil(load_factor * (total_in_flight + 1) / replicas)
+
+
+def replica_names(count: int) -> list[str]:
+    """Name ``count`` replicas ``replica-0 .. replica-{count-1}``.
+
+    >>> replica_names(2)
+    ['replica-0', 'replica-1']
+    """
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise ValueError(f"replica count must be a positive int, got {count!r}")
+    return [f"replica-{i}" for i in range(count)]
+
+
+# --------------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True, slots=True)
+class FleetRoute:
+    """Where one request went and what it cost: the replica, its router decision, queueing and latency.
+
+    ``latency_ms = queue_ms + decision.total_latency_ms``; ``spilled`` is True when bounded-load
+    routing sent the request past the adapter's first-choice replica.
+    """
+
+    replica: int
+    decision: RouteDecision
+    arrival_ms: float
+    queue_ms: float
+    latency_ms: float
+    spilled: bool = False
+
+    def __post_init__(self) -> None:
+        if self.replica < 0:
+            raise ValueError(f"replica index must be >= 0, got {self.replica!r}")
+        if self.queue_ms < 0:
+            raise ValueError(f"queue_ms must be >= 0, got {self.queue_ms!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class FleetRun:
+    """What one policy did with one trace: hit rate, latency percentiles and the load per replica.
+
+    ``imbalance`` is the busiest replica's request count over the mean (1.0 is perfect balance).
+    """
+
+    policy: str
+    replicas: int
+    requests: int
+    hit_rate: float
+    p50_ms: float
+    p95_ms: float
+    p99_ms: float
+    mean_queue_ms: float
+    requests_per_replica: tuple[int, ...]
+    hit_rate_per_replica: tuple[float, ...]
+    evictions: int
+    spilled: int
+    imbalance: float
+
+    def __post_init__(self) -> None:
+        if self.policy not in POLICIES:
+            raise ValueError(f"unknown policy {self.policy!r}; valid: {POLICIES}")
+        if len(self.requests_per_replica) != self.replicas:
+            raise ValueError(
+                f"requests_per_replica has {len(self.requests_per_replica)} entries for {self.replicas} replicas"
+            )
+        if not 0.0 <= self.hit_rate <= 1.0:
+            raise ValueError(f"hit_rate must be in [0, 1], got {self.hit_rate!r}")
+
+
+# --------------------------------------------------------------------------- the fleet
+
+
+class _Replica:
+    """One replica: a router over its own cache, plus ``slots`` parallel servers in FIFO order."""
+
+    __slots__ = ("name", "cache", "router", "free_at", "in_flight", "routed", "hits", "misses", "evictions_before")
+
+    def __init__(self, name: str, router: MultiLoRARouter, cache: AdapterCache, slots: int) -> None:
+        self.name = name
+        self.cache = cache
+        self.router = router
+        self.free_at = [0.0] * slots  # a heap: when each slot is next free
+        self.in_flight: list[float] = []  # a heap of finish times of admitted requests
+        self.routed = 0
+        self.hits = 0
+        self.misses = 0
+        self.evictions_before = 0
+
+    def load(self, now_ms: float) -> int:
+        heap = self.in_flight
+        while heap and heap[0] <= now_ms:
+            heapq.heappop(heap)
+        return len(heap)
+
+
+class AffinityFleet:
+    """Route requests over ``replicas`` replicas, each a real ``MultiLoRARouter`` over its own ``AdapterCache``.
+
+    Policies: ``"round-robin"``, ``"least-loaded"`` (fewest requests in flight), ``"rendezvous"``
+    (the adapter key's highest-random-weight replica) and ``"bounded-rendezvous"`` (the same, but a
+    replica whose in-flight load would exceed ``load_factor`` × the fleet's mean passes the request
+    to the key's next-ranked replica, as in consistent hashing with bounded loads). Each replica
+    serves ``slots`` requests at once (a stand-in for its batch); a request waits FIFO for a slot,
+    so an overloaded replica shows up in the tail latency. Time is simulated: pass ``arrival_ms``.
+    Each replica gets an ``AdapterCache(cache_budget_mb, transfer_mb_per_ms, load_overhead_ms=...)``,
+    or whatever ``cache_factory()`` builds (e.g. ``labcore.tiers.single_tier_cache``).
+
+    >>> from labcore import Adapter
+    >>> reg = AdapterRegistry(); reg.register_base("llama-3-8b", "sha256:1111")
+    >>> for n in ("support-bot", "legal-bot"):
+    ...     reg.register(Adapter(n, "1.0.0", "llama-3-8b", "sha256:1111", rank=16, vram_mb=16.0))
+    >>> fleet = AffinityFleet(reg, "llama-3-8b", replicas=2, policy="rendezvous", cache_budget_mb=32.0)
+    >>> routes = [fleet.route(f"llama-3-8b:{n}", arrival_ms=100.0 * i) for i, n in
+    ...           enumerate(["support-bot", "legal-bot", "support-bot", "legal-bot"])]
+    >>> [(r.replica, r.decision.cache_hit) for r in routes]   # each tenant sticks to one replica
+    [(1, False), (0, False), (1, True), (0, True)]
+    """
+
+    def __init__(
+        self,
+        registry: AdapterRegistry,
+        base_model: str,
+        *,
+        replicas: int,
+        policy: str,
+        cache_budget_mb: float,
+        transfer_mb_per_ms: float = 8.0,
+        load_overhead_ms: float = 0.0,
+        cache_factory: Callable[[], AdapterTier] | None = None,
+        base_latency_ms: float = 40.0,
+        dynamic_overhead: float = 0.05,
+        slots: int = 8,
+        load_factor: float = 1.25,
+    ) -> None:
+        if policy not in POLICIES:
+            raise ValueError(f"unknown placement policy {policy!r}; valid policies: {POLICIES}")
+        if isinstance(slots, bool) or not isinstance(slots, int) or slots < 1:
+            raise ValueError(f"slots must be a positive int (requests served at once per replica), got {slots!r}")
+        if isinstance(load_factor, bool) or not isinstance(load_factor, (int, float)) or not 1.0 <= load_factor < math.inf:
+            raise ValueError(f"load_factor must be a finite number >= 1 (c in 'c x mean load'), got {load_factor!r}")
+        self.policy = policy
+        self.load_factor = float(load_factor)
+        self.names = replica_names(replicas)
+        self._replicas = []
+        for name in self.names:
+            if cache_factory is None:
+                cache = AdapterCache(cache_budget_mb, transfer_mb_per_ms, load_overhead_ms=load_overhead_ms)
+            else:
+                cache = cache_factory()
+            router = MultiLoRARouter(registry, cache, base_model, base_latency_ms=base_latency_ms,
+                                     dynamic_overhead=dynamic_overhead)
+            self._replicas.append(_Replica(name, router, cache, slots))
+        self._index = {name: i for i, name in enumerate(self.names)}
+        self._rankings: dict[str, tuple[int, ...]] = {}
+        self._next = 0
+        self.spilled = 0
+        self.routes = 0
+
+    @property
+    def caches(self) -> list[AdapterCache]:
+        """Each replica's adapter cache, in replica order."""
+        return [r.cache for r in self._replicas]
+
+    @property
+    def routers(self) -> list[MultiLoRARouter]:
+        """Each replica's router, in replica order."""
+        return [r.router for r in self._replicas]
+
+    def ranking(self, ref: str) -> tuple[int, ...]:
+        """Return replica indices in rendezvous order for a request's affinity key (its adapter name)."""
+        ranked = self._rankings.get(ref)
+        if ranked is None:
+            key = _affinity_key(ref)
+            ranked = tuple(self._index[n] for n in rendezvous_ranking(key, self.names))
+            if len(self._rankings) > 65_536:
+                self._rankings.clear()
+            self._rankings[ref] = ranked
+        return ranked
+
+    def _choose(self, ref: str, now_ms: float) -> tuple[int, bool]:
+        replicas = self._replicas
+        if self.policy == POLICY_ROUND_ROBIN:
+            i = self._next
+            self._next = (i + 1) % len(replicas)
+            return i, False
+        if self.policy == POLICY_LEAST_LOADED:
+            loads = [r.load(now_ms) for r in replicas]
+            return loads.index(min(loads)), False
+        ranked = self.ranking(ref)
+        if self.policy == POLICY_RENDEZVOUS:
+            return ranked[0], False
+        loads = [r.load(now_ms) for r in replicas]
+        cap = bounded_capacity(sum(loads), len(replicas), self.load_factor)
+        for position, i in enumerate(ranked):
+            if loads[i] + 1 <= cap:
+                return i, position > 0
+        return ranked[0], False  # unreachable: some replica is at or below the mean
+
+    def route(self, ref: str, *, arrival_ms: float) -> FleetRoute:
+        """Place one request, route it through that replica's router and queue it for a slot."""
+        i, spilled = self._choose(ref, arrival_ms)
+        replica = self._replicas[i]
+        decision = replica.router.route(ref)
+        start = max(arrival_ms, replica.free_at[0])
+        finish = start + decision.total_latency_ms
+        heapq.heapreplace(replica.free_at, finish)
+        replica.load(arrival_ms)
+        heapq.heappush(replica.in_flight, finish)
+        replica.routed += 1
+        if decision.mode == MODE_DYNAMIC:
+            if decision.cache_hit:
+                replica.hits += 1
+            else:
+                replica.misses += 1
+        self.spilled += spilled
+        self.routes += 1
+        queue_ms = start - arrival_ms
+        return FleetRoute(i, decision, arrival_ms, queue_ms, queue_ms + decision.total_latency_ms, spilled)
+
+    def reset_counters(self) -> None:
+        """Zero the per-replica request, hit, miss, eviction and spill counters (caches stay warm)."""
+        for r in self._replicas:
+            r.routed = r.hits = r.misses = 0
+            r.evictions_before = _evictions(r.cache)
+        self.spilled = 0
+
+    def summary(self, latencies_ms: Sequence[float], queue_ms_total: float = 0.0) -> FleetRun:
+        """Summarise the fleet's counters and the given request latencies into a :class:`FleetRun`."""
+        if not latencies_ms:
+            raise ValueError("no requests were routed; nothing to summarise")
+        p50, p95, p99 = percentiles(latencies_ms, (50, 95, 99))
+        per = tuple(r.routed for r in self._replicas)
+        hits = sum(r.hits for r in self._replicas)
+        lookups = hits + sum(r.misses for r in self._replicas)
+        mean = sum(per) / len(per)
+        return FleetRun(
+            policy=self.policy,
+            replicas=len(per),
+            requests=len(latencies_ms),
+            hit_rate=hits / lookups if lookups else 0.0,
+            p50_ms=p50,
+            p95_ms=p95,
+            p99_ms=p99,
+            mean_queue_ms=queue_ms_total / len(latencies_ms),
+            requests_per_replica=per,
+            hit_rate_per_replica=tuple(
+                r.hits / (r.hits + r.misses) if r.hits + r.misses else 0.0 for r in self._replicas
+            ),
+            evictions=sum(_evictions(r.cache) - r.evictions_before for r in self._replicas),
+            spilled=self.spilled,
+            imbalance=max(per) / mean if mean else 0.0,
+        )
+
+    def __repr__(self) -> str:
+        return f"AffinityFleet(policy={self.policy!r}, replicas={len(self._replicas)}, routes={self.routes})"
+
+
+def _evictions(cache: object) -> int:
+    return len(getattr(cache, "eviction_log", ()))
+
+
+def _affinity_key(ref: str) -> str:
+    """Hash a request by its adapter name, so every version of a tenant shares a replica."""
+    _, _, rest = ref.partition(":")
+    return rest.partition("@")[0] if rest else ref
+
+
+def _arrivals(trace: Iterable[object], spacing_ms: float) -> Iterable[tuple[float, str]]:
+    """Yield ``(arrival_ms, ref)`` from refs, ``(arrival_ms, ref)`` pairs or records with those attributes."""
+    for i, item in enumerate(trace):
+        if isinstance(item, str):
+            yield i * spacing_ms, item
+        elif isinstance(item, tuple):
+            yield float(item[0]), item[1]
+        else:
+            yield float(item.arrival_ms), item.ref  # e.g. a simulator request record
+
+
+def run_policy(
+    trace: Iterable[object],
+    registry: AdapterRegistry,
+    base_model: str,
+    *,
+    policy: str,
+    replicas: int,
+    cache_budget_mb: float,
+    spacing_ms: float = 1.0,
+    warmup: int = 0,
+    **fleet_options: float,
+) -> FleetRun:
+    """Route a whole trace through a fresh fleet under one policy and summarise it.
+
+    ``trace`` holds model refs (spaced ``spacing_ms`` apart), ``(arrival_ms, ref)`` pairs (e.g. a
+    ``labcore.sim.Trace``), or records with ``arrival_ms`` and ``ref`` attributes, in arrival order.
+    The first ``warmup`` requests warm the caches and are left out of every statistic.
+    """
+    if isinstance(warmup, bool) or not isinstance(warmup, int) or warmup < 0:
+        raise ValueError(f"warmup must be an int >= 0, got {warmup!r}")
+    fleet = AffinityFleet(registry, base_model, replicas=replicas, policy=policy,
+                          cache_budget_mb=cache_budget_mb, **fleet_options)
+    latencies: list[float] = []
+    queued = 0.0
+    for i, (arrival_ms, ref) in enumerate(_arrivals(trace, spacing_ms)):
+        if i == warmup:
+            fleet.reset_counters()
+        route = fleet.route(ref, arrival_ms=arrival_ms)
+        if i >= warmup:
+            latencies.append(route.latency_ms)
+            queued += route.queue_ms
+    if not latencies:
+        raise ValueError(f"the trace has no requests after a warmup of {warmup}")
+    return fleet.summary(latencies, queued)
+
+
+def compare_policies(
+    trace: Sequence[object],
+    registry: AdapterRegistry,
+    base_model: str,
+    *,
+    replicas: int,
+    cache_budget_mb: float,
+    policies: Sequence[str] = POLICIES,
+    **options: float,
+) -> dict[str, FleetRun]:
+    """Run the same trace through a fresh fleet per policy; return ``{policy: FleetRun}``."""
+    trace = list(trace)
+    return {
+        p: run_policy(trace, registry, base_model, policy=p, replicas=replicas, cache_budget_mb=cache_budget_mb, **options)
+        for p in policies
+    }
+
+
+# --------------------------------------------------------------------------- exercise checks (chapter 10)
+
+
+def grade_moved_fraction(answer: object, *, before: int = 4) -> Verdict:
+    """Grade the share of adapters rendezvous hashing moves when ``before`` replicas become ``before + 1``.
+
+    >>> grade_moved_fraction(0.8).message
+    '✗ 0.8 fraction is what hash mod R moves; rendezvous only moves the keys the new replica now wins.'
+    """
+    from .checks import _grade
+
+    expected = 1 / (before + 1)
+    mistakes = [
+        (before / (before + 1), "is what hash mod R moves; rendezvous only moves the keys the new replica now wins."),
+        (1 / before, f"is 1/R; after the change there are {before + 1} replicas, and each new key-owner is "
+                     f"equally likely to be any of them."),
+        (100 / (before + 1), "is a percentage; the question asks for a fraction between 0 and 1."),
+    ]
+    return _grade(answer, expected, unit="fraction", what=f"the share moved from {before} to {before + 1} replicas",
+                  mistakes=mistakes, fallback="A key moves only if the new replica scores highest for it.",
+                  rel_tol=0.05)
+
+
+def grade_bounded_capacity(answer: object, *, total_in_flight: int = 40, replicas: int = 4,
+                           load_factor: float = 1.25) -> Verdict:
+    """Grade the bounded-load cap: how many requests in flight one replica may hold (default 13).
+
+    >>> grade_bounded_capacity(12.8125).message
+    '✗ 12.8125 requests is not a whole number: a replica holds whole requests, so round up (ceil).'
+    """
+    from .checks import _grade
+
+    exact = load_factor * (total_in_flight + 1) / replicas
+    expected = bounded_capacity(total_in_flight, replicas, load_factor)
+    mistakes = [
+        (exact, "is not a whole number: a replica holds whole requests, so round up (ceil)."),
+        (math.floor(exact), "rounds down; the cap rounds up so the bound never starves the fleet."),
+        (total_in_flight / replicas, "is the mean load; the bound allows c times the mean."),
+        (load_factor * total_in_flight / replicas, "forgets the arriving request: use L + 1."),
+    ]
+    mistakes = [(v, h) for v, h in mistakes if v != expected]
+    return _grade(answer, expected, unit="requests", what="the per-replica cap", mistakes=mistakes,
+                  fallback="cap = ceil(c × (L + 1) / R).", rel_tol=1e-9, integer=True)
+
+
+def check_moved_fraction(answer: object, **kwargs: int) -> None:
+    """Print whether ``answer`` is the share rendezvous hashing moves (see ``grade_moved_fraction``)."""
+    print(grade_moved_fraction(answer, **kwargs).message)
+
+
+def check_bounded_capacity(answer: object, **kwargs: float) -> None:
+    """Print whether ``answer`` is the bounded-load cap (see ``grade_bounded_capacity``)."""
+    print(grade_bounded_capacity(answer, **kwargs).message)

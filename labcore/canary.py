@@ -1,0 +1,492 @@
+"""Canary a new adapter version: send a sticky slice of a tenant's traffic to it, then promote or abort.
+
+A new adapter version can be worse in ways no registry check catches (it answers, fluently, and
+wrongly). So it gets a small, sticky share of real traffic first: each request key (a user or
+session id) hashes to a stable point in [0, 1), and keys below the canary fraction go to the
+candidate. Sticky means a user does not flip between versions mid-conversation, and raising the
+fraction only adds keys, it never moves a key back. A :class:`CanaryController` compares the
+candidate's observed metrics with the stable version's against explicit thresholds, after a
+minimum sample, and records every decision with its reason.
+
+>>> split = CanarySplit("support-bot", stable="1.10.0", candidate="2.0.0", fraction=0.05)
+>>> split.version_for("user-17"), split.version_for("user-17")     # sticky
+('1.10.0', '1.10.0')
+>>> split.ref_for("user-17", base="llama-3-8b")
+'llama-3-8b:support-bot@1.10.0'
+>>> sum(split.version_for(f"user-{i}") == "2.0.0" for i in range(10_000)) / 10_000
+0.0483
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from .affinity import unit_hash
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from .checks import Verdict
+from .versions import parse_version
+
+__all__ = [
+    "PROMOTE",
+    "HOLD",
+    "ABORT",
+    "COMPLETE",
+    "ACTIONS",
+    "DEFAULT_RAMP",
+    "CanarySplit",
+    "VersionMetrics",
+    "CanaryThresholds",
+    "CanaryDecision",
+    "CanaryController",
+    "VersionBehaviour",
+    "simulate_canary",
+    "decision_table",
+    "grade_requests_before_judging",
+    "check_requests_before_judging",
+    "grade_sticky_share",
+    "check_sticky_share",
+]
+
+PROMOTE = "promote"
+HOLD = "hold"
+ABORT = "abort"
+COMPLETE = "complete"
+ACTIONS = (PROMOTE, HOLD, ABORT, COMPLETE)
+DEFAULT_RAMP: tuple[float, ...] = (0.05, 0.25, 0.50, 1.0)
+
+
+def _fraction(name: str, value: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+        raise ValueError(f"{name} must be a fraction in [0, 1], got {value!r}")
+    return float(value)
+
+
+@dataclass(frozen=True, slots=True)
+class CanarySplit:
+    """Split one tenant's traffic between a stable and a candidate version, sticky per request key.
+
+    A key goes to the candidate when ``unit_hash(key, salt=tenant) < fraction``, so the same key
+    always gets the same version at a given fraction, and a larger fraction keeps every key that
+    was already on the candidate.
+    """
+
+    tenant: str
+    stable: str
+    candidate: str
+    fraction: float
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.tenant, str) or not self.tenant or ":" in self.tenant or "@" in self.tenant:
+            raise ValueError(f"tenant must be an adapter name without ':' or '@', got {self.tenant!r}")
+        parse_version(self.stable)
+        parse_version(self.candidate)
+        if self.stable == self.candidate:
+            raise ValueError(f"stable and candidate must differ, both are {self.stable!r}")
+        object.__setattr__(self, "fraction", _fraction("canary fraction", self.fraction))
+
+    def in_canary(self, request_key: str) -> bool:
+        """Return whether ``request_key`` is served by the candidate version."""
+        return unit_hash(request_key, salt=self.tenant) < self.fraction
+
+    def version_for(self, request_key: str) -> str:
+        """Return the version that serves ``request_key``."""
+        return self.candidate if self.in_canary(request_key) else self.stable
+
+    def ref_for(self, request_key: str, *, base: str) -> str:
+        """Return the pinned model ref (``base:tenant@version``) to route ``request_key`` with."""
+        return f"{base}:{self.tenant}@{self.version_for(request_key)}"
+
+    def with_fraction(self, fraction: float) -> CanarySplit:
+        """Return the same split at another canary fraction."""
+        return replace(self, fraction=fraction)
+
+
+@dataclass(frozen=True, slots=True)
+class VersionMetrics:
+    """What one version did in the current observation window: requests, errors, p99 latency, eval score.
+
+    ``eval_score`` is the mean of whatever per-request quality score is sampled (an LLM-judge or
+    exact-match eval, 0..1), over ``scored`` requests; ``None`` when nothing was scored.
+    """
+
+    version: str
+    requests: int
+    errors: int
+    p99_ms: float
+    eval_score: float | None = None
+    scored: int = 0
+    score_variance: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.requests < 0 or not 0 <= self.errors <= self.requests:
+            raise ValueError(f"{self.version}: need 0 <= errors <= requests, got {self.errors} of {self.requests}")
+        if not self.p99_ms >= 0:
+            raise ValueError(f"{self.version}: p99_ms must be >= 0, got {self.p99_ms!r}")
+
+    @property
+    def error_rate(self) -> float:
+        """Errors over requests (0.0 with no requests)."""
+        return self.errors / self.requests if self.requests else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class CanaryThresholds:
+    """When a candidate may be promoted: a minimum sample, then no metric worse than allowed.
+
+    * ``min_requests``: both versions need at least this many requests in the window;
+    * ``max_error_rate_increase``: candidate error rate may exceed stable's by at most this (absolute);
+    * ``max_p99_ratio``: candidate p99 may be at most this multiple of stable's;
+    * ``max_score_drop``: candidate eval score may be at most this much below stable's (absolute);
+    * ``min_scored``: scored requests needed per version before the eval score is trusted;
+    * ``z``: how many standard errors of the observed difference count as evidence. A rate or
+      score difference aborts only when even ``difference - z*se`` breaks its limit, and promotes
+      only when ``difference + z*se`` stays within it; in between the controller holds for more
+      data (1.645 is a one-sided 95% bound). With ``z=0`` the thresholds apply to raw point
+      estimates, which on small samples aborts good candidates by chance.
+    """
+
+    min_requests: int = 200
+    max_error_rate_increase: float = 0.01
+    max_p99_ratio: float = 1.20
+    max_score_drop: float = 0.05
+    min_scored: int = 50
+    z: float = 1.645
+
+    def __post_init__(self) -> None:
+        for name in ("min_requests", "min_scored"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive int, got {value!r}")
+        _fraction("max_error_rate_increase", self.max_error_rate_increase)
+        _fraction("max_score_drop", self.max_score_drop)
+        if not 1.0 <= self.max_p99_ratio < math.inf:
+            raise ValueError(f"max_p99_ratio must be a finite number >= 1, got {self.max_p99_ratio!r}")
+        if isinstance(self.z, bool) or not isinstance(self.z, (int, float)) or not 0 <= self.z < math.inf:
+            raise ValueError(f"z must be a finite number >= 0 (standard errors of evidence), got {self.z!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class CanaryDecision:
+    """One entry of the decision log: what the controller decided, at which fraction, and why."""
+
+    step: int
+    action: str
+    fraction_before: float
+    fraction_after: float
+    reason: str
+    candidate: VersionMetrics
+    stable: VersionMetrics
+    at_request: int = 0
+
+    def __post_init__(self) -> None:
+        if self.action not in ACTIONS:
+            raise ValueError(f"unknown canary action {self.action!r}; valid: {ACTIONS}")
+        if not self.reason:
+            raise ValueError("every canary decision needs a reason")
+
+
+class _Window:
+    """Per-version observations since the last fraction change."""
+
+    __slots__ = ("latencies", "errors", "score_sum", "score_sq", "scored")
+
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.errors = 0
+        self.score_sum = 0.0
+        self.score_sq = 0.0
+        self.scored = 0
+
+    def metrics(self, version: str) -> VersionMetrics:
+        lat = sorted(self.latencies)
+        p99 = lat[max(1, math.ceil(0.99 * len(lat))) - 1] if lat else 0.0
+        n = self.scored
+        score = self.score_sum / n if n else None
+        variance = max(0.0, (self.score_sq - n * score * score) / (n - 1)) if n > 1 else 0.0
+        return VersionMetrics(version, len(lat), self.errors, p99, score, n, variance)
+
+
+class CanaryController:
+    """Observe both versions of a canary and promote, hold or abort it against explicit thresholds.
+
+    Call :meth:`observe` for every finished request and :meth:`evaluate` whenever you want a
+    decision (e.g. every N requests). A promotion moves the split to the next ``ramp`` step and
+    starts a fresh observation window; the promotion that reaches 100% completes the rollout
+    (``"complete"``). An abort sends all traffic back to stable (fraction 0). Every decision, holds included, lands in ``log``.
+
+    >>> ctl = CanaryController(CanarySplit("support-bot", "1.10.0", "2.0.0", 0.05),
+    ...                        thresholds=CanaryThresholds(min_requests=3, min_scored=1))
+    >>> for v in ("1.10.0", "2.0.0") * 3:
+    ...     ctl.observe(v, latency_ms=42.0, error=(v == "2.0.0"))
+    >>> d = ctl.evaluate()
+    >>> d.action, ctl.split.fraction
+    ('abort', 0.0)
+    >>> d.reason
+    'error rate 100.00% on 2.0.0 vs 0.00% on 1.10.0 (+100.00 ± 53.73 points, allowed +1.00)'
+    """
+
+    def __init__(
+        self,
+        split: CanarySplit,
+        *,
+        thresholds: CanaryThresholds | None = None,
+        ramp: Sequence[float] = DEFAULT_RAMP,
+    ) -> None:
+        ramp = tuple(_fraction("ramp step", f) for f in ramp)
+        if not ramp or list(ramp) != sorted(set(ramp)) or ramp[-1] != 1.0:
+            raise ValueError(f"ramp must be strictly increasing fractions ending at 1.0, got {ramp!r}")
+        if split.fraction not in ramp[:-1]:
+            raise ValueError(f"the split's fraction {split.fraction!r} must be a ramp step below 100%: {ramp[:-1]!r}")
+        self.split = split
+        self.thresholds = thresholds or CanaryThresholds()
+        self.ramp = ramp
+        self.log: list[CanaryDecision] = []
+        self.state = "running"
+        self.observed = 0
+        self._windows = {split.stable: _Window(), split.candidate: _Window()}
+
+    def observe(self, version: str, *, latency_ms: float, error: bool = False, score: float | None = None) -> None:
+        """Record one finished request served by ``version`` (stable or candidate)."""
+        window = self._windows.get(version)
+        if window is None:
+            raise ValueError(f"version {version!r} is not in this canary; expected one of {sorted(self._windows)}")
+        if not latency_ms >= 0:
+            raise ValueError(f"latency_ms must be >= 0, got {latency_ms!r}")
+        window.latencies.append(float(latency_ms))
+        window.errors += bool(error)
+        if score is not None:
+            window.score_sum += float(score)
+            window.score_sq += float(score) ** 2
+            window.scored += 1
+        self.observed += 1
+
+    def metrics(self) -> tuple[VersionMetrics, VersionMetrics]:
+        """Return ``(candidate, stable)`` metrics for the current window."""
+        s = self.split
+        return self._windows[s.candidate].metrics(s.candidate), self._windows[s.stable].metrics(s.stable)
+
+    def evaluate(self) -> CanaryDecision:
+        """Decide promote, hold or abort from the current window, apply it, log it and return it."""
+        if self.state != "running":
+            raise ValueError(f"this canary is already {self.state}; start a new controller for another rollout")
+        cand, stab = self.metrics()
+        action, reason = self._judge(cand, stab)
+        before = self.split.fraction
+        after = before
+        if action == ABORT:
+            after = 0.0
+            self.state = "aborted"
+        elif action == PROMOTE:
+            after = self.ramp[self.ramp.index(before) + 1]
+            if after == 1.0:
+                action, self.state = COMPLETE, "complete"
+                reason = f"{reason}; ramp {before:.0%} -> 100%: rollout complete, {self.split.candidate} is the new stable"
+            else:
+                reason = f"{reason}; ramp {before:.0%} -> {after:.0%}"
+        if after != before:
+            self.split = self.split.with_fraction(after)
+            self._windows = {self.split.stable: _Window(), self.split.candidate: _Window()}
+        decision = CanaryDecision(len(self.log) + 1, action, before, after, reason, cand, stab, self.observed)
+        self.log.append(decision)
+        return decision
+
+    def _judge(self, cand: VersionMetrics, stab: VersionMetrics) -> tuple[str, str]:
+        t = self.thresholds
+        short = [m for m in (cand, stab) if m.requests < t.min_requests]
+        if short:
+            need = ", ".join(f"{m.version} has {m.requests}" for m in short)
+            return HOLD, f"too few requests to judge: {need} of the {t.min_requests} needed"
+        aborts: list[str] = []
+        waits: list[str] = []
+        notes: list[str] = []
+        # Error rate: a difference of proportions; the variance uses (errors+1)/(n+2) so 0 errors is not certainty.
+        rate_c, rate_s = cand.error_rate, stab.error_rate
+        increase = rate_c - rate_s
+        se = math.sqrt(_smoothed_var(cand.errors, cand.requests) / cand.requests
+                       + _smoothed_var(stab.errors, stab.requests) / stab.requests)
+        text = (f"error rate {rate_c:.2%} on {cand.version} vs {rate_s:.2%} on {stab.version} "
+                f"({increase * 100:+.2f} ± {t.z * se * 100:.2f} points, allowed +{t.max_error_rate_increase * 100:.2f})")
+        if increase - t.z * se > t.max_error_rate_increase:
+            aborts.append(text)
+        elif increase + t.z * se > t.max_error_rate_increase:
+            waits.append(text)
+        else:
+            notes.append(f"errors {rate_c:.2%} vs {rate_s:.2%}")
+        # Latency tail: a point comparison of p99 over at least min_requests each.
+        if stab.p99_ms > 0 and cand.p99_ms > t.max_p99_ratio * stab.p99_ms:
+            aborts.append(f"p99 {cand.p99_ms:.1f} ms on {cand.version} vs {stab.p99_ms:.1f} ms on {stab.version}: "
+                          f"x{cand.p99_ms / stab.p99_ms:.2f} > allowed x{t.max_p99_ratio:.2f}")
+        else:
+            notes.append(f"p99 {cand.p99_ms:.1f} vs {stab.p99_ms:.1f} ms")
+        # Quality: a difference of mean eval scores, once both versions have enough scored requests.
+        if cand.scored >= t.min_scored and stab.scored >= t.min_scored:
+            drop = stab.eval_score - cand.eval_score  # type: ignore[operator]
+            se = math.sqrt(cand.score_variance / cand.scored + stab.score_variance / stab.scored)
+            text = (f"eval score {cand.eval_score:.3f} on {cand.version} vs {stab.eval_score:.3f} on {stab.version} "
+                    f"(drop {drop:+.3f} ± {t.z * se:.3f}, allowed {t.max_score_drop:.3f})")
+            if drop - t.z * se > t.max_score_drop:
+                aborts.append(text)
+            elif drop + t.z * se > t.max_score_drop:
+                waits.append(text)
+            else:
+                notes.append(f"eval {cand.eval_score:.3f} vs {stab.eval_score:.3f}")
+        else:
+            waits.append(f"too few scored requests: {cand.version} has {cand.scored}, {stab.version} has "
+                         f"{stab.scored} of the {t.min_scored} needed")
+        if aborts:
+            return ABORT, "; ".join(aborts)
+        if waits:
+            return HOLD, "not enough evidence yet: " + "; ".join(waits)
+        return PROMOTE, f"healthy over {cand.requests} requests: " + ", ".join(notes)
+
+
+def _smoothed_var(errors: int, n: int) -> float:
+    p = (errors + 1) / (n + 2)
+    return p * (1 - p)
+
+
+@dataclass(frozen=True, slots=True)
+class VersionBehaviour:
+    """How a version behaves in a simulation: its true error rate, latency and eval score.
+
+    Latency is ``base_latency_ms`` times a lognormal factor with ``latency_sigma``; the eval score
+    of a scored request is 1 with probability ``quality`` (an exact-match style eval), else 0.
+    """
+
+    error_rate: float = 0.005
+    base_latency_ms: float = 42.0
+    latency_sigma: float = 0.25
+    quality: float = 0.90
+
+    def __post_init__(self) -> None:
+        _fraction("error_rate", self.error_rate)
+        _fraction("quality", self.quality)
+        if not 0 < self.base_latency_ms < math.inf:
+            raise ValueError(f"base_latency_ms must be a positive finite number, got {self.base_latency_ms!r}")
+        if not 0 <= self.latency_sigma < math.inf:
+            raise ValueError(f"latency_sigma must be a finite number >= 0, got {self.latency_sigma!r}")
+
+
+def simulate_canary(
+    candidate: VersionBehaviour,
+    *,
+    stable: VersionBehaviour = VersionBehaviour(),
+    requests: int = 40_000,
+    evaluate_every: int = 2_000,
+    score_share: float = 0.25,
+    users: int = 20_000,
+    thresholds: CanaryThresholds | None = None,
+    ramp: Sequence[float] = DEFAULT_RAMP,
+    seed: int = 0,
+    tenant: str = "support-bot",
+    stable_version: str = "1.10.0",
+    candidate_version: str = "2.0.0",
+) -> list[CanaryDecision]:
+    """Run a seeded canary rollout and return its decision log.
+
+    Each request comes from one of ``users`` user keys (uniformly, seeded), goes to the version the
+    sticky split picks, and fails, takes time and (for ``score_share`` of requests) scores
+    according to that version's :class:`VersionBehaviour`. The controller evaluates every
+    ``evaluate_every`` requests until it completes or aborts (or the requests run out).
+
+    >>> log = simulate_canary(VersionBehaviour(error_rate=0.03), requests=20_000, seed=1)
+    >>> [d.action for d in log]
+    ['hold', 'hold', 'abort']
+    """
+    if isinstance(requests, bool) or not isinstance(requests, int) or requests < 1:
+        raise ValueError(f"requests must be a positive int, got {requests!r}")
+    if isinstance(evaluate_every, bool) or not isinstance(evaluate_every, int) or evaluate_every < 1:
+        raise ValueError(f"evaluate_every must be a positive int, got {evaluate_every!r}")
+    _fraction("score_share", score_share)
+    rng = random.Random(seed)
+    split = CanarySplit(tenant, stable_version, candidate_version, ramp[0])
+    ctl = CanaryController(split, thresholds=thresholds, ramp=ramp)
+    behaviour = {stable_version: stable, candidate_version: candidate}
+    keys = [f"user-{i}" for i in range(users)]
+    for i in range(1, requests + 1):
+        key = keys[rng.randrange(users)]
+        version = ctl.split.version_for(key)
+        b = behaviour[version]
+        latency = b.base_latency_ms * math.exp(rng.gauss(0.0, b.latency_sigma)) if b.latency_sigma else b.base_latency_ms
+        error = rng.random() < b.error_rate
+        score = (1.0 if rng.random() < b.quality else 0.0) if rng.random() < score_share else None
+        ctl.observe(version, latency_ms=latency, error=error, score=score)
+        if i % evaluate_every == 0:
+            ctl.evaluate()
+            if ctl.state != "running":
+                break
+    return list(ctl.log)
+
+
+def decision_table(log: Sequence[CanaryDecision]) -> str:
+    """Render a decision log as a Markdown table: step, requests seen, action, traffic share, reason.
+
+    >>> print(decision_table(simulate_canary(VersionBehaviour(error_rate=0.05), requests=4_000, seed=1)))
+    | step | requests seen | action | candidate traffic | reason |
+    | ---: | ---: | --- | --- | --- |
+    | 1 | 2,000 | hold | 5% → 5% | too few requests to judge: 2.0.0 has 100 of the 200 needed |
+    | 2 | 4,000 | hold | 5% → 5% | too few requests to judge: 2.0.0 has 194 of the 200 needed |
+    """
+    lines = ["| step | requests seen | action | candidate traffic | reason |", "| ---: | ---: | --- | --- | --- |"]
+    for d in log:
+        reason = d.reason.replace("|", "\\|")
+        lines.append(f"| {d.step} | {d.at_request:,} | {d.action} | {d.fraction_before:.0%} → {d.fraction_after:.0%} "
+                     f"| {reason} |")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- exercise checks (chapter 11)
+
+
+def grade_requests_before_judging(answer: object, *, min_requests: int = 200, fraction: float = 0.05) -> Verdict:
+    """Grade how many tenant requests it takes, on average, before the candidate has ``min_requests``.
+
+    >>> grade_requests_before_judging(200).message
+    '✗ 200 requests is what the candidate needs; only 5% of the traffic reaches it, so divide by 0.05.'
+    """
+    from .checks import _grade
+
+    expected = min_requests / fraction
+    mistakes = [
+        (min_requests, f"is what the candidate needs; only {fraction:.0%} of the traffic reaches it, so divide by "
+                       f"{fraction:g}."),
+        (min_requests * fraction, f"multiplies by the fraction; the candidate sees {fraction:.0%} of the traffic, "
+                                  "so the total must be larger, not smaller."),
+        (min_requests / (1 - fraction), "divides by the stable share; the candidate's share is the canary fraction."),
+    ]
+    return _grade(answer, expected, unit="requests", what="the tenant requests needed", mistakes=mistakes,
+                  fallback="total requests × canary fraction = candidate requests.", rel_tol=0.01)
+
+
+def grade_sticky_share(answer: object, *, before: float = 0.05, after: float = 0.25) -> Verdict:
+    """Grade which share of the keys on the candidate at ``before`` are still on it at ``after`` (all: 1.0).
+
+    >>> grade_sticky_share(0.25).message
+    '✗ 0.25 fraction is what a fresh random draw would give; the split compares a fixed hash with the fraction.'
+    """
+    from .checks import _grade
+
+    mistakes = [
+        (after, "is what a fresh random draw would give; the split compares a fixed hash with the fraction."),
+        (before / after, "is the old canary's share of the new one; the question asks how many old keys stay."),
+        (100.0, "is a percentage; the question asks for a fraction between 0 and 1."),
+    ]
+    return _grade(answer, 1.0, unit="fraction", what="the share that stays on the candidate", mistakes=mistakes,
+                  fallback="A key is on the candidate when hash(key) < fraction; raising the fraction keeps it below.",
+                  rel_tol=1e-9)
+
+
+def check_requests_before_judging(answer: object, **kwargs: float) -> None:
+    """Print whether ``answer`` is right (see ``grade_requests_before_judging``)."""
+    print(grade_requests_before_judging(answer, **kwargs).message)
+
+
+def check_sticky_share(answer: object, **kwargs: float) -> None:
+    """Print whether ``answer`` is right (see ``grade_sticky_share``)."""
+    print(grade_sticky_share(answer, **kwargs).message)

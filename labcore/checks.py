@@ -1,0 +1,619 @@
+"""Check a learner's exercise answers at once, with a hint that names the likely mistake.
+
+Each exercise has a pure ``grade_<thing>(answer, ...) -> Verdict`` and a one-line
+``check_<thing>(answer, ...)`` that prints the verdict (``✓ ...`` or ``✗ ... hint``). The expected
+value always comes from labcore itself (``labcore.sizing``, ``labcore.fleet``), so a checker can
+never disagree with the library it teaches. Known wrong answers (a forgotten factor of two, MB
+for MiB, a fraction for a percentage, ...) get a specific hint; anything else gets the formula.
+
+>>> grade_adapter_vram_mb(320).ok
+True
+>>> print(grade_adapter_vram_mb(160).message)
+✗ 160 MiB is half the answer: each target gets two matrices, A (r x d) and B (d x r), so count 2·r·d parameters per target.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .sizing import MIB, adapter_vram_mb, gib_to_mb, gpu_memory_split
+
+__all__ = [
+    "Verdict",
+    "grade_adapter_vram_mb",
+    "check_adapter_vram_mb",
+    "grade_adapters_that_fit",
+    "check_adapters_that_fit",
+    "grade_savings_pct",
+    "check_savings_pct",
+    "grade_monthly_bill_usd",
+    "check_monthly_bill_usd",
+]
+
+Mistake = tuple[float, str]  # (the value that mistake produces, the hint)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The outcome of one check: whether the answer is right, and the line shown to the learner."""
+
+    ok: bool
+    message: str
+
+    def __post_init__(self) -> None:
+        if not self.message.startswith("✓" if self.ok else "✗"):
+            raise ValueError(f"a verdict message starts with ✓ or ✗ to match ok={self.ok}, got {self.message!r}")
+
+
+def _close(a: float, b: float, rel_tol: float) -> bool:
+    return math.isclose(a, b, rel_tol=rel_tol, abs_tol=1e-9)
+
+
+def _grade(answer: Any, expected: float, *, unit: str, what: str, mistakes: Sequence[Mistake],
+           fallback: str, rel_tol: float = 0.005, integer: bool = False) -> Verdict:
+    if answer is None or answer is Ellipsis:
+        return Verdict(False, f"✗ Not answered yet: replace None with your answer, {what} ({unit}).")
+    if isinstance(answer, bool) or not isinstance(answer, (int, float)) or math.isnan(answer):
+        return Verdict(False, f"✗ Expected a number in {unit} for {what}, got {answer!r}.")
+    shown = f"{answer:,g}"
+    if _close(answer, expected, rel_tol):
+        if integer and answer != int(answer):
+            return Verdict(False, f"✗ {shown} is not a whole number: {what} is a count.")
+        return Verdict(True, f"✓ Correct: {what} is {expected:,g} {unit}.")
+    for value, hint in mistakes:
+        if _close(answer, value, rel_tol):
+            return Verdict(False, f"✗ {shown} {unit} {hint}")
+    return Verdict(False, f"✗ {shown} {unit} is not it. {fallback}")
+
+
+def _printer(grade: Callable[..., Verdict]) -> Callable[..., None]:
+    def check(answer: Any, **kwargs: Any) -> None:
+        print(grade(answer, **kwargs).message)
+
+    name = grade.__name__.replace("grade_", "check_")
+    check.__name__ = check.__qualname__ = name
+    check.__doc__ = f"Print whether ``answer`` is right (see ``{grade.__name__}``); one line, with a hint if not."
+    return check
+
+
+# --------------------------------------------------------------------------- chapter 2: sizing
+
+
+def grade_adapter_vram_mb(answer: Any, *, rank: int = 32, hidden: int = 8192, layers: int = 80,
+                          targets: int = 4, bytes_per_param: float = 2) -> Verdict:
+    """Grade the VRAM (MiB) of an adapter; by default r=32 on a 70B model (d=8192, 80 layers) on q,k,v,o.
+
+    >>> grade_adapter_vram_mb(335.5).message.startswith("✗ 335.5 MiB is in MB")
+    True
+    """
+    expected = adapter_vram_mb(rank, hidden, layers, targets, bytes_per_param)
+    per_param = expected / bytes_per_param
+    mistakes: list[Mistake] = [
+        (expected / 2, "is half the answer: each target gets two matrices, A (r x d) and B (d x r), "
+                       "so count 2·r·d parameters per target."),
+        (expected * MIB / 1e6, "is in MB (10^6 bytes); the course counts VRAM in MiB (2^20 bytes)."),
+        (per_param, f"counts parameters in millions, not bytes: multiply by {bytes_per_param:g} bytes per parameter."),
+        (expected * 4 / bytes_per_param, f"assumes 4 bytes per parameter (fp32); this adapter is stored in "
+                                         f"{bytes_per_param:g}-byte precision."),
+        (expected / targets, f"covers one target module; the adapter targets {targets} per layer."),
+        (expected / layers, f"is the size of one layer; multiply by all {layers} layers."),
+        (expected * hidden, "multiplies by d twice: a LoRA's A and B are r x d and d x r, not d x d."),
+    ]
+    return _grade(answer, expected, unit="MiB", what="the adapter's VRAM", mistakes=mistakes,
+                  fallback="Use layers · targets · 2 · r · d · bytes / 2^20.")
+
+
+def grade_adapters_that_fit(answer: Any, *, pool_gb: float = 8, adapter_vram_mb: float = 320.0) -> Verdict:
+    """Grade how many adapters of ``adapter_vram_mb`` MiB fit in a ``pool_gb`` GiB adapter pool (default 25).
+
+    >>> grade_adapters_that_fit(26).message
+    '✗ 26 adapters rounds up: a part of an adapter cannot be loaded, so round down (floor).'
+    """
+    expected = gpu_memory_split(pool_gb, base_vram_gb=0, kv_cache_gb=0,
+                                adapter_vram_mb=adapter_vram_mb).adapters_that_fit
+    exact = gib_to_mb(pool_gb) / adapter_vram_mb
+    mistakes: list[Mistake] = [
+        (math.ceil(exact), "rounds up: a part of an adapter cannot be loaded, so round down (floor)."),
+        (exact, "is a fraction of an adapter: round down to whole adapters."),
+        (math.floor(pool_gb * 1000 / adapter_vram_mb), "uses 1000 MiB per GiB; a GiB is 1024 MiB."),
+        (math.floor(pool_gb * 1e9 / (adapter_vram_mb * MIB)), "mixes decimal GB (10^9 bytes) with MiB; use GiB "
+                                                              "and MiB (1 GiB = 1024 MiB)."),
+    ]
+    mistakes = [(v, h) for v, h in mistakes if not _close(v, expected, 1e-9)]
+    return _grade(answer, expected, unit="adapters", what="the number of adapters that fit", mistakes=mistakes,
+                  fallback=f"Divide the pool ({pool_gb:g} GiB = {gib_to_mb(pool_gb):g} MiB) by the adapter size and "
+                           "round down.", rel_tol=1e-9, integer=True)
+
+
+# --------------------------------------------------------------------------- chapter 1: the economic case
+
+
+def _plan(tenants: int, gpu_hourly_usd: float) -> Any:
+    from .adapter import tenant_adapters
+    from .fleet import fleet_plan
+
+    return fleet_plan(tenant_adapters(tenants), gpu_hourly_usd=gpu_hourly_usd)
+
+
+def grade_savings_pct(answer: Any, *, tenants: int = 40, gpu_hourly_usd: float = 3.20) -> Verdict:
+    """Grade the percentage saved by multi-LoRA over one GPU per tenant (default: 40 tenants, 97.5%).
+
+    >>> grade_savings_pct(0.975).message
+    '✗ 0.975 % is a fraction; the question asks for a percentage (multiply by 100).'
+    """
+    plan = _plan(tenants, gpu_hourly_usd)
+    expected = plan.savings_pct
+    mistakes: list[Mistake] = [
+        (expected / 100, "is a fraction; the question asks for a percentage (multiply by 100)."),
+        (100 - expected, "is the share you still pay; savings are 100% minus that."),
+        (plan.dedicated_gpus - plan.multi_lora_gpus, "is the number of GPUs saved, not the percentage."),
+        (plan.dedicated_monthly_usd - plan.multi_lora_monthly_usd, "is the dollars saved per month; express "
+                                                                    "it as a share of the dedicated bill."),
+    ]
+    return _grade(answer, expected, unit="%", what="the saving", mistakes=mistakes,
+                  fallback="Savings = 1 − multi-LoRA bill / dedicated bill, as a percentage.", rel_tol=0.001)
+
+
+def grade_monthly_bill_usd(answer: Any, *, gpus: int = 1, gpu_hourly_usd: float = 3.20,
+                           hours_per_month: float = 730) -> Verdict:
+    """Grade the monthly bill of ``gpus`` GPUs at ``gpu_hourly_usd`` (default: one H100, $2,336/month).
+
+    >>> grade_monthly_bill_usd(2304).ok
+    False
+    """
+    expected = gpus * gpu_hourly_usd * hours_per_month
+    mistakes: list[Mistake] = [
+        (gpus * gpu_hourly_usd * 24 * 30, f"uses 30-day months; the course uses {hours_per_month:g} hours per "
+                                          "month (365 · 24 / 12)."),
+        (gpus * gpu_hourly_usd, "is the hourly price; multiply by the hours in a month."),
+        (gpus * gpu_hourly_usd * 24, "is one day; multiply by the hours in a month instead."),
+        (gpus * gpu_hourly_usd * 8760, "is a year; divide by 12."),
+    ]
+    return _grade(answer, expected, unit="USD", what="the monthly bill", mistakes=mistakes,
+                  fallback="Bill = GPUs · price per hour · hours per month.", rel_tol=0.001)
+
+
+check_adapter_vram_mb = _printer(grade_adapter_vram_mb)
+check_adapters_that_fit = _printer(grade_adapters_that_fit)
+check_savings_pct = _printer(grade_savings_pct)
+check_monthly_bill_usd = _printer(grade_monthly_bill_usd)
+
+
+# --- chapter 03: versions_and_registry -----------------------------------------------------------
+# (appended by the chapter 3-4 author)
+
+VERSION_KEY_PROBE: tuple[str, ...] = ("1.10.0", "1.9.0", "2.0.0", "1.2.10", "1.2.9", "0.10.1", "10.0.0", "1.2.0")
+
+
+def grade_version_key(answer: Any, *, versions: Sequence[str] = VERSION_KEY_PROBE) -> Verdict:
+    """Grade a sort key for versions: ``sorted(versions, key=answer)`` must be semver order.
+
+    >>> grade_version_key(lambda v: tuple(int(p) for p in v.split("."))).ok
+    True
+    >>> print(grade_version_key(lambda v: v).message)
+    ✗ Your key compares strings character by character, so '1.10.0' sorts before '1.9.0'. Split on '.' and compare the parts as ints.
+    """
+    from .versions import parse_version
+
+    if answer is None or answer is Ellipsis:
+        return Verdict(False, "✗ Not answered yet: replace None with a function that takes '1.10.0' and returns a "
+                              "sort key.")
+    if not callable(answer):
+        return Verdict(False, f"✗ Expected a function (a sort key), got {answer!r}.")
+    expected = sorted(versions, key=parse_version)
+    try:
+        sample = answer(versions[0])
+        if sample is None:
+            return Verdict(False, "✗ Not answered yet: your key returns None; make it return something that "
+                                  "sorts, e.g. a tuple.")
+        got = sorted(versions, key=answer)
+    except Exception as error:  # a learner's key may raise anything
+        return Verdict(False, f"✗ Your key raised {type(error).__name__}: {error}. It must accept strings like "
+                              "'1.10.0'.")
+    if got == expected:
+        return Verdict(True, f"✓ Correct: your key sorts {len(versions)} versions in semver order, "
+                             f"{expected[0]} to {expected[-1]}.")
+    if isinstance(sample, (list, tuple)) and sample and all(isinstance(p, str) for p in sample):
+        return Verdict(False, "✗ Your key splits the version but keeps the parts as strings, so '10' < '9'. "
+                              "Convert each part with int().")
+    if isinstance(sample, str) or got == sorted(versions):
+        return Verdict(False, "✗ Your key compares strings character by character, so '1.10.0' sorts before "
+                              "'1.9.0'. Split on '.' and compare the parts as ints.")
+    return Verdict(False, f"✗ Your key gives {got}, not semver order {expected}. Compare (major, minor, patch) as "
+                          "a tuple of ints.")
+
+
+def check_version_key(answer: Any, **kwargs: Any) -> None:
+    """Print whether ``answer`` sorts versions in semver order (see ``grade_version_key``); one line."""
+    print(grade_version_key(answer, **kwargs).message)
+
+
+def grade_releases_behind(answer: Any, *, minor_releases: int = 15) -> Verdict:
+    """Grade how many releases a string-sorting router's "latest" trails after 1.0.0 .. 1.N.0 (default N=15: 6).
+
+    >>> grade_releases_behind(6).ok
+    True
+    >>> print(grade_releases_behind(0).message)
+    ✗ 0 releases is what semver gives; a string sort compares '1.15.0' and '1.9.0' character by character.
+    """
+    from .widgets import release_timeline
+
+    t = release_timeline(minor_releases)
+    expected = t.releases_behind
+    stuck = t.versions.index(t.string_latest[-1])
+    mistakes: list[Mistake] = [
+        (0, f"is what semver gives; a string sort compares '{t.versions[-1]}' and '1.9.0' character by character."),
+        (expected + 1, f"counts {t.string_latest[-1]} itself; count the releases published after it."),
+        (stuck, f"is the minor number of {t.string_latest[-1]}, not the releases after it."),
+        (len(t.versions) - 1, "counts every release after 1.0.0; the string sort is right up to 1.9.0."),
+    ]
+    mistakes = [(v, h) for v, h in mistakes if v != expected]
+    return _grade(answer, expected, unit="releases", what=f"the string sort's lag after {t.versions[-1]}",
+                  mistakes=mistakes, rel_tol=1e-9, integer=True,
+                  fallback=f"List 1.0.0 .. {t.versions[-1]}, take max() of the strings, and count the releases "
+                           "published after it.")
+
+
+check_releases_behind = _printer(grade_releases_behind)
+
+
+# --- chapter 04: the_cache ------------------------------------------------------------------------
+# (appended by the chapter 3-4 author)
+
+EVICTION_EXERCISE: tuple[str, ...] = ("a", "b", "a", "c", "b", "d")
+
+
+def _evictions(cache_cls: Any, sequence: Sequence[str], slots: int) -> list[str]:
+    from .adapter import Adapter
+
+    cache = cache_cls(16.0 * slots, 8.0)
+    for name in sequence:
+        cache.access(Adapter(name, "1.0.0", "llama-3-8b", "sha256:1111", rank=16, vram_mb=16.0))
+    return [key.split("@")[0] for key in cache.eviction_log]
+
+
+def grade_lru_evictions(answer: Any, *, sequence: Sequence[str] = EVICTION_EXERCISE, slots: int = 2) -> Verdict:
+    """Grade the adapters an LRU cache with room for ``slots`` evicts on ``sequence``, in order.
+
+    >>> grade_lru_evictions(["b", "a", "c"]).ok
+    True
+    >>> print(grade_lru_evictions(["a", "b"]).message)
+    ✗ ['a', 'b'] is what FIFO evicts: it ignores the hit on 'a'. LRU moves an adapter to the back of the line on every hit.
+    """
+    from .cache import AdapterCache, FifoAdapterCache
+
+    if answer is None or answer is Ellipsis:
+        return Verdict(False, "✗ Not answered yet: replace None with the list of evicted adapters, e.g. ['x', 'y'].")
+    if isinstance(answer, str) or not isinstance(answer, (list, tuple)):
+        return Verdict(False, f"✗ Expected a list of adapter names such as ['x', 'y'], got {answer!r}.")
+    got = [getattr(a, "name", str(a)).split("@")[0] for a in answer]
+    expected = _evictions(AdapterCache, sequence, slots)
+    if got == expected:
+        return Verdict(True, f"✓ Correct: LRU evicts {expected}, least recently used first.")
+    fifo = _evictions(FifoAdapterCache, sequence, slots)
+    if got == fifo:
+        first_hit = next(n for i, n in enumerate(sequence) if n in sequence[:i])
+        return Verdict(False, f"✗ {got} is what FIFO evicts: it ignores the hit on {first_hit!r}. LRU moves an "
+                              "adapter to the back of the line on every hit.")
+    if sorted(got) == sorted(expected):
+        return Verdict(False, "✗ Right adapters, wrong order: list them in the order they were evicted.")
+    if len(got) != len(expected):
+        return Verdict(False, f"✗ {got} has {len(got)} eviction(s); with room for {slots} there are {len(expected)}. "
+                              "Count a miss that finds the cache full as one eviction.")
+    return Verdict(False, f"✗ {got} is not it. Walk the sequence {list(sequence)} keeping the {slots} adapters in "
+                          "order of last use; a miss evicts the one used longest ago.")
+
+
+def check_lru_evictions(answer: Any, **kwargs: Any) -> None:
+    """Print whether ``answer`` lists LRU's evictions (see ``grade_lru_evictions``); one line."""
+    print(grade_lru_evictions(answer, **kwargs).message)
+
+
+def grade_miss_load_ms(answer: Any, *, vram_mb: float = 16.0, transfer_mb_per_ms: float = 8.0) -> Verdict:
+    """Grade the load time (ms) a cache miss pays for an adapter of ``vram_mb`` at ``transfer_mb_per_ms`` (2 ms).
+
+    >>> print(grade_miss_load_ms(128).message)
+    ✗ 128 ms multiplies size by bandwidth; time is size divided by bandwidth.
+    """
+    from .adapter import Adapter
+    from .cache import AdapterCache
+
+    adapter = Adapter("a", "1.0.0", "llama-3-8b", "sha256:1111", rank=16, vram_mb=vram_mb)
+    expected = AdapterCache(vram_mb, transfer_mb_per_ms).transfer_ms(adapter)
+    mistakes: list[Mistake] = [
+        (vram_mb * transfer_mb_per_ms, "multiplies size by bandwidth; time is size divided by bandwidth."),
+        (transfer_mb_per_ms / vram_mb, "divides bandwidth by size; time is size (MiB) over bandwidth (MiB/ms)."),
+        (expected * 1000, "is in microseconds; the question asks for milliseconds."),
+        (expected / 1000, "is in seconds; the question asks for milliseconds."),
+    ]
+    return _grade(answer, expected, unit="ms", what="the load time of one miss", mistakes=mistakes,
+                  fallback="Load time = adapter size (MiB) / host-to-device bandwidth (MiB per ms).", rel_tol=0.01)
+
+
+check_miss_load_ms = _printer(grade_miss_load_ms)
+
+
+# --- chapter 14: real_stack ---------------------------------------------------------------------
+# (appended by the chapter 14 author: exact sizes from config.json, and the bytes in a PEFT file)
+
+
+def grade_exact_adapter_mb(answer: Any, *, model: str = "llama-3-8b", rank: int = 16,
+                           targets: Sequence[str] = ("q_proj", "k_proj", "v_proj", "o_proj"),
+                           bytes_per_param: int = 2) -> Verdict:
+    """Grade the exact size (MiB) of an adapter from the model's config.json; default Llama-3-8B r=16 q,k,v,o = 26.
+
+    >>> grade_exact_adapter_mb(26).ok
+    True
+    >>> print(grade_exact_adapter_mb(32).message)
+    ✗ 32 MiB is the naive formula: under grouped-query attention k and v map 4096 features to only 1024, so use r·(in + out) per projection.
+    """
+    from .model_config import exact_adapter_mb, load_model_config, target_dims
+
+    cfg = load_model_config(model)
+    expected = exact_adapter_mb(cfg, rank, targets, bytes=bytes_per_param)
+    naive = adapter_vram_mb(rank, cfg.hidden_size, cfg.num_hidden_layers, len(targets), bytes_per_param)
+    k_in, k_out = target_dims(cfg, "k_proj")
+    mistakes: list[Mistake] = [
+        (naive, f"is the naive formula: under grouped-query attention k and v map {k_in} features to only "
+                f"{k_out}, so use r·(in + out) per projection."),
+        (expected * 4 / bytes_per_param, f"uses 4 bytes per parameter (PEFT's F32 file); the question asks for "
+                                         f"{bytes_per_param:g}-byte serving precision."),
+        (expected * MIB / 1e6, "is in MB (10^6 bytes); the course counts in MiB (2^20 bytes)."),
+        (expected / bytes_per_param * MIB / 1e6, "counts parameters in millions, not bytes: multiply by "
+                                                 f"{bytes_per_param:g} bytes per parameter."),
+        (expected / cfg.num_hidden_layers, f"is one layer; multiply by all {cfg.num_hidden_layers} layers."),
+    ]
+    mistakes = [(v, h) for v, h in mistakes if not _close(v, expected, 1e-9)]
+    return _grade(answer, expected, unit="MiB", what="the exact adapter size", mistakes=mistakes,
+                  fallback="Sum r·(in + out) over the targets (q: 4096→4096, k and v: 4096→1024, o: 4096→4096), "
+                           "times the layers, times 2 bytes, over 2^20.")
+
+
+def grade_peft_tensor_bytes(answer: Any, *, model: str = "tiny-llama-demo", rank: int = 16,
+                            targets: Sequence[str] = ("q_proj", "k_proj", "v_proj", "o_proj")) -> Verdict:
+    """Grade the bytes of tensor data PEFT writes by default (F32) for an adapter; default: the demo model, 57,344.
+
+    >>> print(grade_peft_tensor_bytes(28672).message)
+    ✗ 28,672 bytes is bf16 (2 bytes per parameter); PEFT saves adapter tensors in F32 by default, 4 bytes each.
+    """
+    from .model_config import load_model_config, lora_params
+
+    cfg = load_model_config(model)
+    params = lora_params(cfg, rank, targets)
+    expected = params * 4
+    naive = rank * 2 * cfg.hidden_size * len(targets) * cfg.num_hidden_layers * 4
+    mistakes: list[Mistake] = [
+        (params * 2, "is bf16 (2 bytes per parameter); PEFT saves adapter tensors in F32 by default, 4 bytes each."),
+        (params, "counts parameters, not bytes: multiply by 4 bytes (F32)."),
+        (naive, "uses the naive d x d formula; k and v are narrower under grouped-query attention "
+                "(read the shapes from the config: heads x head_dim)."),
+        (expected / cfg.num_hidden_layers, f"is one layer; the model has {cfg.num_hidden_layers}."),
+    ]
+    mistakes = [(v, h) for i, (v, h) in enumerate(mistakes)
+                if not _close(v, expected, 1e-9) and not any(_close(v, w, 1e-9) for w, _ in mistakes[:i])]
+    return _grade(answer, expected, unit="bytes", what="the tensor data in adapter_model.safetensors",
+                  mistakes=mistakes, rel_tol=1e-9, integer=True,
+                  fallback="Sum r·(in + out) over targets and layers, times 4 bytes (F32); the 8-byte prefix and "
+                           "the JSON header are not tensor data.")
+
+
+check_exact_adapter_mb = _printer(grade_exact_adapter_mb)
+check_peft_tensor_bytes = _printer(grade_peft_tensor_bytes)
+
+__all__ += ["grade_exact_adapter_mb", "check_exact_adapter_mb", "grade_peft_tensor_bytes", "check_peft_tensor_bytes"]
+
+
+# --- chapter 05: the router ---------------------------------------------------------------------
+# (appended by the chapter 5-7 author)
+
+
+def _routed_miss_ms(base_latency_ms: float, dynamic_overhead: float, adapter_vram_mb: float,
+                    transfer_mb_per_ms: float) -> tuple[float, float, float]:
+    """Route one cold dynamic request through a real router; return (total, overhead, load) in ms."""
+    from .adapter import Adapter
+    from .cache import AdapterCache
+    from .registry import AdapterRegistry
+    from .router import MultiLoRARouter
+
+    reg = AdapterRegistry()
+    reg.register_base("llama-3-8b", "sha256:check")
+    reg.register(Adapter("support-bot", "2.1.0", "llama-3-8b", "sha256:check", rank=16, vram_mb=adapter_vram_mb))
+    router = MultiLoRARouter(reg, AdapterCache(max(adapter_vram_mb, 1024.0), transfer_mb_per_ms), "llama-3-8b",
+                             base_latency_ms=base_latency_ms, dynamic_overhead=dynamic_overhead)
+    d = router.route("llama-3-8b:support-bot@2.1.0")
+    return d.total_latency_ms, d.overhead_ms, d.adapter_load_ms
+
+
+def grade_route_latency_ms(answer: Any, *, base_latency_ms: float = 50.0, dynamic_overhead: float = 0.08,
+                           adapter_vram_mb: float = 64.0, transfer_mb_per_ms: float = 8.0) -> Verdict:
+    """Grade the latency (ms) of a dynamic request whose adapter is not resident (default: 62 ms).
+
+    >>> grade_route_latency_ms(54).message
+    '✗ 54 ms leaves out the adapter load: a miss also copies 64 MiB at 8 MiB/ms.'
+    """
+    expected, overhead, load = _routed_miss_ms(base_latency_ms, dynamic_overhead, adapter_vram_mb,
+                                               transfer_mb_per_ms)
+    mistakes: list[Mistake] = [
+        (expected - load, f"leaves out the adapter load: a miss also copies {adapter_vram_mb:g} MiB at "
+                          f"{transfer_mb_per_ms:g} MiB/ms."),
+        (expected - overhead, f"leaves out the LoRA overhead: a dynamic request costs base × (1 + "
+                              f"{dynamic_overhead:g})."),
+        (base_latency_ms, "is the base latency alone; add the LoRA overhead and the load of a miss."),
+        ((base_latency_ms + load) * (1 + dynamic_overhead), "applies the overhead to the load as well; the overhead "
+                                                           "multiplies the base compute only."),
+        (base_latency_ms * (1 + 100 * dynamic_overhead) + load, "uses the overhead as a whole number; "
+                                                                f"{100 * dynamic_overhead:g}% is {dynamic_overhead:g}."),
+        (base_latency_ms * (1 + dynamic_overhead) + adapter_vram_mb * transfer_mb_per_ms,
+         "multiplies size by bandwidth; the load time is size / bandwidth."),
+    ]
+    return _grade(answer, expected, unit="ms", what="the latency of the miss", mistakes=mistakes,
+                  fallback="total = base × (1 + overhead) + adapter size / bandwidth.", rel_tol=0.001)
+
+
+def grade_cache_budget_mb(answer: Any, *, tenants: int = 41, adapter_vram_mb: float = 16.0) -> Verdict:
+    """Grade the smallest adapter-cache budget (MiB) that holds every tenant's adapter (default: 656 MiB).
+
+    >>> grade_cache_budget_mb(640).message
+    '✗ 640 MiB holds 40 adapters: the 41st still evicts one on every swap, and LRU thrashes.'
+    """
+    expected = tenants * adapter_vram_mb
+    mistakes: list[Mistake] = [
+        ((tenants - 1) * adapter_vram_mb, f"holds {tenants - 1} adapters: the {tenants}st still evicts one on every "
+                                          "swap, and LRU thrashes." if tenants % 10 == 1 else
+         f"holds {tenants - 1} adapters: one tenant too few, so LRU thrashes."),
+        (expected * MIB / 1e6, "is in MB (10^6 bytes); the budget is in MiB (2^20 bytes)."),
+        (expected / 1024, "is in GiB; the budget is asked in MiB."),
+        (tenants, "counts adapters; multiply by each adapter's size in MiB."),
+    ]
+    return _grade(answer, expected, unit="MiB", what="the smallest budget", mistakes=mistakes,
+                  fallback=f"Every one of the {tenants} working adapters must stay resident: tenants × adapter size.",
+                  rel_tol=0.001)
+
+
+# --- chapter 06: fleet plan ---------------------------------------------------------------------
+
+
+def _loaded_plan(tenants: int, tenant_qps: float, gpu_qps: float) -> Any:
+    from .adapter import tenant_adapters
+    from .fleet import fleet_plan
+
+    return fleet_plan(tenant_adapters(tenants), tenant_qps=tenant_qps, gpu_qps=gpu_qps)
+
+
+def grade_fleet_gpus(answer: Any, *, tenants: int = 40, tenant_qps: float = 1.2, gpu_qps: float = 20.0) -> Verdict:
+    """Grade the multi-LoRA GPU count when load, not memory, sizes the fleet (default: 3 GPUs).
+
+    >>> grade_fleet_gpus(2.4).message
+    '✗ 2.4 GPUs is a fraction of a GPU: round up, a GPU is rented whole.'
+    """
+    plan = _loaded_plan(tenants, tenant_qps, gpu_qps)
+    expected = plan.multi_lora_gpus
+    exact = tenants * tenant_qps / gpu_qps
+    mistakes: list[Mistake] = [
+        (exact, "is a fraction of a GPU: round up, a GPU is rented whole."),
+        (math.floor(exact), "rounds down: that many GPUs cannot carry the traffic; round up."),
+        (plan.memory_bound_gpus, f"is what memory alone needs; {tenants} tenants × {tenant_qps:g} req/s is "
+                                 f"{tenants * tenant_qps:g} req/s."),
+        (plan.dedicated_gpus, "is the dedicated fleet (one GPU per tenant); the shared fleet pools the load."),
+    ]
+    mistakes = [(v, h) for v, h in mistakes if not _close(v, expected, 1e-9)]
+    return _grade(answer, expected, unit="GPUs", what="the multi-LoRA GPU count", mistakes=mistakes,
+                  fallback="GPUs = max(memory GPUs, ceil(total req/s / req/s per GPU)).", rel_tol=1e-9, integer=True)
+
+
+def grade_savings_under_load_pct(answer: Any, *, tenants: int = 40, tenant_qps: float = 1.2,
+                                 gpu_qps: float = 20.0) -> Verdict:
+    """Grade the saving (%) when every tenant sends ``tenant_qps`` (default: 92.5%).
+
+    >>> grade_savings_under_load_pct(97.5).message
+    '✗ 97.5 % is the memory-only headline; under this load the shared fleet needs 3 GPUs.'
+    """
+    plan = _loaded_plan(tenants, tenant_qps, gpu_qps)
+    expected = plan.savings_pct
+    exact_gpus = tenants * tenant_qps / gpu_qps
+    memory_only = _loaded_plan(tenants, 0.0, gpu_qps).savings_pct
+    mistakes: list[Mistake] = [
+        (memory_only, f"is the memory-only headline; under this load the shared fleet needs "
+                      f"{plan.multi_lora_gpus} GPUs."),
+        (expected / 100, "is a fraction; the question asks for a percentage (multiply by 100)."),
+        (100 * (1 - exact_gpus / plan.dedicated_gpus), "uses a fraction of a GPU; round the shared fleet up to "
+                                                       "whole GPUs first."),
+        (100 - expected, "is the share you still pay; savings are 100% minus that."),
+    ]
+    mistakes = [(v, h) for v, h in mistakes if not _close(v, expected, 1e-9)]
+    return _grade(answer, expected, unit="%", what="the saving under load", mistakes=mistakes,
+                  fallback="Savings = 1 − multi-LoRA GPUs / dedicated GPUs, as a percentage.", rel_tol=0.001)
+
+
+check_route_latency_ms = _printer(grade_route_latency_ms)
+check_cache_budget_mb = _printer(grade_cache_budget_mb)
+check_fleet_gpus = _printer(grade_fleet_gpus)
+check_savings_under_load_pct = _printer(grade_savings_under_load_pct)
+__all__ += [
+    "grade_route_latency_ms", "check_route_latency_ms", "grade_cache_budget_mb", "check_cache_budget_mb",
+    "grade_fleet_gpus", "check_fleet_gpus", "grade_savings_under_load_pct", "check_savings_under_load_pct",
+]
+
+
+# --- chapter 07: do the lab ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ContractRun:
+    """The summary of one run of the contract suite: counts, and the first failure's ``TODO(lab)`` hint."""
+
+    lab_module: str
+    select: str | None
+    passed: int
+    failed: int
+    errors: int
+    deselected: int
+    first_failure: str | None
+
+    def __str__(self) -> str:
+        counts = f"{self.passed} passed, {self.failed} failed"
+        if self.errors:
+            counts += f", {self.errors} errors"
+        where = f" (-k {self.select})" if self.select else ""
+        return f"LAB_MODULE={self.lab_module}{where}: {counts}"
+
+
+def _repo_root(start: Any = None) -> Any:
+    from pathlib import Path
+
+    here = Path(start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / "tests" / "contract").is_dir():
+            return folder
+    raise FileNotFoundError(f"no tests/contract folder in {here} or above: run this from inside the course repository")
+
+
+def run_contract_suite(lab_module: str = "labcore", *, select: str | None = None, root: Any = None,
+                       timeout_s: float = 300) -> ContractRun:
+    """Run ``pytest tests/contract`` against ``lab_module`` (the ``LAB_MODULE`` switch) and summarise it.
+
+    ``select`` is a pytest ``-k`` expression. Only counts and the first failure's hint line are kept
+    (no timings, no absolute paths), so the summary is the same on every machine.
+    """
+    import os
+    import re
+    import subprocess
+    import sys
+
+    root = _repo_root(root)
+    cmd = [sys.executable, "-m", "pytest", "tests/contract", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
+           "--tb=line", "-p", "no:randomly"]
+    if select:
+        cmd += ["-k", select]
+    env = {**os.environ, "LAB_MODULE": lab_module, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
+    out = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True, timeout=timeout_s).stdout
+    counts = {k: 0 for k in ("passed", "failed", "error", "deselected")}
+    summary = [line for line in out.splitlines() if re.search(r"\d+ (passed|failed|deselected|error)", line)]
+    for n, word in re.findall(r"(\d+) (passed|failed|deselected|errors?)", summary[-1] if summary else ""):
+        counts["error" if word.startswith("error") else word] = int(n)
+    hint = None
+    for line in out.splitlines():
+        found = re.search(r":\d+: (\w+(?:Error|Exception)): (.*)$", line)
+        if found:
+            hint = f"{found[1]}: {found[2]}"
+            break
+    return ContractRun(lab_module, select, counts["passed"], counts["failed"], counts["error"], counts["deselected"],
+                       hint)
+
+
+def count_contract_tests(*, root: Any = None, timeout_s: float = 120) -> int:
+    """Return how many tests ``pytest tests/contract`` collects (without running them)."""
+    import subprocess
+    import sys
+
+    root = _repo_root(root)
+    out = subprocess.run([sys.executable, "-m", "pytest", "tests/contract", "--collect-only", "-q", "-p",
+                          "no:cacheprovider", "-o", "addopts="], cwd=root, capture_output=True, text=True,
+                         timeout=timeout_s).stdout
+    return sum(1 for line in out.splitlines() if line.startswith("tests/contract/") and "::" in line)
+
+
+__all__ += ["ContractRun", "run_contract_suite", "count_contract_tests"]

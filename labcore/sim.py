@@ -1,0 +1,721 @@
+"""Simulate a multi-LoRA replica on a seeded request trace: p50/p95/p99, hit rate, evictions.
+
+A :class:`Workload` describes the traffic (tenants with Zipf-skewed popularity, a Poisson
+arrival rate, tenants that join later); :func:`make_trace` turns it into a :class:`Trace` of
+``(arrival_ms, ref)`` pairs; :func:`simulate` pushes the trace through a real router and returns
+a :class:`SimResult`. Same workload, same seed, same numbers: simulated time comes from the trace,
+never from the wall clock, and randomness only from ``random.Random(seed)``.
+
+>>> w = Workload(tenants=4, requests=1_000, zipf_s=1.0, seed=7)
+>>> result = simulate(lambda: standard_fleet(4, budget_mb=48.0), make_trace(w))   # room for 3 of 4
+>>> result.requests, result.p50_ms, round(result.p99_ms, 2), result.misses, result.hit_rate
+(1000, 42.0, 109.55, 180, 0.82)
+
+Latency model: each request costs exactly the router's ``total_latency_ms`` (base latency times
+``1 + dynamic_overhead``, plus the adapter load time on a miss). There is no compute queue; the
+only waiting the simulator models is the in-flight admission queue of :mod:`labcore.admission`
+(``hold_ms=...``), which adds the time a request waited for VRAM to its latency.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+import operator
+import random
+from bisect import bisect_left, bisect_right
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .adapter import Adapter, tenant_adapters
+from .registry import AdapterRegistry
+from .router import MODE_DYNAMIC, MODES, MultiLoRARouter, RouteDecision
+from .tiers import OBJECT_STORE, PCIE4_X16, Link, single_tier_cache
+
+__all__ = [
+    "Join",
+    "Workload",
+    "Trace",
+    "make_trace",
+    "zipf_weights",
+    "percentile",
+    "percentiles",
+    "Window",
+    "SimResult",
+    "simulate",
+    "standard_fleet",
+    "tenant_sweep",
+    "DEFAULT_BASE",
+    "DEFAULT_BASE_DIGEST",
+]
+
+DEFAULT_BASE = "llama-3-8b"
+DEFAULT_BASE_DIGEST = "sha256:llama-3-8b-demo"
+
+
+def _check_positive(name: str, value: float, *, allow_zero: bool = False) -> float:
+    ok_type = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not ok_type or math.isnan(value) or math.isinf(value) or value < 0 or (value == 0 and not allow_zero):
+        bound = ">= 0" if allow_zero else "> 0"
+        raise ValueError(f"{name} must be a finite number {bound}, got {value!r}")
+    return float(value)
+
+
+def _check_count(name: str, value: int, *, minimum: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
+    return value
+
+
+# --------------------------------------------------------------------------- the workload
+@dataclass(frozen=True, slots=True)
+class Join:
+    """Onboard tenant number ``tenant`` (1-based popularity rank) at simulated time ``at_ms``.
+
+    Before ``at_ms`` the tenant sends nothing; from then on it gets its Zipf share.
+
+    >>> Join(at_ms=60_000, tenant=41)
+    Join(at_ms=60000.0, tenant=41)
+    """
+
+    at_ms: float
+    tenant: int
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "at_ms", _check_positive("Join.at_ms", self.at_ms, allow_zero=True))
+        _check_count("Join.tenant", self.tenant)
+
+
+@dataclass(frozen=True, slots=True)
+class Workload:
+    """Describe the traffic of one simulation: who asks, how skewed, how fast, with which seed.
+
+    * ``tenants`` adapters ``tenant-01`` .. ``tenant-NN``; tenant *i* has popularity weight
+      ``1 / i**zipf_s`` (``zipf_s=0`` is uniform, ``1`` is classic Zipf, larger is more skewed);
+    * ``requests`` arrivals, Poisson at ``rate_per_s`` requests per second of simulated time;
+    * ``joins``: tenants that only start sending at some time (``Join(60_000, 41)``);
+    * ``adapter_mb`` / ``rank``: every tenant's adapter (16 MiB is Llama-3-8B, r=16 on q and v);
+    * ``base_share``: the fraction of requests that name no adapter (served by the bare base).
+
+    >>> Workload(tenants=3, requests=10, zipf_s=-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: zipf_s must be a finite number >= 0, got -1
+    """
+
+    tenants: int
+    requests: int
+    zipf_s: float = 1.0
+    rate_per_s: float = 200.0
+    seed: int = 0
+    adapter_mb: float = 16.0
+    rank: int = 16
+    joins: tuple[Join, ...] = ()
+    base_share: float = 0.0
+    base_model: str = DEFAULT_BASE
+
+    def __post_init__(self) -> None:
+        _check_count("tenants", self.tenants)
+        _check_count("requests", self.requests)
+        object.__setattr__(self, "zipf_s", _check_positive("zipf_s", self.zipf_s, allow_zero=True))
+        object.__setattr__(self, "rate_per_s", _check_positive("rate_per_s", self.rate_per_s))
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise ValueError(f"seed must be an int, got {self.seed!r}")
+        object.__setattr__(self, "adapter_mb", _check_positive("adapter_mb", self.adapter_mb))
+        _check_count("rank", self.rank)
+        joins = tuple(self.joins)
+        for join in joins:
+            if not isinstance(join, Join):
+                raise ValueError(f"joins must hold Join records, got {join!r}")
+            if join.tenant > self.tenants:
+                raise ValueError(f"{join} names tenant #{join.tenant}, but the workload has tenants 1..{self.tenants}")
+        if len({j.tenant for j in joins}) != len(joins):
+            raise ValueError(f"each tenant may join once, got {joins!r}")
+        if len(joins) >= self.tenants and not any(j.at_ms == 0 for j in joins):
+            raise ValueError("at least one tenant must be active at t=0 (every tenant has a later Join)")
+        object.__setattr__(self, "joins", joins)
+        share = self.base_share
+        if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 <= share < 1:
+            raise ValueError(f"base_share must be a fraction in [0, 1), got {share!r}")
+        object.__setattr__(self, "base_share", float(share))
+        if not isinstance(self.base_model, str) or not self.base_model:
+            raise ValueError(f"base_model must be a non-empty string, got {self.base_model!r}")
+
+    @property
+    def duration_ms(self) -> float:
+        """The expected length of the trace: ``requests / rate``."""
+        return self.requests / self.rate_per_s * 1000.0
+
+    def adapters(self) -> list[Adapter]:
+        """Return the tenants' adapters, most popular first."""
+        return tenant_adapters(
+            self.tenants, vram_mb=self.adapter_mb, rank=self.rank, base_model=self.base_model,
+            base_digest=DEFAULT_BASE_DIGEST,
+        )
+
+    def refs(self) -> list[str]:
+        """Return the model ref each tenant sends, most popular first."""
+        return [f"{self.base_model}:{a.name}" for a in self.adapters()]
+
+
+def zipf_weights(n: int, s: float) -> list[float]:
+    """Return the Zipf popularity weights ``1 / i**s`` for ranks 1..n, normalised to sum to 1.
+
+    >>> [round(w, 3) for w in zipf_weights(3, 1.0)]
+    [0.545, 0.273, 0.182]
+    >>> zipf_weights(2, 0.0)
+    [0.5, 0.5]
+    """
+    _check_count("n", n)
+    _check_positive("s", s, allow_zero=True)
+    raw = [1.0 / i**s for i in range(1, n + 1)]
+    total = math.fsum(raw)
+    return [w / total for w in raw]
+
+
+# --------------------------------------------------------------------------- the trace
+@dataclass(frozen=True, slots=True, eq=False)
+class Trace:
+    """A request trace: arrival times (ms, non-decreasing) and the model ref of each request.
+
+    ``tenant_index`` is each request's tenant (0-based popularity rank, -1 for a base request).
+    Two traces are equal when their arrivals and refs are equal.
+    """
+
+    arrival_ms: tuple[float, ...]
+    refs: tuple[str, ...]
+    tenant_index: tuple[int, ...] = ()
+    workload: Workload | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.arrival_ms) != len(self.refs):
+            raise ValueError(f"a trace needs one arrival per ref, got {len(self.arrival_ms)} arrivals and {len(self.refs)} refs")
+        if self.tenant_index and len(self.tenant_index) != len(self.refs):
+            raise ValueError(f"tenant_index must be empty or one per ref, got {len(self.tenant_index)} for {len(self.refs)} refs")
+        if not all(map(operator.le, self.arrival_ms, self.arrival_ms[1:])):
+            raise ValueError("arrival_ms must be non-decreasing")
+
+    def __len__(self) -> int:
+        return len(self.refs)
+
+    def __iter__(self) -> Iterator[tuple[float, str]]:
+        return zip(self.arrival_ms, self.refs)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Trace):
+            return NotImplemented
+        return self.arrival_ms == other.arrival_ms and self.refs == other.refs
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def duration_ms(self) -> float:
+        """The time of the last arrival (0 for an empty trace)."""
+        return self.arrival_ms[-1] if self.arrival_ms else 0.0
+
+    @classmethod
+    def from_pairs(cls, pairs: Sequence[tuple[float, str]]) -> Trace:
+        """Build a trace from ``(arrival_ms, ref)`` pairs (handy in tests).
+
+        >>> len(Trace.from_pairs([(0.0, "llama-3-8b"), (5.0, "llama-3-8b:tenant-01")]))
+        2
+        """
+        return cls(tuple(float(t) for t, _ in pairs), tuple(r for _, r in pairs))
+
+
+def make_trace(workload: Workload) -> Trace:
+    """Generate the seeded trace of ``workload``: Poisson arrivals, Zipf-popular tenants, joins.
+
+    >>> t = make_trace(Workload(tenants=3, requests=5, seed=1))
+    >>> [r.split(":")[1] for r in t.refs]
+    ['tenant-01', 'tenant-02', 'tenant-02', 'tenant-01', 'tenant-01']
+    >>> t == make_trace(Workload(tenants=3, requests=5, seed=1))
+    True
+    """
+    rng = random.Random(workload.seed)
+    n = workload.requests
+    # Poisson arrivals: exponential gaps -ln(1 - U) / rate, built from C-level maps (fast).
+    rand = rng.random
+    scale = -1000.0 / workload.rate_per_s
+    gaps = map(scale.__mul__, map(math.log, map((1.0).__sub__, [rand() for _ in range(n)])))
+    arrivals = list(itertools.accumulate(gaps))
+    weights = [1.0 / i**workload.zipf_s for i in range(1, workload.tenants + 1)]
+    join_at = {j.tenant - 1: j.at_ms for j in workload.joins}
+    # Popularity only changes when someone joins: one inverse-CDF draw per segment between joins.
+    cuts = sorted({j.at_ms for j in workload.joins if j.at_ms > 0})
+    tenants: list[int] = []
+    start = 0
+    for boundary in [*cuts, math.inf]:
+        end = bisect_left(arrivals, boundary, lo=start)
+        if end > start:
+            seg_t = arrivals[start]
+            cum = list(itertools.accumulate(w if join_at.get(i, 0.0) <= seg_t else 0.0 for i, w in enumerate(weights)))
+            total = cum[-1]
+            draws = map(total.__mul__, [rand() for _ in range(end - start)])
+            tenants.extend(map(bisect_right, itertools.repeat(cum), draws))
+        start = end
+    refs_by_tenant = workload.refs()
+    if workload.base_share > 0:
+        share = workload.base_share
+        tenants = [-1 if rand() < share else t for t in tenants]
+        lookup = [*refs_by_tenant, workload.base_model]  # index -1 is the bare base
+    else:
+        lookup = refs_by_tenant
+    refs = tuple(map(lookup.__getitem__, tenants))
+    return Trace(tuple(arrivals), refs, tuple(tenants), workload)
+
+
+# --------------------------------------------------------------------------- percentiles
+def percentile(values: Sequence[float], p: float) -> float:
+    """Return the nearest-rank ``p``-th percentile: the smallest value with at least p% of values <= it.
+
+    Exactly: sort the n values, take the one at 1-based rank ``ceil(p/100 * n)`` (rank 1 for p=0).
+    No interpolation, so the answer is always one of the observed latencies.
+
+    >>> percentile([15, 20, 35, 40, 50], 30), percentile([15, 20, 35, 40, 50], 40), percentile([15, 20, 35, 40, 50], 100)
+    (20, 20, 50)
+    >>> percentile([], 50)
+    Traceback (most recent call last):
+    ...
+    ValueError: percentile of an empty sequence is undefined
+    """
+    return percentiles(values, (p,))[0]
+
+
+def _rank(p: float, n: int) -> int:
+    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 100:
+        raise ValueError(f"percentile p must be a number in [0, 100], got {p!r}")
+    # p/100*n in exact rational arithmetic via integers where possible, to avoid 0.95*100 = 94.999...
+    rank = math.ceil(round(p * n, 9) / 100)
+    return max(1, min(n, rank))
+
+
+def percentiles(values: Sequence[float] | Counter, ps: Sequence[float]) -> tuple[float, ...]:
+    """Return nearest-rank percentiles for each ``p`` in ``ps`` (one pass; accepts a value Counter).
+
+    >>> percentiles([1, 2, 3, 4, 100], (50, 99))
+    (3, 100)
+    """
+    counts = values if isinstance(values, Counter) else Counter(values)
+    n = sum(counts.values())
+    if n == 0:
+        raise ValueError("percentile of an empty sequence is undefined")
+    ranks = [_rank(p, n) for p in ps]
+    order = sorted(range(len(ranks)), key=ranks.__getitem__)
+    out: list[float] = [0.0] * len(ranks)
+    seen = 0
+    k = 0
+    for value in sorted(counts):
+        seen += counts[value]
+        while k < len(order) and ranks[order[k]] <= seen:
+            out[order[k]] = value
+            k += 1
+        if k == len(order):
+            break
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- results
+@dataclass(frozen=True, slots=True)
+class Window:
+    """One slice of simulated time: how many requests arrived, their hit rate and latency tail."""
+
+    start_ms: float
+    end_ms: float
+    requests: int
+    misses: int
+    evictions: int
+    hit_rate: float
+    p50_ms: float
+    p95_ms: float
+    p99_ms: float
+
+
+@dataclass(frozen=True, slots=True)
+class SimResult:
+    """The outcome of one simulation: latency percentiles, cache behaviour, a time series.
+
+    ``hit_rate`` is over the adapter (dynamic) requests counted; ``misses``/``evictions`` too.
+    Requests before ``warmup`` are routed (they warm the cache) but left out of every statistic
+    except ``windows``, which always covers the whole trace (equal slices of time for plots);
+    ``phases`` hold exact statistics between the ``phases=`` boundaries, after the warmup. ``refused`` requests (admission
+    queue full) have no latency and are left out of the percentiles.
+    """
+
+    requests: int
+    p50_ms: float
+    p95_ms: float
+    p99_ms: float
+    mean_ms: float
+    max_ms: float
+    hit_rate: float
+    hits: int
+    misses: int
+    evictions: int
+    by_mode: dict[str, int]
+    windows: tuple[Window, ...]
+    warmup: int = 0
+    queued: int = 0
+    refused: int = 0
+    max_wait_ms: float = 0.0
+    phases: tuple[Window, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.hits + self.misses > self.requests:
+            raise ValueError(f"hits + misses ({self.hits} + {self.misses}) exceed the requests ({self.requests})")
+
+    def summary(self) -> dict[str, float]:
+        """Return the headline numbers as a flat dict (for tables and glue)."""
+        return {
+            "requests": self.requests, "p50_ms": self.p50_ms, "p95_ms": self.p95_ms, "p99_ms": self.p99_ms,
+            "hit_rate": round(self.hit_rate, 6), "misses": self.misses, "evictions": self.evictions,
+        }
+
+
+# --------------------------------------------------------------------------- the fleet
+def standard_fleet(
+    tenants: int | Workload,
+    *,
+    budget_mb: float,
+    adapter_mb: float = 16.0,
+    rank: int = 16,
+    storage: Link = OBJECT_STORE,
+    pcie: Link = PCIE4_X16,
+    base_latency_ms: float = 40.0,
+    dynamic_overhead: float = 0.05,
+    cache: Any = None,
+    base_model: str = DEFAULT_BASE,
+) -> MultiLoRARouter:
+    """Build a registry of ``tenants`` adapters, a VRAM cache and a router over them: one replica.
+
+    Pass a :class:`Workload` instead of a count to take its tenants, adapter size and rank. The
+    cache is GPU-only: a miss fetches the adapter from ``storage`` and copies it over ``pcie``
+    (see :func:`labcore.tiers.single_tier_cache`); ``cache`` replaces it (e.g. with a
+    :class:`labcore.tiers.TieredCache`).
+
+    >>> router = standard_fleet(40, budget_mb=640)
+    >>> router.cache.budget_mb, len(router.registry), round(router.route("llama-3-8b:tenant-07").adapter_load_ms, 2)
+    (640.0, 40, 67.55)
+    """
+    if isinstance(tenants, Workload):
+        adapter_mb, rank, base_model, tenants = tenants.adapter_mb, tenants.rank, tenants.base_model, tenants.tenants
+    registry = AdapterRegistry()
+    registry.register_base(base_model, DEFAULT_BASE_DIGEST)
+    for adapter in tenant_adapters(tenants, vram_mb=adapter_mb, rank=rank, base_model=base_model,
+                                   base_digest=DEFAULT_BASE_DIGEST):
+        registry.register(adapter)
+    if cache is None:
+        cache = single_tier_cache(budget_mb, storage=storage, pcie=pcie)
+    return MultiLoRARouter(registry, cache, base_model, base_latency_ms=base_latency_ms,
+                           dynamic_overhead=dynamic_overhead)
+
+
+# --------------------------------------------------------------------------- simulate
+class Router(Protocol):
+    """Anything that routes a ref to a :class:`RouteDecision` (one replica or a whole fleet)."""
+
+    def route(self, ref: str, *, pin: bool = False) -> RouteDecision: ...
+
+
+RouterOrFactory = Router | Callable[[], Router]
+Progress = Callable[[int, int], None]
+
+
+def _windows(arrivals: Sequence[float], latency: Sequence[float], miss_at: Sequence[int],
+             miss_evictions: Sequence[int], dynamic: Sequence[int], edges: Sequence[float],
+             served: Sequence[bool] | None, first: int = 0) -> tuple[Window, ...]:
+    """Slice the run at the time ``edges`` (first = start, last = end) and summarise each slice.
+
+    Requests before index ``first`` (the warmup) are left out of every slice.
+    """
+    n = len(arrivals)
+    out = []
+    lo = first
+    for k in range(len(edges) - 1):
+        w_start, w_end = edges[k], edges[k + 1]
+        hi = n if k == len(edges) - 2 else max(lo, bisect_left(arrivals, w_end, lo=lo))
+        m_lo, m_hi = bisect_left(miss_at, lo), bisect_left(miss_at, hi)
+        misses = m_hi - m_lo
+        if served is None:
+            lat = latency[lo:hi]
+        else:
+            lat = [x for x, ok in zip(latency[lo:hi], served[lo:hi]) if ok]
+        dyn = dynamic[hi] - dynamic[lo]
+        p50, p95, p99 = percentiles(lat, (50, 95, 99)) if lat else (0.0, 0.0, 0.0)
+        out.append(Window(w_start, w_end, hi - lo, misses, sum(miss_evictions[m_lo:m_hi]),
+                          (dyn - misses) / dyn if dyn else 1.0, p50, p95, p99))
+        lo = hi
+    return tuple(out)
+
+
+def _edges(arrivals: Sequence[float], count: int) -> list[float]:
+    if not arrivals or count == 0:
+        return []
+    end = arrivals[-1]
+    width = end / count if end > 0 else 1.0
+    return [k * width for k in range(count)] + [end]
+
+
+def simulate(
+    router: RouterOrFactory,
+    trace: Trace,
+    *,
+    windows: int = 40,
+    warmup: int = 0,
+    progress: Progress | None = None,
+    progress_every: int = 100_000,
+    hold_ms: float | None = None,
+    max_queue: int = 64,
+    phases: Sequence[float] = (),
+) -> SimResult:
+    """Route every request of ``trace`` through ``router`` and measure what each one cost.
+
+    ``router`` is a router (anything with ``route(ref)``) or a zero-argument factory that builds a
+    fresh one (preferred: every run then starts cold and runs are independent). ``warmup``
+    requests are routed but excluded from the statistics. ``windows`` equal slices of simulated
+    time give the time series for plots; ``phases`` (boundaries in ms, e.g. the time a tenant
+    joins) give exact statistics for "before" and "after". ``progress(done, total)`` is called
+    every ``progress_every`` requests and at the end.
+
+    With ``hold_ms`` set, each request pins its adapter while in flight — from admission to
+    admission + its latency + ``hold_ms`` — through a :class:`labcore.admission.AdmissionController`
+    with a FIFO queue of ``max_queue``; a request that waited has the wait added to its latency,
+    and one that found the queue full is counted in ``refused`` (and has no latency).
+
+    >>> trace = Trace.from_pairs([(0, "llama-3-8b:tenant-01"), (1, "llama-3-8b:tenant-01"), (2, "llama-3-8b")])
+    >>> r = simulate(lambda: standard_fleet(2, budget_mb=16), trace, windows=1)
+    >>> r.misses, r.hits, r.by_mode["base"], round(r.p99_ms, 2)
+    (1, 1, 1, 109.55)
+    """
+    if not hasattr(router, "route"):
+        router = router()
+    if isinstance(windows, bool) or not isinstance(windows, int) or windows < 0:
+        raise ValueError(f"windows must be an int >= 0, got {windows!r}")
+    n = len(trace)
+    if isinstance(warmup, bool) or not isinstance(warmup, int) or not 0 <= warmup < max(n, 1):
+        raise ValueError(f"warmup must be an int in [0, {max(n - 1, 0)}] for a trace of {n} requests, got {warmup!r}")
+    if isinstance(progress_every, bool) or not isinstance(progress_every, int) or progress_every < 1:
+        raise ValueError(f"progress_every must be a positive int, got {progress_every!r}")
+    bounds = sorted(float(b) for b in phases)
+    if any(not 0 < b < math.inf for b in bounds):
+        raise ValueError(f"phases must be times in ms inside the trace, got {tuple(phases)!r}")
+    if hold_ms is None:
+        log = _run_plain(router, trace, progress, progress_every)
+    else:
+        log = _run_in_flight(router, trace, progress, progress_every,
+                             _check_positive("hold_ms", hold_ms, allow_zero=True), max_queue)
+    return log.result(trace.arrival_ms, warmup, windows, bounds)
+
+
+class _Log:
+    """What a run recorded, per request, in the cheapest form the statistics need."""
+
+    __slots__ = ("latency", "served", "dynamic_prefix", "miss_at", "miss_evictions", "other_modes", "waits")
+
+    def __init__(self, n: int) -> None:
+        self.latency = [0.0] * n
+        self.served: list[bool] | None = None  # None: every request was served
+        self.dynamic_prefix = [0] * (n + 1)  # dynamic requests among the first i
+        self.miss_at: list[int] = []  # request indices of cache misses, ascending
+        self.miss_evictions: list[int] = []  # evictions caused by each miss
+        self.other_modes: list[tuple[int, str]] = []  # (index, mode) of base/dedicated requests
+        self.waits: list[tuple[int, float]] = []  # (index, wait_ms) of requests that queued
+
+    def result(self, arrivals: Sequence[float], warmup: int, windows: int, bounds: list[float]) -> SimResult:
+        n = len(self.latency)
+        served = self.served
+        if served is None:
+            counted = self.latency[warmup:] if warmup else self.latency
+            refused = 0
+        else:
+            counted = [x for x, ok in zip(self.latency[warmup:], served[warmup:]) if ok]
+            refused = (n - warmup) - len(counted)
+        if counted:
+            counts = Counter(counted)
+            p50, p95, p99 = percentiles(counts, (50, 95, 99))
+            mean, worst = math.fsum(counted) / len(counted), max(counts)
+        else:
+            p50 = p95 = p99 = mean = worst = 0.0
+        first = bisect_left(self.miss_at, warmup)
+        misses = len(self.miss_at) - first
+        dynamic = self.dynamic_prefix[n] - self.dynamic_prefix[warmup]
+        by_mode = {mode: 0 for mode in MODES}
+        by_mode[MODE_DYNAMIC] = dynamic
+        for index, mode in self.other_modes:
+            if index >= warmup:
+                by_mode[mode] += 1
+        waits = [w for index, w in self.waits if index >= warmup]
+        return SimResult(
+            requests=n - warmup, p50_ms=p50, p95_ms=p95, p99_ms=p99, mean_ms=round(mean, 9), max_ms=worst,
+            hit_rate=(dynamic - misses) / dynamic if dynamic else 1.0, hits=dynamic - misses, misses=misses,
+            evictions=sum(self.miss_evictions[first:]), by_mode=by_mode,
+            windows=_windows(arrivals, self.latency, self.miss_at, self.miss_evictions, self.dynamic_prefix,
+                             _edges(arrivals, windows), served),
+            warmup=warmup, queued=len(waits), refused=refused, max_wait_ms=max(waits, default=0.0),
+            phases=_windows(arrivals, self.latency, self.miss_at, self.miss_evictions, self.dynamic_prefix,
+                            [0.0, *bounds, arrivals[-1] if arrivals else 0.0], served, warmup) if bounds else (),
+        )
+
+
+def _run_plain(router: Router, trace: Trace, progress: Progress | None, every: int) -> _Log:
+    n = len(trace)
+    log = _Log(n)
+    refs = trace.refs
+    route = router.route
+    decisions: list[RouteDecision] = []
+    if progress is None:
+        decisions = list(map(route, refs))  # the hot loop runs in C: map over the bound method
+    else:
+        for start in range(0, n, every):
+            stop = min(n, start + every)
+            decisions.extend(map(route, refs[start:stop]))
+            progress(stop, n)
+    log.latency = list(map(operator.attrgetter("total_latency_ms"), decisions))
+    hits = list(map(operator.attrgetter("cache_hit"), decisions))  # True/False: dynamic; None: other
+    log.miss_at = [i for i, hit in enumerate(hits) if hit is False]
+    log.miss_evictions = [len(decisions[i].evicted) for i in log.miss_at]
+    log.other_modes = [(i, decisions[i].mode) for i, hit in enumerate(hits) if hit is None]
+    log.dynamic_prefix = list(itertools.accumulate(map(operator.is_not, hits, itertools.repeat(None)), initial=0))
+    return log
+
+
+def _run_in_flight(router: Router, trace: Trace, progress: Progress | None, every: int,
+                   hold_ms: float, max_queue: int) -> _Log:
+    from .admission import AdmissionController, QueueFullError  # admission does not import sim
+
+    controller = AdmissionController(router, max_queue=max_queue)
+    n = len(trace)
+    log = _Log(n)
+    log.served = served = [True] * n
+    arrivals, refs, latency = trace.arrival_ms, trace.refs, log.latency
+    dyn_flags = bytearray(n)
+    misses: list[tuple[int, int]] = []
+    finishing: list[tuple[float, int, int]] = []  # (finish_ms, request index, ticket id)
+
+    def admitted(index: int, ticket_id: int, decision: RouteDecision, at_ms: float) -> None:
+        wait = at_ms - arrivals[index]
+        if wait > 0:
+            log.waits.append((index, wait))
+        latency[index] = wait + decision.total_latency_ms
+        if decision.mode == MODE_DYNAMIC:
+            dyn_flags[index] = 1
+            if not decision.cache_hit:
+                misses.append((index, len(decision.evicted)))
+        else:
+            log.other_modes.append((index, decision.mode))
+        heapq.heappush(finishing, (at_ms + decision.total_latency_ms + hold_ms, index, ticket_id))
+
+    def finish_until(t: float) -> None:
+        while finishing and finishing[0][0] <= t:
+            done_ms, _, ticket_id = heapq.heappop(finishing)
+            for adm in controller.finish(ticket_id):
+                admitted(adm.ticket.tag, adm.ticket.id, adm.decision, done_ms)
+
+    for i in range(n):
+        finish_until(arrivals[i])
+        try:
+            adm = controller.start(refs[i], tag=i)
+        except QueueFullError:
+            served[i] = False
+            continue
+        if adm.decision is not None:
+            admitted(i, adm.ticket.id, adm.decision, arrivals[i])
+        if progress is not None and (i + 1) % every == 0:
+            progress(i + 1, n)
+    finish_until(math.inf)
+    if controller.queue_length:
+        raise RuntimeError(f"{controller.queue_length} request(s) still queued after every request finished")
+    if progress is not None:
+        progress(n, n)
+    misses.sort()
+    log.miss_at = [i for i, _ in misses]
+    log.miss_evictions = [e for _, e in misses]
+    log.other_modes.sort()
+    log.waits.sort()
+    prefix = log.dynamic_prefix
+    for i in range(n):
+        prefix[i + 1] = prefix[i] + dyn_flags[i]
+    return log
+
+
+def tenant_sweep(
+    tenant_counts: Sequence[int],
+    *,
+    budget_mb: float,
+    zipf_s: float = 0.5,
+    requests: int = 20_000,
+    seed: int = 0,
+    warmup: int = 2_000,
+    cache_factory: Callable[[], Any] | None = None,
+    **workload_options: Any,
+) -> dict[int, SimResult]:
+    """Simulate the same pool under each tenant count: ``{tenants: SimResult}`` (steady state).
+
+    Each run is a fresh replica (``standard_fleet``, or the cache ``cache_factory()`` builds) on
+    its own seeded trace; the first ``warmup`` requests fill the cache and are not counted.
+
+    >>> cliff = tenant_sweep([40, 41], budget_mb=640, requests=20_000, seed=41)
+    >>> [(n, r.p99_ms == 42.0, round(100 * (1 - r.hit_rate), 1)) for n, r in cliff.items()]
+    [(40, True, 0.0), (41, False, 1.8)]
+    """
+    out: dict[int, SimResult] = {}
+    for tenants in tenant_counts:
+        workload = Workload(tenants=tenants, requests=requests, zipf_s=zipf_s, seed=seed, **workload_options)
+        cache = cache_factory() if cache_factory is not None else None
+        out[tenants] = simulate(standard_fleet(workload, budget_mb=budget_mb, cache=cache), make_trace(workload),
+                                warmup=warmup, windows=0)
+    return out
+
+
+# --------------------------------------------------------------------------- exercise checks (chapter 8)
+def grade_p99_ms(answer: object, *, requests: int = 200, slow: int = 3, fast_ms: float = 42.0,
+                 slow_ms: float = 110.0) -> Any:
+    """Grade the nearest-rank p99 of ``requests`` latencies, ``slow`` of them at ``slow_ms`` (default 110 ms).
+
+    >>> grade_p99_ms(42).message
+    '✗ 42 ms would be right with at most 2 slow requests: 1% of 200 is 2, and 3 are slow, so rank 198 is slow.'
+    """
+    from .checks import _grade
+
+    values = [fast_ms] * (requests - slow) + [slow_ms] * slow
+    expected = percentile(values, 99)
+    allowed = requests - _rank(99, requests)
+    mean = math.fsum(values) / requests
+    other = fast_ms if expected == slow_ms else slow_ms
+    mistakes = [
+        (other, f"would be right with at most {allowed} slow requests: 1% of {requests} is {allowed}, and "
+                f"{slow} are slow, so rank {_rank(99, requests)} is {'slow' if expected == slow_ms else 'fast'}."),
+        (mean, "is the mean; a percentile is one of the observed latencies, not an average."),
+    ]
+    return _grade(answer, expected, unit="ms", what="the p99", mistakes=mistakes,
+                  fallback=f"Sort the {requests} latencies and take the one at rank ceil(0.99 x {requests}).")
+
+
+def grade_pool_adapters(answer: object, *, tenants: int = 41, adapter_mb: float = 16.0) -> Any:
+    """Grade how many adapters a pool must hold so ``tenants`` tenants never evict each other (default 41).
+
+    >>> grade_pool_adapters(656).message
+    '✗ 656 adapters is the pool in MiB; the question asks for a count of 16 MiB adapters.'
+    """
+    from .checks import _grade
+
+    mistakes = [
+        (tenants - 1, "is the pool before the join: it is exactly one adapter short once the new tenant sends traffic."),
+        (tenants * adapter_mb, f"is the pool in MiB; the question asks for a count of {adapter_mb:g} MiB adapters."),
+    ]
+    return _grade(answer, tenants, unit="adapters", what="the smallest pool that never evicts", mistakes=mistakes,
+                  fallback="In steady state LRU never evicts when every tenant's adapter fits at once.",
+                  integer=True)
+
+
+def check_p99_ms(answer: object, **kwargs: Any) -> None:
+    """Print whether ``answer`` is the nearest-rank p99 (see :func:`grade_p99_ms`)."""
+    print(grade_p99_ms(answer, **kwargs).message)
+
+
+def check_pool_adapters(answer: object, **kwargs: Any) -> None:
+    """Print whether ``answer`` is the smallest pool that never evicts (see :func:`grade_pool_adapters`)."""
+    print(grade_pool_adapters(answer, **kwargs).message)

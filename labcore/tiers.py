@@ -1,0 +1,332 @@
+"""A CPU spill tier: a small GPU adapter cache over a larger host-memory cache.
+
+Where an adapter comes from decides what a miss costs:
+
+* GPU hit — resident in VRAM: nothing to load;
+* GPU miss, host hit — a copy in (pinned) host RAM: one host-to-device copy over PCIe;
+* miss in both — fetch from storage (local NVMe or an object store) into host RAM, then copy.
+
+Each hop is a :class:`Link`: a fixed cost per load (open the file, first byte, allocate, launch
+the copy) plus bytes over bandwidth. An adapter the GPU tier evicts is *spilled* to the host
+tier, so when it comes back it pays only the PCIe copy.
+
+>>> from labcore.adapter import Adapter
+>>> a = Adapter("a", "1.0.0", "llama-3-8b", "sha256:1", rank=16, vram_mb=16.0)
+>>> b = Adapter("b", "1.0.0", "llama-3-8b", "sha256:1", rank=16, vram_mb=16.0)
+>>> tiers = TieredCache(gpu_budget_mb=16, host_budget_mb=64)
+>>> [round(tiers.access(x).load_ms, 2) for x in (a, b, a)]   # storage+PCIe, storage+PCIe, PCIe only
+[67.55, 67.55, 0.77]
+>>> tiers.gpu.resident, tiers.host.resident, tiers.spills
+(['a@1.0.0'], ['a@1.0.0', 'b@1.0.0'], 2)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .adapter import Adapter
+from .cache import AdapterCache, CacheAccess, CacheStats
+from .errors import AdapterTooLargeError
+from .sizing import MIB
+
+__all__ = [
+    "Link",
+    "PCIE4_X16",
+    "PCIE5_X16",
+    "NVME",
+    "OBJECT_STORE",
+    "LINKS",
+    "TieredCache",
+    "TierStats",
+    "single_tier_cache",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """One hop an adapter travels: a fixed cost per load plus bytes over a bandwidth.
+
+    ``gb_per_s`` is decimal GB/s as datasheets quote it (1 GB = 10**9 bytes); adapter sizes are
+    MiB, so :attr:`mb_per_ms` converts once, here.
+
+    >>> Link("PCIe 4.0 x16", overhead_ms=0.1, gb_per_s=25.0).transfer_ms(16.0)
+    0.77108864
+    """
+
+    name: str
+    overhead_ms: float
+    gb_per_s: float
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"a link needs a non-empty name, got {self.name!r}")
+        o = self.overhead_ms
+        if isinstance(o, bool) or not isinstance(o, (int, float)) or not 0 <= o < math.inf:
+            raise ValueError(f"link {self.name!r}: overhead_ms must be a finite number >= 0, got {o!r}")
+        g = self.gb_per_s
+        if isinstance(g, bool) or not isinstance(g, (int, float)) or not 0 < g < math.inf:
+            raise ValueError(f"link {self.name!r}: gb_per_s must be a positive finite number, got {g!r}")
+
+    @property
+    def mb_per_ms(self) -> float:
+        """The bandwidth in MiB per millisecond (the unit ``AdapterCache`` takes)."""
+        return self.gb_per_s * 1e9 / MIB / 1000.0
+
+    def transfer_ms(self, size_mb: float) -> float:
+        """Return the time to move ``size_mb`` MiB over this link: overhead + size / bandwidth."""
+        return self.overhead_ms + size_mb / self.mb_per_ms
+
+
+# Defaults, justified and cited in chapter 9 ("The spill tier"):
+#: Host-to-device over PCIe 4.0 x16 from pinned memory: ~25 GB/s in practice (32 GB/s raw).
+PCIE4_X16 = Link("PCIe 4.0 x16", overhead_ms=0.1, gb_per_s=25.0)
+#: PCIe 5.0 x16 doubles it: ~50 GB/s in practice (64 GB/s raw).
+PCIE5_X16 = Link("PCIe 5.0 x16", overhead_ms=0.1, gb_per_s=50.0)
+#: A local NVMe SSD: ~3 GB/s sequential read (PCIe 3/4 drives do 3-7 GB/s), ~2 ms to open and parse.
+NVME = Link("local NVMe", overhead_ms=2.0, gb_per_s=3.0)
+#: An object store in the same region: ~1 GB/s per stream and tens of ms to the first byte.
+OBJECT_STORE = Link("object store", overhead_ms=50.0, gb_per_s=1.0)
+LINKS: dict[str, Link] = {link.name: link for link in (PCIE4_X16, PCIE5_X16, NVME, OBJECT_STORE)}
+
+
+def _serial(first: Link, second: Link) -> tuple[float, float]:
+    """Overhead and bandwidth (MiB/ms) of two hops taken one after the other."""
+    return first.overhead_ms + second.overhead_ms, 1.0 / (1.0 / first.mb_per_ms + 1.0 / second.mb_per_ms)
+
+
+def single_tier_cache(gpu_budget_mb: float, *, storage: Link = OBJECT_STORE, pcie: Link = PCIE4_X16) -> AdapterCache:
+    """Build a GPU-only ``AdapterCache`` whose every miss comes from ``storage`` then over ``pcie``.
+
+    The baseline for a :class:`TieredCache`: the same GPU budget, no host copy to fall back on.
+
+    >>> round(single_tier_cache(64).transfer_ms(Adapter("a", "1.0.0", "m", "sha256:1", rank=16, vram_mb=16.0)), 2)
+    67.55
+    """
+    overhead_ms, mb_per_ms = _serial(storage, pcie)
+    return AdapterCache(gpu_budget_mb, mb_per_ms, load_overhead_ms=overhead_ms)
+
+
+@dataclass(frozen=True, slots=True)
+class TierStats:
+    """Where each access of a :class:`TieredCache` was served from, and what moved between tiers."""
+
+    gpu_hits: int
+    host_hits: int
+    storage_loads: int
+    spills: int
+    gpu: CacheStats
+    host: CacheStats
+
+    @property
+    def accesses(self) -> int:
+        """Every access: ``gpu_hits + host_hits + storage_loads``."""
+        return self.gpu_hits + self.host_hits + self.storage_loads
+
+
+class TieredCache:
+    """Serve adapters from a GPU ``AdapterCache`` backed by a larger host-RAM ``AdapterCache``.
+
+    A drop-in for ``AdapterCache`` in :class:`labcore.router.MultiLoRARouter`: ``access`` returns a
+    ``CacheAccess`` whose ``evicted`` lists the GPU evictions and whose ``load_ms`` is 0 (GPU hit),
+    the PCIe copy (host hit), or storage fetch + PCIe copy (miss in both). Each tier is a plain
+    ``AdapterCache`` with its own budget, LRU order, eviction log and counters:
+
+    * the GPU tier's ``transfer_ms`` is the PCIe copy; the host tier's is the storage fetch;
+    * the host tier is looked up only on a GPU miss (so its LRU order is "last needed from host");
+    * every GPU eviction is written to the host tier (a *spill*): free if the host still holds a
+      copy (adapters are read-only), otherwise a device-to-host copy off the request path. A spill
+      makes the adapter the host's most recently used, so the host tier prefers adapters that are
+      *not* on the GPU over redundant copies of ones that are.
+
+    Host counters therefore count both lookups and spills; ``stats()`` splits them. ``pin``/``unpin``
+    act on the GPU tier (in-flight protection is about VRAM).
+    """
+
+    def __init__(
+        self,
+        gpu_budget_mb: float,
+        host_budget_mb: float,
+        *,
+        pcie: Link = PCIE4_X16,
+        storage: Link = OBJECT_STORE,
+    ) -> None:
+        if not isinstance(pcie, Link) or not isinstance(storage, Link):
+            raise ValueError(f"pcie and storage must be Link records, got {pcie!r} and {storage!r}")
+        self.gpu = AdapterCache(gpu_budget_mb, pcie.mb_per_ms, load_overhead_ms=pcie.overhead_ms)
+        self.host = AdapterCache(host_budget_mb, storage.mb_per_ms, load_overhead_ms=storage.overhead_ms)
+        if self.host.budget_mb < self.gpu.budget_mb:
+            raise ValueError(
+                f"host_budget_mb ({host_budget_mb!r}) must be at least gpu_budget_mb ({gpu_budget_mb!r}): "
+                "the host tier must be able to hold whatever the GPU tier spills"
+            )
+        self.pcie = pcie
+        self.storage = storage
+        self.gpu_hits = 0
+        self.host_hits = 0
+        self.storage_loads = 0
+        self.spills = 0
+        self._known: dict[str, Adapter] = {}
+
+    def access(self, adapter: Adapter, *, pin: bool = False) -> CacheAccess:
+        """Make ``adapter`` GPU-resident; return the GPU evictions and the load time paid.
+
+        Raises ``AdapterTooLargeError`` if it exceeds either tier's budget, and
+        ``AdapterInUseError`` if only pinned GPU entries could make room; both leave every tier
+        and counter unchanged.
+        """
+        key = adapter.key
+        gpu = self.gpu
+        if key in gpu:
+            self.gpu_hits += 1
+            return gpu.access(adapter, pin=pin)
+        if adapter.vram_mb > self.host.budget_mb:
+            raise AdapterTooLargeError(
+                f"adapter {key} needs {adapter.vram_mb:g} MiB but the host tier holds only "
+                f"{self.host.budget_mb:g} MiB; raise host_budget_mb"
+            )
+        from_host = key in self.host
+        placed = gpu.access(adapter, pin=pin)  # raises before any change if it cannot fit
+        self._known[key] = adapter
+        host = self.host
+        host.access(adapter)  # fetch from storage on a host miss; refresh recency on a host hit
+        if from_host:
+            self.host_hits += 1
+            load_ms = placed.load_ms
+        else:
+            self.storage_loads += 1
+            load_ms = host.transfer_ms(adapter) + placed.load_ms
+        for victim in placed.evicted:
+            host.access(self._known[victim])
+            self.spills += 1
+        return CacheAccess(hit=False, evicted=placed.evicted, load_ms=load_ms)
+
+    # -- the parts of the AdapterCache interface the router and admission use ------------------
+    def transfer_ms(self, adapter: Adapter) -> float:
+        """Return the worst-case load time: storage fetch plus PCIe copy."""
+        return self.host.transfer_ms(adapter) + self.gpu.transfer_ms(adapter)
+
+    def pin(self, key: str) -> None:
+        """Pin a GPU-resident adapter (see ``AdapterCache.pin``)."""
+        self.gpu.pin(key)
+
+    def unpin(self, key: str) -> None:
+        """Release one GPU pin."""
+        self.gpu.unpin(key)
+
+    def pin_count(self, key: str) -> int:
+        """Return the GPU pin count of ``key``."""
+        return self.gpu.pin_count(key)
+
+    @property
+    def budget_mb(self) -> float:
+        """The GPU tier's budget (what the VRAM invariant is about)."""
+        return self.gpu.budget_mb
+
+    @property
+    def used_mb(self) -> float:
+        """VRAM used by the GPU tier."""
+        return self.gpu.used_mb
+
+    @property
+    def free_mb(self) -> float:
+        """VRAM left in the GPU tier."""
+        return self.gpu.free_mb
+
+    @property
+    def hits(self) -> int:
+        """GPU hits."""
+        return self.gpu.hits
+
+    @property
+    def misses(self) -> int:
+        """GPU misses (served from host or storage)."""
+        return self.gpu.misses
+
+    @property
+    def eviction_log(self) -> list[str]:
+        """The GPU tier's evictions (each one was spilled to the host tier)."""
+        return self.gpu.eviction_log
+
+    @property
+    def resident(self) -> list[str]:
+        """GPU-resident keys, least recently used first."""
+        return self.gpu.resident
+
+    @property
+    def pinned(self) -> list[str]:
+        """GPU keys pinned by in-flight requests."""
+        return self.gpu.pinned
+
+    def stats(self) -> TierStats:
+        """Return where accesses were served from, plus both tiers' own counters."""
+        return TierStats(self.gpu_hits, self.host_hits, self.storage_loads, self.spills,
+                         self.gpu.stats(), self.host.stats())
+
+    def __len__(self) -> int:
+        return len(self.gpu)
+
+    def __contains__(self, item: object) -> bool:
+        return item in self.gpu
+
+    def __repr__(self) -> str:
+        return (
+            f"TieredCache(gpu={self.gpu.used_mb:g}/{self.gpu.budget_mb:g} MiB, "
+            f"host={self.host.used_mb:g}/{self.host.budget_mb:g} MiB, gpu_hits={self.gpu_hits}, "
+            f"host_hits={self.host_hits}, storage_loads={self.storage_loads}, spills={self.spills})"
+        )
+
+
+# --------------------------------------------------------------------------- exercise checks (chapter 9)
+def grade_host_hit_ms(answer: object, *, size_mb: float = 160.0, pcie: Link = PCIE4_X16) -> object:
+    """Grade the load time of a ``size_mb`` adapter found in host RAM: one copy over ``pcie`` (default 6.81 ms).
+
+    >>> grade_host_hit_ms(6.4).message
+    '✗ 6.4 ms reads MiB as MB and drops the fixed cost: 160 MiB is 167.8 MB, and every copy pays 0.1 ms to start.'
+    """
+    from .checks import _grade
+
+    expected = pcie.transfer_ms(size_mb)
+    mb_as_decimal = size_mb / (pcie.gb_per_s * 1000) * 1000
+    mistakes = [
+        (mb_as_decimal, f"reads MiB as MB and drops the fixed cost: {size_mb:g} MiB is {size_mb * MIB / 1e6:.1f} MB, "
+                        f"and every copy pays {pcie.overhead_ms:g} ms to start."),
+        (mb_as_decimal + pcie.overhead_ms, f"reads MiB as MB: {size_mb:g} MiB is {size_mb * MIB / 1e6:.1f} MB."),
+        (expected - pcie.overhead_ms, f"forgets the fixed cost of {pcie.overhead_ms:g} ms per copy."),
+        (expected + OBJECT_STORE.transfer_ms(size_mb), "adds a storage fetch; a host hit needs only the PCIe copy."),
+    ]
+    return _grade(answer, expected, unit="ms", what="the host-hit load time", mistakes=mistakes,
+                  fallback=f"overhead + size / bandwidth: {pcie.overhead_ms:g} ms + {size_mb:g} MiB / {pcie.gb_per_s:g} GB/s.",
+                  rel_tol=0.01)
+
+
+def grade_cold_load_ms(answer: object, *, size_mb: float = 160.0, storage: Link = NVME,
+                       pcie: Link = PCIE4_X16) -> object:
+    """Grade the load time of a ``size_mb`` adapter in neither tier: fetch from ``storage``, then copy (default NVMe).
+
+    >>> grade_cold_load_ms(57.9).message
+    '✗ 57.9 ms is the fetch alone; the adapter must then cross PCIe to the GPU too.'
+    """
+    from .checks import _grade
+
+    expected = storage.transfer_ms(size_mb) + pcie.transfer_ms(size_mb)
+    fetch = storage.transfer_ms(size_mb)
+    mistakes = [
+        (round(fetch, 1), "is the fetch alone; the adapter must then cross PCIe to the GPU too."),
+        (fetch, "is the fetch alone; the adapter must then cross PCIe to the GPU too."),
+        (pcie.transfer_ms(size_mb), "is the PCIe copy alone: a host hit. This adapter is in neither tier."),
+        (expected - storage.overhead_ms - pcie.overhead_ms, "leaves out the two fixed costs (open/parse, copy start)."),
+    ]
+    return _grade(answer, expected, unit="ms", what="the cold load time", mistakes=mistakes,
+                  fallback="Add both hops: storage overhead + size / storage bandwidth, then the PCIe copy.",
+                  rel_tol=0.01)
+
+
+def check_host_hit_ms(answer: object, **kwargs: object) -> None:
+    """Print whether ``answer`` is the host-hit load time (see :func:`grade_host_hit_ms`)."""
+    print(grade_host_hit_ms(answer, **kwargs).message)
+
+
+def check_cold_load_ms(answer: object, **kwargs: object) -> None:
+    """Print whether ``answer`` is the cold load time (see :func:`grade_cold_load_ms`)."""
+    print(grade_cold_load_ms(answer, **kwargs).message)

@@ -1,0 +1,230 @@
+"""Tests for labcore.affinity: stable rendezvous hashing, placement policies over real routers and caches."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from labcore.affinity import (
+    POLICIES,
+    POLICY_BOUNDED,
+    POLICY_LEAST_LOADED,
+    POLICY_RENDEZVOUS,
+    POLICY_ROUND_ROBIN,
+    AffinityFleet,
+    FleetRun,
+    compare_policies,
+    modulo_owner,
+    moved_fraction,
+    rendezvous_owner,
+    rendezvous_ranking,
+    replica_names,
+    run_policy,
+    stable_hash,
+    unit_hash,
+)
+from labcore.sim import Workload, make_trace, standard_fleet
+
+REMOTE_LOAD = {"load_overhead_ms": 50.0, "transfer_mb_per_ms": 1.0}  # a miss fetches from an object store
+KEYS = [f"tenant-{i:04d}" for i in range(4000)]
+
+
+def registry(tenants: int = 40):
+    return standard_fleet(tenants, budget_mb=16.0).registry
+
+
+def test_stable_hash_is_the_same_in_another_process():
+    code = "from labcore.affinity import stable_hash; print(stable_hash('support-bot@1.10.0'))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={"PYTHONHASHSEED": "123", "PYTHONPATH": "."}).stdout
+    assert int(out) == stable_hash("support-bot@1.10.0")
+
+
+def test_unit_hash_is_roughly_uniform():
+    values = [unit_hash(k) for k in KEYS]
+    assert all(0.0 <= v < 1.0 for v in values)
+    below_half = sum(v < 0.5 for v in values) / len(values)
+    assert 0.47 < below_half < 0.53
+
+
+def test_stable_hash_rejects_non_strings():
+    with pytest.raises(TypeError, match="takes a str"):
+        stable_hash(42)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("r", [2, 3, 4, 8, 16])
+def test_adding_a_replica_moves_about_one_in_r_plus_one(r):
+    before, after = replica_names(r), replica_names(r + 1)
+    moved = moved_fraction(KEYS, before, after)
+    assert abs(moved - 1 / (r + 1)) < 0.03, moved
+
+
+def test_every_moved_key_moves_to_the_new_replica():
+    before, after = replica_names(4), replica_names(5)
+    for key in KEYS[:500]:
+        old, new = rendezvous_owner(key, before), rendezvous_owner(key, after)
+        assert new in (old, "replica-4")
+
+
+def test_modulo_hashing_moves_most_keys():
+    moved = moved_fraction(KEYS, replica_names(4), replica_names(5), owner=modulo_owner)
+    assert moved > 0.7
+
+
+def test_removing_a_replica_moves_only_its_keys():
+    before, after = replica_names(5), replica_names(4)
+    owned = [k for k in KEYS if rendezvous_owner(k, before) == "replica-4"]
+    assert moved_fraction(KEYS, before, after) == pytest.approx(len(owned) / len(KEYS))
+
+
+@given(st.text(min_size=1, max_size=20), st.integers(min_value=1, max_value=9))
+def test_ranking_starts_with_the_owner_and_is_a_permutation(key, r):
+    names = replica_names(r)
+    ranked = rendezvous_ranking(key, names)
+    assert ranked[0] == rendezvous_owner(key, names)
+    assert sorted(ranked) == sorted(names)
+
+
+def test_ranking_rejects_duplicate_or_missing_replicas():
+    with pytest.raises(ValueError, match="unique"):
+        rendezvous_owner("k", ["a", "a"])
+    with pytest.raises(ValueError, match="at least one replica"):
+        rendezvous_ranking("k", [])
+
+
+def test_replica_names_validates():
+    with pytest.raises(ValueError, match="positive int"):
+        replica_names(0)
+
+
+def test_unknown_policy_is_refused_with_the_valid_ones():
+    with pytest.raises(ValueError, match="round-robin"):
+        AffinityFleet(registry(), "llama-3-8b", replicas=2, policy="random", cache_budget_mb=64)
+
+
+def test_round_robin_cycles_replicas():
+    fleet = AffinityFleet(registry(), "llama-3-8b", replicas=3, policy=POLICY_ROUND_ROBIN, cache_budget_mb=64)
+    got = [fleet.route("llama-3-8b:tenant-01", arrival_ms=float(i)).replica for i in range(6)]
+    assert got == [0, 1, 2, 0, 1, 2]
+
+
+def test_rendezvous_sends_every_version_of_a_tenant_to_one_replica():
+    fleet = AffinityFleet(registry(), "llama-3-8b", replicas=4, policy=POLICY_RENDEZVOUS, cache_budget_mb=64)
+    a = fleet.route("llama-3-8b:tenant-07", arrival_ms=0.0).replica
+    b = fleet.route("llama-3-8b:tenant-07@1.0.0", arrival_ms=1.0).replica
+    assert a == b == fleet.names.index(rendezvous_owner("tenant-07", fleet.names))
+
+
+def test_least_loaded_avoids_a_busy_replica():
+    fleet = AffinityFleet(registry(), "llama-3-8b", replicas=2, policy=POLICY_LEAST_LOADED,
+                          cache_budget_mb=64, slots=1)
+    first = fleet.route("llama-3-8b:tenant-01", arrival_ms=0.0).replica
+    second = fleet.route("llama-3-8b:tenant-01", arrival_ms=1.0).replica
+    assert first != second
+
+
+def test_queueing_adds_waiting_time_when_slots_are_busy():
+    fleet = AffinityFleet(registry(), "llama-3-8b", replicas=1, policy=POLICY_RENDEZVOUS,
+                          cache_budget_mb=64, slots=1, base_latency_ms=40.0, dynamic_overhead=0.0)
+    first = fleet.route("llama-3-8b:tenant-01", arrival_ms=0.0)
+    second = fleet.route("llama-3-8b:tenant-01", arrival_ms=0.0)
+    assert first.queue_ms == 0.0
+    assert second.queue_ms == pytest.approx(first.latency_ms)
+    assert second.latency_ms == pytest.approx(first.latency_ms + 40.0)
+
+
+def test_bounded_load_spills_a_hot_tenant_to_its_second_choice():
+    fleet = AffinityFleet(registry(), "llama-3-8b", replicas=4, policy=POLICY_BOUNDED, cache_budget_mb=64,
+                          load_factor=1.25)
+    ranked = fleet.ranking("llama-3-8b:tenant-01")
+    routes = [fleet.route("llama-3-8b:tenant-01", arrival_ms=0.0) for _ in range(12)]
+    used = {r.replica for r in routes}
+    assert routes[0].replica == ranked[0] and not routes[0].spilled
+    assert ranked[1] in used and any(r.spilled for r in routes)
+    assert fleet.spilled == sum(r.spilled for r in routes)
+
+
+def test_a_cache_factory_builds_each_replicas_cache():
+    from labcore.cache import AdapterCache
+
+    built = []
+
+    def factory():
+        built.append(AdapterCache(48.0, 2.0))
+        return built[-1]
+
+    fleet = AffinityFleet(registry(), "llama-3-8b", replicas=3, policy=POLICY_RENDEZVOUS, cache_budget_mb=1.0,
+                          cache_factory=factory)
+    assert fleet.caches == built and len(built) == 3
+    assert fleet.route("llama-3-8b:tenant-01", arrival_ms=0.0).decision.adapter_load_ms == 8.0
+
+
+def test_caches_stay_within_budget_under_every_policy():
+    trace = make_trace(Workload(tenants=30, requests=3000, zipf_s=0.8, seed=3))
+    for policy in POLICIES:
+        fleet = AffinityFleet(registry(30), "llama-3-8b", replicas=3, policy=policy, cache_budget_mb=80)
+        for t, ref in trace:
+            fleet.route(ref, arrival_ms=t)
+            assert all(c.used_mb <= c.budget_mb for c in fleet.caches)
+
+
+@pytest.fixture(scope="module")
+def hot_runs() -> dict[str, FleetRun]:
+    w = Workload(tenants=40, requests=12_000, zipf_s=1.0, rate_per_s=500.0, seed=1)
+    return compare_policies(make_trace(w), registry(40), "llama-3-8b", replicas=4, cache_budget_mb=12 * 16.0,
+                            warmup=2000, **REMOTE_LOAD)
+
+
+def test_affinity_beats_spraying_on_hit_rate(hot_runs):
+    for sprayer in (POLICY_ROUND_ROBIN, POLICY_LEAST_LOADED):
+        assert hot_runs[POLICY_RENDEZVOUS].hit_rate > hot_runs[sprayer].hit_rate + 0.2
+
+
+def test_hot_tenant_unbalances_plain_rendezvous_and_bounded_load_fixes_it(hot_runs):
+    plain, bounded = hot_runs[POLICY_RENDEZVOUS], hot_runs[POLICY_BOUNDED]
+    assert plain.imbalance > 1.4
+    assert bounded.imbalance < plain.imbalance - 0.2
+    assert bounded.p99_ms < plain.p99_ms / 5
+    assert bounded.spilled > 0 and plain.spilled == 0
+
+
+def test_run_records_are_consistent(hot_runs):
+    for policy, run in hot_runs.items():
+        assert run.policy == policy
+        assert sum(run.requests_per_replica) == run.requests == 10_000
+        assert run.p50_ms <= run.p95_ms <= run.p99_ms
+        assert run.imbalance >= 1.0
+
+
+def test_same_trace_same_numbers():
+    trace = make_trace(Workload(tenants=20, requests=2000, zipf_s=1.0, seed=5))
+    a = run_policy(trace, registry(20), "llama-3-8b", policy=POLICY_BOUNDED, replicas=3, cache_budget_mb=96)
+    b = run_policy(trace, registry(20), "llama-3-8b", policy=POLICY_BOUNDED, replicas=3, cache_budget_mb=96)
+    assert a == b
+
+
+def test_run_policy_accepts_plain_refs_and_rejects_bad_warmup():
+    refs = ["llama-3-8b:tenant-01", "llama-3-8b:tenant-02"] * 5
+    run = run_policy(refs, registry(2), "llama-3-8b", policy=POLICY_RENDEZVOUS, replicas=2,
+                     cache_budget_mb=64, spacing_ms=100.0)
+    assert run.requests == 10 and run.hit_rate == pytest.approx(0.8)
+    with pytest.raises(ValueError, match="warmup"):
+        run_policy(refs, registry(2), "llama-3-8b", policy=POLICY_RENDEZVOUS, replicas=2,
+                   cache_budget_mb=64, warmup=10)
+
+
+def test_exercise_checkers_accept_the_answer_and_name_known_mistakes():
+    from labcore.affinity import bounded_capacity, grade_bounded_capacity, grade_moved_fraction
+
+    assert grade_moved_fraction(moved_fraction(KEYS, replica_names(4), replica_names(5))).ok
+    assert "hash mod R" in grade_moved_fraction(0.8).message
+    assert "1/R" in grade_moved_fraction(0.25).message
+    assert "percentage" in grade_moved_fraction(20).message
+    assert not grade_moved_fraction(None).ok
+    assert grade_bounded_capacity(bounded_capacity(40, 4, 1.25)).ok
+    assert "mean load" in grade_bounded_capacity(10).message
+    assert "L + 1" in grade_bounded_capacity(12.5).message
