@@ -29,7 +29,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import AdapterInUseError, QueueFullError
+from .errors import AdapterInUseError, LabcoreError, QueueFullError
 from .router import MODE_DYNAMIC, RouteDecision
 
 __all__ = ["QueueFullError", "Ticket", "Admission", "AdmissionStats", "AdmissionController"]

@@ -50,6 +50,8 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ._validate import count as _positive_int, number
+
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from .checks import Verdict
 
@@ -83,16 +85,8 @@ PUNICA_FIG9_BATCH = 64
 FLAT_OVERHEAD = 0.05
 
 
-def _positive_int(name: str, value: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} must be a positive int, got {value!r}")
-    return value
-
-
 def _finite(name: str, value: float, *, minimum: float = 0.0) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not minimum <= value < math.inf:
-        raise ValueError(f"{name} must be a finite number >= {minimum:g}, got {value!r}")
-    return float(value)
+    return number(name, value, minimum=minimum, inclusive=True)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,12 +19,12 @@ The bare cache is not thread-safe; ``MultiLoRARouter`` guards the cache it drive
 
 from __future__ import annotations
 
-import math
 from collections import OrderedDict
 from dataclasses import dataclass
 
 from .adapter import Adapter
 from .errors import AdapterInUseError, AdapterNotFoundError, AdapterTooLargeError
+from ._validate import number
 
 __all__ = ["AdapterCache", "FifoAdapterCache", "CacheAccess", "CacheStats"]
 
@@ -59,12 +59,6 @@ class CacheStats:
 _HIT = CacheAccess(hit=True, evicted=(), load_ms=0.0)
 
 
-def _positive(name: str, value: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 or math.isinf(value):
-        raise ValueError(f"{name} must be a positive finite number, got {value!r}")
-    return float(value)
-
-
 class AdapterCache:
     """Keep adapters resident in a fixed VRAM budget, evicting the least recently used first.
 
@@ -79,11 +73,9 @@ class AdapterCache:
     def __init__(
         self, vram_budget_mb: float, transfer_mb_per_ms: float, *, load_overhead_ms: float = 0.0
     ) -> None:
-        self.budget_mb = _positive("vram_budget_mb", vram_budget_mb)
-        self.transfer_mb_per_ms = _positive("transfer_mb_per_ms", transfer_mb_per_ms)
-        if isinstance(load_overhead_ms, bool) or not isinstance(load_overhead_ms, (int, float)) or not 0 <= load_overhead_ms < math.inf:
-            raise ValueError(f"load_overhead_ms must be a finite number >= 0, got {load_overhead_ms!r}")
-        self.load_overhead_ms = float(load_overhead_ms)
+        self.budget_mb = number("vram_budget_mb", vram_budget_mb)
+        self.transfer_mb_per_ms = number("transfer_mb_per_ms", transfer_mb_per_ms)
+        self.load_overhead_ms = number("load_overhead_ms", load_overhead_ms, inclusive=True)
         self.used_mb = 0.0
         self.hits = 0
         self.misses = 0

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from .adapter import Adapter
 from .sizing import gib_to_mb
+from ._validate import number
 
 __all__ = ["FleetPlan", "fleet_plan"]
 
@@ -46,12 +47,8 @@ class FleetPlan:
         return "load" if self.load_bound_gpus > self.memory_bound_gpus else "memory"
 
 
-def _number(name: str, value: float, *, minimum: float = 0.0, strict: bool = True) -> float:
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-    if not ok or (value <= minimum if strict else value < minimum):
-        bound = f"> {minimum:g}" if strict else f">= {minimum:g}"
-        raise ValueError(f"{name} must be a finite number {bound}, got {value!r}")
-    return float(value)
+def _number(name: str, value: float, *, strict: bool = True) -> float:
+    return number(name, value, inclusive=not strict)
 
 
 def fleet_plan(

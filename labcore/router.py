@@ -21,7 +21,6 @@ True
 
 from __future__ import annotations
 
-import math
 import threading
 from dataclasses import dataclass
 from typing import Protocol
@@ -31,6 +30,7 @@ from .cache import CacheAccess
 from .errors import InvalidModelRefError, InvalidVersionError, WrongBaseError
 from .registry import AdapterRegistry
 from .versions import parse_version
+from ._validate import number
 
 __all__ = [
     "MODE_BASE",
@@ -173,15 +173,11 @@ class MultiLoRARouter:
     ) -> None:
         if not isinstance(base_model, str) or not base_model:
             raise ValueError(f"base_model must be a non-empty string, got {base_model!r}")
-        if isinstance(base_latency_ms, bool) or not isinstance(base_latency_ms, (int, float)) or not 0 < base_latency_ms < math.inf:
-            raise ValueError(f"base_latency_ms must be a positive finite number, got {base_latency_ms!r}")
-        if isinstance(dynamic_overhead, bool) or not isinstance(dynamic_overhead, (int, float)) or not 0 <= dynamic_overhead < math.inf:
-            raise ValueError(f"dynamic_overhead must be a fraction >= 0 (e.g. 0.05 for 5%), got {dynamic_overhead!r}")
         self.registry = registry
         self.cache = cache
         self.base_model = base_model
-        self.base_latency_ms = float(base_latency_ms)
-        self.dynamic_overhead = float(dynamic_overhead)
+        self.base_latency_ms = number("base_latency_ms", base_latency_ms)
+        self.dynamic_overhead = number("dynamic_overhead (a fraction, e.g. 0.05 for 5%)", dynamic_overhead, inclusive=True)
         self.requests_by_mode = {mode: 0 for mode in MODES}
         self._plans: dict[str, _Plan] = {}
         self._lock = threading.Lock()

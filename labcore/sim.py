@@ -34,6 +34,7 @@ from .adapter import Adapter, tenant_adapters
 from .registry import AdapterRegistry
 from .router import MODE_DYNAMIC, MODES, MultiLoRARouter, RouteDecision
 from .tiers import OBJECT_STORE, PCIE4_X16, Link, single_tier_cache
+from ._validate import count as _check_count, number
 
 __all__ = [
     "Join",
@@ -57,17 +58,7 @@ DEFAULT_BASE_DIGEST = "sha256:llama-3-8b-demo"
 
 
 def _check_positive(name: str, value: float, *, allow_zero: bool = False) -> float:
-    ok_type = isinstance(value, (int, float)) and not isinstance(value, bool)
-    if not ok_type or math.isnan(value) or math.isinf(value) or value < 0 or (value == 0 and not allow_zero):
-        bound = ">= 0" if allow_zero else "> 0"
-        raise ValueError(f"{name} must be a finite number {bound}, got {value!r}")
-    return float(value)
-
-
-def _check_count(name: str, value: int, *, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
-    return value
+    return number(name, value, inclusive=allow_zero)
 
 
 # --------------------------------------------------------------------------- the workload

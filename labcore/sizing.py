@@ -15,9 +15,10 @@ This is the square-projection estimate of the lab brief; chapter 14 and
 from __future__ import annotations
 
 import builtins
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from ._validate import number
 
 __all__ = [
     "MIB",
@@ -51,11 +52,6 @@ def mb_to_gib(mb: float) -> float:
     return mb / MB_PER_GB
 
 
-def _positive(name: str, value: float) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 or math.isinf(value):
-        raise ValueError(f"{name} must be a positive finite number, got {value!r}")
-
-
 def adapter_vram_mb(
     rank: int, hidden: int, layers: int, targets: int | Sequence[str], bytes: float = 2
 ) -> float:
@@ -68,7 +64,7 @@ def adapter_vram_mb(
     >>> adapter_vram_mb(0, 4096, 32, 2)
     Traceback (most recent call last):
     ...
-    ValueError: rank must be a positive finite number, got 0
+    ValueError: rank must be a finite number > 0, got 0
     """
     n_targets = targets if isinstance(targets, (int, float)) and not isinstance(targets, bool) else None
     if n_targets is None:
@@ -78,7 +74,7 @@ def adapter_vram_mb(
             )
         n_targets = len(targets)
     for name, value in (("rank", rank), ("hidden", hidden), ("layers", layers), ("targets", n_targets), ("bytes", bytes)):
-        _positive(name, value)
+        number(name, value)
     return layers * n_targets * 2 * rank * hidden * bytes / MIB
 
 
@@ -111,10 +107,9 @@ def gpu_memory_split(
     (40960, 2560)
     """
     for name, value in (("gpu_vram_gb", gpu_vram_gb), ("adapter_vram_mb", adapter_vram_mb)):
-        _positive(name, value)
+        number(name, value)
     for name, value in (("base_vram_gb", base_vram_gb), ("kv_cache_gb", kv_cache_gb)):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or math.isinf(value):
-            raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+        number(name, value, inclusive=True)
     pool_mb = gib_to_mb(gpu_vram_gb - base_vram_gb - kv_cache_gb)
     fit = int(pool_mb // adapter_vram_mb) if pool_mb >= 0 else 0
     return GpuMemorySplit(gpu_vram_gb, base_vram_gb, kv_cache_gb, pool_mb, adapter_vram_mb, fit)

@@ -20,11 +20,11 @@ CacheAccess(hit=False, evicted=('b@1.0.0',), load_ms=2.0)
 The bare cache is not thread-safe; ``MultiLoRARouter`` guards the cache it drives with a lock.
 """
 from __future__ import annotations
-import math
 from collections import OrderedDict
 from dataclasses import dataclass
 from .adapter import Adapter
 from .errors import AdapterInUseError, AdapterNotFoundError, AdapterTooLargeError
+from ._validate import number
 __all__ = ['AdapterCache', 'FifoAdapterCache', 'CacheAccess', 'CacheStats']
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from .adapter import Adapter
 from .sizing import gib_to_mb
+from ._validate import number
 __all__ = ['FleetPlan', 'fleet_plan']
 
 @dataclass(frozen=True, slots=True)

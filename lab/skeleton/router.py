@@ -22,7 +22,6 @@ Three modes:
 True
 """
 from __future__ import annotations
-import math
 import threading
 from dataclasses import dataclass
 from typing import Protocol
@@ -31,6 +30,7 @@ from .cache import CacheAccess
 from .errors import InvalidModelRefError, InvalidVersionError, WrongBaseError
 from .registry import AdapterRegistry
 from .versions import parse_version
+from ._validate import number
 __all__ = ['MODE_BASE', 'MODE_DYNAMIC', 'MODE_DEDICATED', 'MODES', 'ModelRef', 'parse_model_ref', 'RouteDecision', 'MultiLoRARouter']
 MODE_BASE = 'base'
 MODE_DYNAMIC = 'dynamic'

@@ -16,9 +16,9 @@ This is the square-projection estimate of the lab brief; chapter 14 and
 """
 from __future__ import annotations
 import builtins
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from ._validate import number
 __all__ = ['MIB', 'MB_PER_GB', 'gib_to_mb', 'mb_to_gib', 'adapter_vram_mb', 'GpuMemorySplit', 'gpu_memory_split']
 MIB = 2 ** 20
 MB_PER_GB = 1024
@@ -49,7 +49,7 @@ def adapter_vram_mb(rank: int, hidden: int, layers: int, targets: int | Sequence
     >>> adapter_vram_mb(0, 4096, 32, 2)
     Traceback (most recent call last):
     ...
-    ValueError: rank must be a positive finite number, got 0
+    ValueError: rank must be a finite number > 0, got 0
     """
     raise NotImplementedError('TODO(lab): implement sizing.adapter_vram_mb: Return the VRAM of a LoRA adapter in MiB: ``layers * targets * 2 * rank * hidden * bytes / 2**20``.')
 
