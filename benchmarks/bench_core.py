@@ -19,12 +19,8 @@ from labcore import AdapterCache, AdapterRegistry, MultiLoRARouter, tenant_adapt
 BASE, DIGEST = "llama-3-8b", "sha256:bench"
 
 
-def _per_op_ns(stmt, *, number: int, repeat: int) -> float:
-    return min(timeit.repeat(stmt, number=number, repeat=repeat)) / number * 1e9
-
-
-def measure(resident: int, *, number: int, repeat: int) -> dict[str, float]:
-    """Return ns per hit for cachetools, AdapterCache and the router with ``resident`` adapters loaded."""
+def _setup(resident: int) -> dict[str, object]:
+    """Build a cachetools peer, an AdapterCache and a router, each holding ``resident`` adapters; return hit thunks."""
     adapters = tenant_adapters(resident, vram_mb=1.0, base_digest=DIGEST)
     hot = adapters[resident // 2]
 
@@ -46,10 +42,22 @@ def measure(resident: int, *, number: int, repeat: int) -> dict[str, float]:
 
     key, access, route = hot.key, ours.access, router.route
     return {
-        "cachetools_hit_ns": _per_op_ns(lambda: peer[key], number=number, repeat=repeat),
-        "cache_hit_ns": _per_op_ns(lambda: access(hot), number=number, repeat=repeat),
-        "route_hit_ns": _per_op_ns(lambda: route(ref), number=number, repeat=repeat),
+        "cachetools_hit_ns": lambda: peer[key],
+        "cache_hit_ns": lambda: access(hot),
+        "route_hit_ns": lambda: route(ref),
     }
+
+
+def measure(sizes: tuple[int, ...], *, number: int, repeat: int) -> dict[int, dict[str, float]]:
+    """Return the best ns per hit for every operation and size, timing them interleaved (noise hits all alike)."""
+    thunks = {size: _setup(size) for size in sizes}
+    best = {size: {name: float("inf") for name in ops} for size, ops in thunks.items()}
+    for _ in range(repeat):
+        for size, ops in thunks.items():
+            for name, op in ops.items():
+                ns = timeit.timeit(op, number=number) / number * 1e9
+                best[size][name] = min(best[size][name], ns)
+    return best
 
 
 def main() -> None:
@@ -57,8 +65,8 @@ def main() -> None:
     parser.add_argument("--number", type=int, default=200_000)
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
-    small = measure(10, number=args.number, repeat=args.repeat)
-    large = measure(100_000, number=args.number, repeat=args.repeat)
+    results = measure((10, 100_000), number=args.number, repeat=args.repeat)
+    small, large = results[10], results[100_000]
     print(f"{'per hit (best of ' + str(args.repeat) + ')':<34}{'10 resident':>14}{'100,000 resident':>18}{'large/small':>13}")
     for name, label in [("cachetools_hit_ns", "cachetools.LRUCache hit"), ("cache_hit_ns", "AdapterCache.access hit"),
                         ("route_hit_ns", "MultiLoRARouter.route hit")]:
