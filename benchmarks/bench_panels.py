@@ -60,7 +60,10 @@ def moves(panel: Panel, n: int) -> list[tuple[str, object]]:
 
 def bench_panel(name: str, n_moves: int) -> dict[str, object]:
     t0 = time.perf_counter()
-    panel = PANELS[name]()
+    try:
+        panel = PANELS[name]()
+    except Exception as exc:  # one broken factory must not hide the others' numbers
+        return {"name": name, "kind": "unavailable", "note": f"factory raised {type(exc).__name__}: {exc}"}
     build_ms = (time.perf_counter() - t0) * 1e3
     if not isinstance(panel, Panel):
         return {"name": name, "kind": "unavailable", "note": repr(panel)}

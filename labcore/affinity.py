@@ -26,8 +26,6 @@ restart; :func:`stable_hash` uses BLAKE2b instead.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import hashlib
 import heapq
 import math
@@ -35,12 +33,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .cache import AdapterCache
-
-if TYPE_CHECKING:  # pragma: no cover - typing only
-    from .checks import Verdict
 from .registry import AdapterRegistry
 from .router import MODE_DYNAMIC, AdapterTier, MultiLoRARouter, RouteDecision
-from .sim import percentiles
+from .sim import Workload, make_trace, percentiles, standard_fleet
+from .tiers import single_tier_cache
 
 __all__ = [
     "POLICY_ROUND_ROBIN",
@@ -61,10 +57,8 @@ __all__ = [
     "run_policy",
     "compare_policies",
     "bounded_capacity",
-    "grade_moved_fraction",
-    "check_moved_fraction",
-    "grade_bounded_capacity",
-    "check_bounded_capacity",
+    "AFFINITY_DEFAULTS",
+    "affinity_runs",
 ]
 
 POLICY_ROUND_ROBIN = "round-robin"
@@ -494,56 +488,29 @@ def compare_policies(
     }
 
 
-# --------------------------------------------------------------------------- exercise checks (chapter 10)
+# --------------------------------------------------------------------------- chapter 10's runs
+
+#: The chapter 10 story: 40 Zipf tenants over 4 replicas, each caching 12 adapters, bounded load c = 1.25.
+AFFINITY_DEFAULTS: dict[str, float] = {"zipf_s": 1.0, "replicas": 4, "load_factor": 1.25, "cache_adapters": 12}
 
 
-def grade_moved_fraction(answer: object, *, before: int = 4) -> Verdict:
-    """Grade the share of adapters rendezvous hashing moves when ``before`` replicas become ``before + 1``.
+def affinity_runs(zipf_s: float = 1.0, replicas: int = 4, load_factor: float = 1.25, cache_adapters: int = 12,
+                  *, tenants: int = 40, requests: int = 10_000, warmup: int = 2_000,
+                  rate_per_replica_s: float = 125.0, seed: int = 1) -> dict[str, FleetRun]:
+    """Run chapter 10's trace through every placement policy and return ``{policy: FleetRun}``.
 
-    >>> grade_moved_fraction(0.8).message
-    '✗ 0.8 fraction is what hash mod R moves; rendezvous only moves the keys the new replica now wins.'
+    The trace: ``tenants`` Zipf(``zipf_s``) tenants at ``rate_per_replica_s`` × ``replicas`` requests/s;
+    each replica caches ``cache_adapters`` 16 MiB adapters and loads a miss from object storage
+    (``labcore.tiers.single_tier_cache``).
+
+    >>> runs = affinity_runs(requests=3_000, warmup=500)
+    >>> runs["rendezvous"].hit_rate > runs["round-robin"].hit_rate
+    True
     """
-    from .checks import _grade
-
-    expected = 1 / (before + 1)
-    mistakes = [
-        (before / (before + 1), "is what hash mod R moves; rendezvous only moves the keys the new replica now wins."),
-        (1 / before, f"is 1/R; after the change there are {before + 1} replicas, and each new key-owner is "
-                     f"equally likely to be any of them."),
-        (100 / (before + 1), "is a percentage; the question asks for a fraction between 0 and 1."),
-    ]
-    return _grade(answer, expected, unit="fraction", what=f"the share moved from {before} to {before + 1} replicas",
-                  mistakes=mistakes, fallback="A key moves only if the new replica scores highest for it.",
-                  rel_tol=0.05)
-
-
-def grade_bounded_capacity(answer: object, *, total_in_flight: int = 40, replicas: int = 4,
-                           load_factor: float = 1.25) -> Verdict:
-    """Grade the bounded-load cap: how many requests in flight one replica may hold (default 13).
-
-    >>> grade_bounded_capacity(12.8125).message
-    '✗ 12.8125 requests is not a whole number: a replica holds whole requests, so round up (ceil).'
-    """
-    from .checks import _grade
-
-    exact = load_factor * (total_in_flight + 1) / replicas
-    expected = bounded_capacity(total_in_flight, replicas, load_factor)
-    mistakes = [
-        (exact, "is not a whole number: a replica holds whole requests, so round up (ceil)."),
-        (math.floor(exact), "rounds down; the cap rounds up so the bound never starves the fleet."),
-        (total_in_flight / replicas, "is the mean load; the bound allows c times the mean."),
-        (load_factor * total_in_flight / replicas, "forgets the arriving request: use L + 1."),
-    ]
-    mistakes = [(v, h) for v, h in mistakes if v != expected]
-    return _grade(answer, expected, unit="requests", what="the per-replica cap", mistakes=mistakes,
-                  fallback="cap = ceil(c × (L + 1) / R).", rel_tol=1e-9, integer=True)
-
-
-def check_moved_fraction(answer: object, **kwargs: int) -> None:
-    """Print whether ``answer`` is the share rendezvous hashing moves (see ``grade_moved_fraction``)."""
-    print(grade_moved_fraction(answer, **kwargs).message)
-
-
-def check_bounded_capacity(answer: object, **kwargs: float) -> None:
-    """Print whether ``answer`` is the bounded-load cap (see ``grade_bounded_capacity``)."""
-    print(grade_bounded_capacity(answer, **kwargs).message)
+    w = Workload(tenants=tenants, requests=requests, zipf_s=float(zipf_s), rate_per_s=rate_per_replica_s * replicas,
+                 seed=seed)
+    budget_mb = cache_adapters * w.adapter_mb
+    registry = standard_fleet(w, budget_mb=budget_mb).registry
+    return compare_policies(make_trace(w), registry, w.base_model, replicas=int(replicas), cache_budget_mb=budget_mb,
+                            warmup=warmup, load_factor=float(load_factor),
+                            cache_factory=lambda: single_tier_cache(budget_mb))

@@ -44,16 +44,11 @@ the same order (7.0% and 9.1% for 32 and 64 distinct rank-16 adapters).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ._validate import count as _positive_int, number
-
-if TYPE_CHECKING:  # pragma: no cover - typing only
-    from .checks import Verdict
 
 __all__ = [
     "PUNICA_FIG9_SINGLE_US",
@@ -69,10 +64,8 @@ __all__ = [
     "BreakEvenPoint",
     "break_even_curve",
     "traffic_overhead",
-    "grade_break_even_pct",
-    "check_break_even_pct",
-    "grade_expected_distinct",
-    "check_expected_distinct",
+    "BreakEvenView",
+    "break_even_view",
 ]
 
 #: Punica (Chen et al., 2023), Fig. 9: SGMV latency for one request, about the same for r = 8..64 (µs).
@@ -303,53 +296,24 @@ def break_even_curve(
     return out
 
 
-# --------------------------------------------------------------------------- exercise checks (chapter 12)
+@dataclass(frozen=True, slots=True)
+class BreakEvenView:
+    """One batch composition and its break-even: what chapter 12's panels show for one slider state."""
+
+    distinct: int
+    rank: int
+    overhead: float
+    break_even_utilisation: float
+    flat_break_even_utilisation: float
 
 
-def grade_break_even_pct(answer: object, *, overhead: float = 0.10) -> Verdict:
-    """Grade the utilisation (%) above which a merged GPU beats dynamic serving at ``overhead``.
+def break_even_view(distinct: int = 32, rank: int = 16) -> BreakEvenView:
+    """Return the honest overhead and the merged-vs-dynamic break-even for one batch composition.
 
-    >>> grade_break_even_pct(90).message
-    '✗ 90 % is 1 − overhead; dynamic serving needs (1 + overhead) GPU-time per unit of work, so use 1 / (1 + overhead).'
+    >>> v = break_even_view(1, 16)
+    >>> v.overhead == FLAT_OVERHEAD, v.break_even_utilisation == v.flat_break_even_utilisation
+    (True, True)
     """
-    from .checks import _grade
-
-    expected = 100 * break_even_utilisation(overhead)
-    mistakes = [
-        (100 * (1 - overhead), "is 1 − overhead; dynamic serving needs (1 + overhead) GPU-time per unit of work, "
-                               "so use 1 / (1 + overhead)."),
-        (expected / 100, "is a fraction; the question asks for a percentage (multiply by 100)."),
-        (100 * (1 + overhead), "is the dynamic cost factor; the break-even is its inverse."),
-    ]
-    return _grade(answer, expected, unit="%", what="the break-even utilisation", mistakes=mistakes,
-                  fallback="Merged wins when utilisation × (1 + overhead) ≥ 1.", rel_tol=0.002)
-
-
-def grade_expected_distinct(answer: object, *, batch_size: int = 4, tenants: int = 2) -> Verdict:
-    """Grade the expected distinct adapters in a batch of ``batch_size`` over ``tenants`` equally popular ones.
-
-    >>> grade_expected_distinct(1.875).ok
-    True
-    """
-    from .checks import _grade
-
-    expected = expected_distinct(batch_size, [1.0 / tenants] * tenants)
-    mistakes = [
-        (float(min(batch_size, tenants)), "assumes every tenant always appears; each one is missing with "
-                                          f"probability (1 − 1/{tenants})^{batch_size}."),
-        (float(batch_size), "counts requests, not distinct adapters."),
-        (tenants * (1 / tenants) ** batch_size, "is the chance of an adapter filling the whole batch; use "
-                                                "1 − (1 − p)^B per adapter."),
-    ]
-    return _grade(answer, expected, unit="adapters", what="the expected distinct adapters", mistakes=mistakes,
-                  fallback="E[distinct] = Σ 1 − (1 − p_i)^B.", rel_tol=0.005)
-
-
-def check_break_even_pct(answer: object, **kwargs: float) -> None:
-    """Print whether ``answer`` is right (see ``grade_break_even_pct``)."""
-    print(grade_break_even_pct(answer, **kwargs).message)
-
-
-def check_expected_distinct(answer: object, **kwargs: int) -> None:
-    """Print whether ``answer`` is right (see ``grade_expected_distinct``)."""
-    print(grade_expected_distinct(answer, **kwargs).message)
+    overhead = fit_sgmv().overhead_fraction(int(distinct), int(rank))
+    return BreakEvenView(int(distinct), int(rank), overhead, break_even_utilisation(overhead),
+                         break_even_utilisation(FLAT_OVERHEAD))

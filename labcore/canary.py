@@ -19,17 +19,12 @@ minimum sample, and records every decision with its reason.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from .affinity import unit_hash
-
-if TYPE_CHECKING:  # pragma: no cover - typing only
-    from .checks import Verdict
 from .versions import parse_version
 
 __all__ = [
@@ -47,10 +42,7 @@ __all__ = [
     "VersionBehaviour",
     "simulate_canary",
     "decision_table",
-    "grade_requests_before_judging",
-    "check_requests_before_judging",
-    "grade_sticky_share",
-    "check_sticky_share",
+    "canary_log",
 ]
 
 PROMOTE = "promote"
@@ -441,52 +433,13 @@ def decision_table(log: Sequence[CanaryDecision]) -> str:
     return "\n".join(lines)
 
 
-# --------------------------------------------------------------------------- exercise checks (chapter 11)
+def canary_log(candidate_error_pct: float = 0.5, candidate_latency_ms: float = 42.0, candidate_quality: float = 0.90,
+               *, requests: int = 40_000, seed: int = 0) -> list[CanaryDecision]:
+    """Simulate chapter 11's canary of support-bot 2.0.0 against 1.10.0 and return the decision log.
 
-
-def grade_requests_before_judging(answer: object, *, min_requests: int = 200, fraction: float = 0.05) -> Verdict:
-    """Grade how many tenant requests it takes, on average, before the candidate has ``min_requests``.
-
-    >>> grade_requests_before_judging(200).message
-    '✗ 200 requests is what the candidate needs; only 5% of the traffic reaches it, so divide by 0.05.'
+    >>> canary_log(5.0)[-1].action
+    'abort'
     """
-    from .checks import _grade
-
-    expected = min_requests / fraction
-    mistakes = [
-        (min_requests, f"is what the candidate needs; only {fraction:.0%} of the traffic reaches it, so divide by "
-                       f"{fraction:g}."),
-        (min_requests * fraction, f"multiplies by the fraction; the candidate sees {fraction:.0%} of the traffic, "
-                                  "so the total must be larger, not smaller."),
-        (min_requests / (1 - fraction), "divides by the stable share; the candidate's share is the canary fraction."),
-    ]
-    return _grade(answer, expected, unit="requests", what="the tenant requests needed", mistakes=mistakes,
-                  fallback="total requests × canary fraction = candidate requests.", rel_tol=0.01)
-
-
-def grade_sticky_share(answer: object, *, before: float = 0.05, after: float = 0.25) -> Verdict:
-    """Grade which share of the keys on the candidate at ``before`` are still on it at ``after`` (all: 1.0).
-
-    >>> grade_sticky_share(0.25).message
-    '✗ 0.25 fraction is what a fresh random draw would give; the split compares a fixed hash with the fraction.'
-    """
-    from .checks import _grade
-
-    mistakes = [
-        (after, "is what a fresh random draw would give; the split compares a fixed hash with the fraction."),
-        (before / after, "is the old canary's share of the new one; the question asks how many old keys stay."),
-        (100.0, "is a percentage; the question asks for a fraction between 0 and 1."),
-    ]
-    return _grade(answer, 1.0, unit="fraction", what="the share that stays on the candidate", mistakes=mistakes,
-                  fallback="A key is on the candidate when hash(key) < fraction; raising the fraction keeps it below.",
-                  rel_tol=1e-9)
-
-
-def check_requests_before_judging(answer: object, **kwargs: float) -> None:
-    """Print whether ``answer`` is right (see ``grade_requests_before_judging``)."""
-    print(grade_requests_before_judging(answer, **kwargs).message)
-
-
-def check_sticky_share(answer: object, **kwargs: float) -> None:
-    """Print whether ``answer`` is right (see ``grade_sticky_share``)."""
-    print(grade_sticky_share(answer, **kwargs).message)
+    candidate = VersionBehaviour(error_rate=candidate_error_pct / 100.0, base_latency_ms=candidate_latency_ms,
+                                 quality=candidate_quality)
+    return simulate_canary(candidate, requests=requests, seed=seed)

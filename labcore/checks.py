@@ -2,9 +2,11 @@
 
 Each exercise has a pure ``grade_<thing>(answer, ...) -> Verdict`` and a one-line
 ``check_<thing>(answer, ...)`` that prints the verdict (``✓ ...`` or ``✗ ... hint``). The expected
-value always comes from labcore itself (``labcore.sizing``, ``labcore.fleet``), so a checker can
-never disagree with the library it teaches. Known wrong answers (a forgotten factor of two, MB
-for MiB, a fraction for a percentage, ...) get a specific hint; anything else gets the formula.
+value always comes from labcore itself (``labcore.sizing``, ``labcore.fleet``, ``labcore.sim``, ...),
+so a checker can never disagree with the library it teaches. Known wrong answers (a forgotten factor
+of two, MB for MiB, a fraction for a percentage, ...) get a specific hint; anything else gets the
+formula. Every chapter's checkers live here, one marked section per chapter (01 .. 14); this module
+imports the domain modules, and none of them imports it.
 
 >>> grade_adapter_vram_mb(320).ok
 True
@@ -19,18 +21,80 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .adapter import Adapter, tenant_adapters
+from .admission import AdmissionController
+from .affinity import bounded_capacity
+from .batching import break_even_utilisation, expected_distinct
+from .cache import AdapterCache, FifoAdapterCache
+from .errors import QueueFullError
+from .fleet import fleet_plan
+from .model_config import exact_adapter_mb, load_model_config, lora_params, target_dims
+from .registry import AdapterRegistry
+from .router import MultiLoRARouter
+from .sim import nearest_rank, percentile, release_timeline, standard_fleet
 from .sizing import MIB, adapter_vram_mb, gib_to_mb, gpu_memory_split
+from .tiers import NVME, OBJECT_STORE, PCIE4_X16, Link
+from .versions import parse_version
 
 __all__ = [
     "Verdict",
-    "grade_adapter_vram_mb",
-    "check_adapter_vram_mb",
-    "grade_adapters_that_fit",
-    "check_adapters_that_fit",
+    "ContractRun",
+    "run_contract_suite",
+    "count_contract_tests",
+    "VERSION_KEY_PROBE",
+    "EVICTION_EXERCISE",
     "grade_savings_pct",
     "check_savings_pct",
     "grade_monthly_bill_usd",
     "check_monthly_bill_usd",
+    "grade_adapter_vram_mb",
+    "check_adapter_vram_mb",
+    "grade_adapters_that_fit",
+    "check_adapters_that_fit",
+    "grade_version_key",
+    "check_version_key",
+    "grade_releases_behind",
+    "check_releases_behind",
+    "grade_lru_evictions",
+    "check_lru_evictions",
+    "grade_miss_load_ms",
+    "check_miss_load_ms",
+    "grade_route_latency_ms",
+    "check_route_latency_ms",
+    "grade_cache_budget_mb",
+    "check_cache_budget_mb",
+    "grade_fleet_gpus",
+    "check_fleet_gpus",
+    "grade_savings_under_load_pct",
+    "check_savings_under_load_pct",
+    "grade_p99_ms",
+    "check_p99_ms",
+    "grade_pool_adapters",
+    "check_pool_adapters",
+    "grade_host_hit_ms",
+    "check_host_hit_ms",
+    "grade_cold_load_ms",
+    "check_cold_load_ms",
+    "grade_moved_fraction",
+    "check_moved_fraction",
+    "grade_bounded_capacity",
+    "check_bounded_capacity",
+    "grade_requests_before_judging",
+    "check_requests_before_judging",
+    "grade_sticky_share",
+    "check_sticky_share",
+    "grade_break_even_pct",
+    "check_break_even_pct",
+    "grade_expected_distinct",
+    "check_expected_distinct",
+    "grade_refused",
+    "check_refused",
+    "grade_admitted_after_finish",
+    "check_admitted_after_finish",
+    "grade_exact_adapter_mb",
+    "check_exact_adapter_mb",
+    "grade_peft_tensor_bytes",
+    "check_peft_tensor_bytes",
 ]
 
 Mistake = tuple[float, str]  # (the value that mistake produces, the hint)
@@ -79,7 +143,56 @@ def _printer(grade: Callable[..., Verdict]) -> Callable[..., None]:
     return check
 
 
-# --------------------------------------------------------------------------- chapter 2: sizing
+# --- chapter 01: why_multi_lora -------------------------------------------------------------------
+
+
+def _plan(tenants: int, gpu_hourly_usd: float) -> Any:
+    return fleet_plan(tenant_adapters(tenants), gpu_hourly_usd=gpu_hourly_usd)
+
+
+def grade_savings_pct(answer: Any, *, tenants: int = 40, gpu_hourly_usd: float = 3.20) -> Verdict:
+    """Grade the percentage saved by multi-LoRA over one GPU per tenant (default: 40 tenants, 97.5%).
+
+    >>> grade_savings_pct(0.975).message
+    '✗ 0.975 % is a fraction; the question asks for a percentage (multiply by 100).'
+    """
+    plan = _plan(tenants, gpu_hourly_usd)
+    expected = plan.savings_pct
+    mistakes: list[Mistake] = [
+        (expected / 100, "is a fraction; the question asks for a percentage (multiply by 100)."),
+        (100 - expected, "is the share you still pay; savings are 100% minus that."),
+        (plan.dedicated_gpus - plan.multi_lora_gpus, "is the number of GPUs saved, not the percentage."),
+        (plan.dedicated_monthly_usd - plan.multi_lora_monthly_usd, "is the dollars saved per month; express "
+                                                                    "it as a share of the dedicated bill."),
+    ]
+    return _grade(answer, expected, unit="%", what="the saving", mistakes=mistakes,
+                  fallback="Savings = 1 − multi-LoRA bill / dedicated bill, as a percentage.", rel_tol=0.001)
+
+
+def grade_monthly_bill_usd(answer: Any, *, gpus: int = 1, gpu_hourly_usd: float = 3.20,
+                           hours_per_month: float = 730) -> Verdict:
+    """Grade the monthly bill of ``gpus`` GPUs at ``gpu_hourly_usd`` (default: one H100, $2,336/month).
+
+    >>> grade_monthly_bill_usd(2304).ok
+    False
+    """
+    expected = gpus * gpu_hourly_usd * hours_per_month
+    mistakes: list[Mistake] = [
+        (gpus * gpu_hourly_usd * 24 * 30, f"uses 30-day months; the course uses {hours_per_month:g} hours per "
+                                          "month (365 · 24 / 12)."),
+        (gpus * gpu_hourly_usd, "is the hourly price; multiply by the hours in a month."),
+        (gpus * gpu_hourly_usd * 24, "is one day; multiply by the hours in a month instead."),
+        (gpus * gpu_hourly_usd * 8760, "is a year; divide by 12."),
+    ]
+    return _grade(answer, expected, unit="USD", what="the monthly bill", mistakes=mistakes,
+                  fallback="Bill = GPUs · price per hour · hours per month.", rel_tol=0.001)
+
+
+check_savings_pct = _printer(grade_savings_pct)
+check_monthly_bill_usd = _printer(grade_monthly_bill_usd)
+
+
+# --- chapter 02: adapter_is_a_delta ---------------------------------------------------------------
 
 
 def grade_adapter_vram_mb(answer: Any, *, rank: int = 32, hidden: int = 8192, layers: int = 80,
@@ -128,62 +241,12 @@ def grade_adapters_that_fit(answer: Any, *, pool_gb: float = 8, adapter_vram_mb:
                            "round down.", rel_tol=1e-9, integer=True)
 
 
-# --------------------------------------------------------------------------- chapter 1: the economic case
-
-
-def _plan(tenants: int, gpu_hourly_usd: float) -> Any:
-    from .adapter import tenant_adapters
-    from .fleet import fleet_plan
-
-    return fleet_plan(tenant_adapters(tenants), gpu_hourly_usd=gpu_hourly_usd)
-
-
-def grade_savings_pct(answer: Any, *, tenants: int = 40, gpu_hourly_usd: float = 3.20) -> Verdict:
-    """Grade the percentage saved by multi-LoRA over one GPU per tenant (default: 40 tenants, 97.5%).
-
-    >>> grade_savings_pct(0.975).message
-    '✗ 0.975 % is a fraction; the question asks for a percentage (multiply by 100).'
-    """
-    plan = _plan(tenants, gpu_hourly_usd)
-    expected = plan.savings_pct
-    mistakes: list[Mistake] = [
-        (expected / 100, "is a fraction; the question asks for a percentage (multiply by 100)."),
-        (100 - expected, "is the share you still pay; savings are 100% minus that."),
-        (plan.dedicated_gpus - plan.multi_lora_gpus, "is the number of GPUs saved, not the percentage."),
-        (plan.dedicated_monthly_usd - plan.multi_lora_monthly_usd, "is the dollars saved per month; express "
-                                                                    "it as a share of the dedicated bill."),
-    ]
-    return _grade(answer, expected, unit="%", what="the saving", mistakes=mistakes,
-                  fallback="Savings = 1 − multi-LoRA bill / dedicated bill, as a percentage.", rel_tol=0.001)
-
-
-def grade_monthly_bill_usd(answer: Any, *, gpus: int = 1, gpu_hourly_usd: float = 3.20,
-                           hours_per_month: float = 730) -> Verdict:
-    """Grade the monthly bill of ``gpus`` GPUs at ``gpu_hourly_usd`` (default: one H100, $2,336/month).
-
-    >>> grade_monthly_bill_usd(2304).ok
-    False
-    """
-    expected = gpus * gpu_hourly_usd * hours_per_month
-    mistakes: list[Mistake] = [
-        (gpus * gpu_hourly_usd * 24 * 30, f"uses 30-day months; the course uses {hours_per_month:g} hours per "
-                                          "month (365 · 24 / 12)."),
-        (gpus * gpu_hourly_usd, "is the hourly price; multiply by the hours in a month."),
-        (gpus * gpu_hourly_usd * 24, "is one day; multiply by the hours in a month instead."),
-        (gpus * gpu_hourly_usd * 8760, "is a year; divide by 12."),
-    ]
-    return _grade(answer, expected, unit="USD", what="the monthly bill", mistakes=mistakes,
-                  fallback="Bill = GPUs · price per hour · hours per month.", rel_tol=0.001)
-
-
 check_adapter_vram_mb = _printer(grade_adapter_vram_mb)
 check_adapters_that_fit = _printer(grade_adapters_that_fit)
-check_savings_pct = _printer(grade_savings_pct)
-check_monthly_bill_usd = _printer(grade_monthly_bill_usd)
 
 
-# --- chapter 03: versions_and_registry -----------------------------------------------------------
-# (appended by the chapter 3-4 author)
+# --- chapter 03: versions_and_registry ------------------------------------------------------------
+
 
 VERSION_KEY_PROBE: tuple[str, ...] = ("1.10.0", "1.9.0", "2.0.0", "1.2.10", "1.2.9", "0.10.1", "10.0.0", "1.2.0")
 
@@ -196,8 +259,6 @@ def grade_version_key(answer: Any, *, versions: Sequence[str] = VERSION_KEY_PROB
     >>> print(grade_version_key(lambda v: v).message)
     ✗ Your key compares strings character by character, so '1.10.0' sorts before '1.9.0'. Split on '.' and compare the parts as ints.
     """
-    from .versions import parse_version
-
     if answer is None or answer is Ellipsis:
         return Verdict(False, "✗ Not answered yet: replace None with a function that takes '1.10.0' and returns a "
                               "sort key.")
@@ -226,9 +287,7 @@ def grade_version_key(answer: Any, *, versions: Sequence[str] = VERSION_KEY_PROB
                           "a tuple of ints.")
 
 
-def check_version_key(answer: Any, **kwargs: Any) -> None:
-    """Print whether ``answer`` sorts versions in semver order (see ``grade_version_key``); one line."""
-    print(grade_version_key(answer, **kwargs).message)
+check_version_key = _printer(grade_version_key)
 
 
 def grade_releases_behind(answer: Any, *, minor_releases: int = 15) -> Verdict:
@@ -239,8 +298,6 @@ def grade_releases_behind(answer: Any, *, minor_releases: int = 15) -> Verdict:
     >>> print(grade_releases_behind(0).message)
     ✗ 0 releases is what semver gives; a string sort compares '1.15.0' and '1.9.0' character by character.
     """
-    from .widgets import release_timeline
-
     t = release_timeline(minor_releases)
     expected = t.releases_behind
     stuck = t.versions.index(t.string_latest[-1])
@@ -261,14 +318,12 @@ check_releases_behind = _printer(grade_releases_behind)
 
 
 # --- chapter 04: the_cache ------------------------------------------------------------------------
-# (appended by the chapter 3-4 author)
+
 
 EVICTION_EXERCISE: tuple[str, ...] = ("a", "b", "a", "c", "b", "d")
 
 
 def _evictions(cache_cls: Any, sequence: Sequence[str], slots: int) -> list[str]:
-    from .adapter import Adapter
-
     cache = cache_cls(16.0 * slots, 8.0)
     for name in sequence:
         cache.access(Adapter(name, "1.0.0", "llama-3-8b", "sha256:1111", rank=16, vram_mb=16.0))
@@ -283,8 +338,6 @@ def grade_lru_evictions(answer: Any, *, sequence: Sequence[str] = EVICTION_EXERC
     >>> print(grade_lru_evictions(["a", "b"]).message)
     ✗ ['a', 'b'] is what FIFO evicts: it ignores the hit on 'a'. LRU moves an adapter to the back of the line on every hit.
     """
-    from .cache import AdapterCache, FifoAdapterCache
-
     if answer is None or answer is Ellipsis:
         return Verdict(False, "✗ Not answered yet: replace None with the list of evicted adapters, e.g. ['x', 'y'].")
     if isinstance(answer, str) or not isinstance(answer, (list, tuple)):
@@ -307,9 +360,7 @@ def grade_lru_evictions(answer: Any, *, sequence: Sequence[str] = EVICTION_EXERC
                           "order of last use; a miss evicts the one used longest ago.")
 
 
-def check_lru_evictions(answer: Any, **kwargs: Any) -> None:
-    """Print whether ``answer`` lists LRU's evictions (see ``grade_lru_evictions``); one line."""
-    print(grade_lru_evictions(answer, **kwargs).message)
+check_lru_evictions = _printer(grade_lru_evictions)
 
 
 def grade_miss_load_ms(answer: Any, *, vram_mb: float = 16.0, transfer_mb_per_ms: float = 8.0) -> Verdict:
@@ -318,9 +369,6 @@ def grade_miss_load_ms(answer: Any, *, vram_mb: float = 16.0, transfer_mb_per_ms
     >>> print(grade_miss_load_ms(128).message)
     ✗ 128 ms multiplies size by bandwidth; time is size divided by bandwidth.
     """
-    from .adapter import Adapter
-    from .cache import AdapterCache
-
     adapter = Adapter("a", "1.0.0", "llama-3-8b", "sha256:1111", rank=16, vram_mb=vram_mb)
     expected = AdapterCache(vram_mb, transfer_mb_per_ms).transfer_ms(adapter)
     mistakes: list[Mistake] = [
@@ -336,88 +384,12 @@ def grade_miss_load_ms(answer: Any, *, vram_mb: float = 16.0, transfer_mb_per_ms
 check_miss_load_ms = _printer(grade_miss_load_ms)
 
 
-# --- chapter 14: real_stack ---------------------------------------------------------------------
-# (appended by the chapter 14 author: exact sizes from config.json, and the bytes in a PEFT file)
-
-
-def grade_exact_adapter_mb(answer: Any, *, model: str = "llama-3-8b", rank: int = 16,
-                           targets: Sequence[str] = ("q_proj", "k_proj", "v_proj", "o_proj"),
-                           bytes_per_param: int = 2) -> Verdict:
-    """Grade the exact size (MiB) of an adapter from the model's config.json; default Llama-3-8B r=16 q,k,v,o = 26.
-
-    >>> grade_exact_adapter_mb(26).ok
-    True
-    >>> print(grade_exact_adapter_mb(32).message)
-    ✗ 32 MiB is the naive formula: under grouped-query attention k and v map 4096 features to only 1024, so use r·(in + out) per projection.
-    """
-    from .model_config import exact_adapter_mb, load_model_config, target_dims
-
-    cfg = load_model_config(model)
-    expected = exact_adapter_mb(cfg, rank, targets, bytes=bytes_per_param)
-    naive = adapter_vram_mb(rank, cfg.hidden_size, cfg.num_hidden_layers, len(targets), bytes_per_param)
-    k_in, k_out = target_dims(cfg, "k_proj")
-    mistakes: list[Mistake] = [
-        (naive, f"is the naive formula: under grouped-query attention k and v map {k_in} features to only "
-                f"{k_out}, so use r·(in + out) per projection."),
-        (expected * 4 / bytes_per_param, f"uses 4 bytes per parameter (PEFT's F32 file); the question asks for "
-                                         f"{bytes_per_param:g}-byte serving precision."),
-        (expected * MIB / 1e6, "is in MB (10^6 bytes); the course counts in MiB (2^20 bytes)."),
-        (expected / bytes_per_param * MIB / 1e6, "counts parameters in millions, not bytes: multiply by "
-                                                 f"{bytes_per_param:g} bytes per parameter."),
-        (expected / cfg.num_hidden_layers, f"is one layer; multiply by all {cfg.num_hidden_layers} layers."),
-    ]
-    mistakes = [(v, h) for v, h in mistakes if not _close(v, expected, 1e-9)]
-    return _grade(answer, expected, unit="MiB", what="the exact adapter size", mistakes=mistakes,
-                  fallback="Sum r·(in + out) over the targets (q: 4096→4096, k and v: 4096→1024, o: 4096→4096), "
-                           "times the layers, times 2 bytes, over 2^20.")
-
-
-def grade_peft_tensor_bytes(answer: Any, *, model: str = "tiny-llama-demo", rank: int = 16,
-                            targets: Sequence[str] = ("q_proj", "k_proj", "v_proj", "o_proj")) -> Verdict:
-    """Grade the bytes of tensor data PEFT writes by default (F32) for an adapter; default: the demo model, 57,344.
-
-    >>> print(grade_peft_tensor_bytes(28672).message)
-    ✗ 28,672 bytes is bf16 (2 bytes per parameter); PEFT saves adapter tensors in F32 by default, 4 bytes each.
-    """
-    from .model_config import load_model_config, lora_params
-
-    cfg = load_model_config(model)
-    params = lora_params(cfg, rank, targets)
-    expected = params * 4
-    naive = rank * 2 * cfg.hidden_size * len(targets) * cfg.num_hidden_layers * 4
-    mistakes: list[Mistake] = [
-        (params * 2, "is bf16 (2 bytes per parameter); PEFT saves adapter tensors in F32 by default, 4 bytes each."),
-        (params, "counts parameters, not bytes: multiply by 4 bytes (F32)."),
-        (naive, "uses the naive d x d formula; k and v are narrower under grouped-query attention "
-                "(read the shapes from the config: heads x head_dim)."),
-        (expected / cfg.num_hidden_layers, f"is one layer; the model has {cfg.num_hidden_layers}."),
-    ]
-    mistakes = [(v, h) for i, (v, h) in enumerate(mistakes)
-                if not _close(v, expected, 1e-9) and not any(_close(v, w, 1e-9) for w, _ in mistakes[:i])]
-    return _grade(answer, expected, unit="bytes", what="the tensor data in adapter_model.safetensors",
-                  mistakes=mistakes, rel_tol=1e-9, integer=True,
-                  fallback="Sum r·(in + out) over targets and layers, times 4 bytes (F32); the 8-byte prefix and "
-                           "the JSON header are not tensor data.")
-
-
-check_exact_adapter_mb = _printer(grade_exact_adapter_mb)
-check_peft_tensor_bytes = _printer(grade_peft_tensor_bytes)
-
-__all__ += ["grade_exact_adapter_mb", "check_exact_adapter_mb", "grade_peft_tensor_bytes", "check_peft_tensor_bytes"]
-
-
-# --- chapter 05: the router ---------------------------------------------------------------------
-# (appended by the chapter 5-7 author)
+# --- chapter 05: the_router -----------------------------------------------------------------------
 
 
 def _routed_miss_ms(base_latency_ms: float, dynamic_overhead: float, adapter_vram_mb: float,
                     transfer_mb_per_ms: float) -> tuple[float, float, float]:
     """Route one cold dynamic request through a real router; return (total, overhead, load) in ms."""
-    from .adapter import Adapter
-    from .cache import AdapterCache
-    from .registry import AdapterRegistry
-    from .router import MultiLoRARouter
-
     reg = AdapterRegistry()
     reg.register_base("llama-3-8b", "sha256:check")
     reg.register(Adapter("support-bot", "2.1.0", "llama-3-8b", "sha256:check", rank=16, vram_mb=adapter_vram_mb))
@@ -473,13 +445,14 @@ def grade_cache_budget_mb(answer: Any, *, tenants: int = 41, adapter_vram_mb: fl
                   rel_tol=0.001)
 
 
-# --- chapter 06: fleet plan ---------------------------------------------------------------------
+check_route_latency_ms = _printer(grade_route_latency_ms)
+check_cache_budget_mb = _printer(grade_cache_budget_mb)
+
+
+# --- chapter 06: fleet_plan -----------------------------------------------------------------------
 
 
 def _loaded_plan(tenants: int, tenant_qps: float, gpu_qps: float) -> Any:
-    from .adapter import tenant_adapters
-    from .fleet import fleet_plan
-
     return fleet_plan(tenant_adapters(tenants), tenant_qps=tenant_qps, gpu_qps=gpu_qps)
 
 
@@ -528,17 +501,11 @@ def grade_savings_under_load_pct(answer: Any, *, tenants: int = 40, tenant_qps: 
                   fallback="Savings = 1 − multi-LoRA GPUs / dedicated GPUs, as a percentage.", rel_tol=0.001)
 
 
-check_route_latency_ms = _printer(grade_route_latency_ms)
-check_cache_budget_mb = _printer(grade_cache_budget_mb)
 check_fleet_gpus = _printer(grade_fleet_gpus)
 check_savings_under_load_pct = _printer(grade_savings_under_load_pct)
-__all__ += [
-    "grade_route_latency_ms", "check_route_latency_ms", "grade_cache_budget_mb", "check_cache_budget_mb",
-    "grade_fleet_gpus", "check_fleet_gpus", "grade_savings_under_load_pct", "check_savings_under_load_pct",
-]
 
 
-# --- chapter 07: do the lab ---------------------------------------------------------------------
+# --- chapter 07: do_the_lab -----------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -616,4 +583,334 @@ def count_contract_tests(*, root: Any = None, timeout_s: float = 120) -> int:
     return sum(1 for line in out.splitlines() if line.startswith("tests/contract/") and "::" in line)
 
 
-__all__ += ["ContractRun", "run_contract_suite", "count_contract_tests"]
+# --- chapter 08: serving_simulator ----------------------------------------------------------------
+
+
+def grade_p99_ms(answer: object, *, requests: int = 200, slow: int = 3, fast_ms: float = 42.0,
+                 slow_ms: float = 110.0) -> Verdict:
+    """Grade the nearest-rank p99 of ``requests`` latencies, ``slow`` of them at ``slow_ms`` (default 110 ms).
+
+    >>> grade_p99_ms(42).message
+    '✗ 42 ms would be right with at most 2 slow requests: 1% of 200 is 2, and 3 are slow, so rank 198 is slow.'
+    """
+    values = [fast_ms] * (requests - slow) + [slow_ms] * slow
+    expected = percentile(values, 99)
+    allowed = requests - nearest_rank(99, requests)
+    mean = math.fsum(values) / requests
+    other = fast_ms if expected == slow_ms else slow_ms
+    mistakes = [
+        (other, f"would be right with at most {allowed} slow requests: 1% of {requests} is {allowed}, and "
+                f"{slow} are slow, so rank {nearest_rank(99, requests)} is {'slow' if expected == slow_ms else 'fast'}."),
+        (mean, "is the mean; a percentile is one of the observed latencies, not an average."),
+    ]
+    return _grade(answer, expected, unit="ms", what="the p99", mistakes=mistakes,
+                  fallback=f"Sort the {requests} latencies and take the one at rank ceil(0.99 x {requests}).")
+
+
+def grade_pool_adapters(answer: object, *, tenants: int = 41, adapter_mb: float = 16.0) -> Verdict:
+    """Grade how many adapters a pool must hold so ``tenants`` tenants never evict each other (default 41).
+
+    >>> grade_pool_adapters(656).message
+    '✗ 656 adapters is the pool in MiB; the question asks for a count of 16 MiB adapters.'
+    """
+    mistakes = [
+        (tenants - 1, "is the pool before the join: it is exactly one adapter short once the new tenant sends traffic."),
+        (tenants * adapter_mb, f"is the pool in MiB; the question asks for a count of {adapter_mb:g} MiB adapters."),
+    ]
+    return _grade(answer, tenants, unit="adapters", what="the smallest pool that never evicts", mistakes=mistakes,
+                  fallback="In steady state LRU never evicts when every tenant's adapter fits at once.",
+                  integer=True)
+
+
+check_p99_ms = _printer(grade_p99_ms)
+check_pool_adapters = _printer(grade_pool_adapters)
+
+
+# --- chapter 09: spill_tier -----------------------------------------------------------------------
+
+
+def grade_host_hit_ms(answer: object, *, size_mb: float = 160.0, pcie: Link = PCIE4_X16) -> Verdict:
+    """Grade the load time of a ``size_mb`` adapter found in host RAM: one copy over ``pcie`` (default 6.81 ms).
+
+    >>> grade_host_hit_ms(6.4).message
+    '✗ 6.4 ms reads MiB as MB and drops the fixed cost: 160 MiB is 167.8 MB, and every copy pays 0.1 ms to start.'
+    """
+    expected = pcie.transfer_ms(size_mb)
+    mb_as_decimal = size_mb / (pcie.gb_per_s * 1000) * 1000
+    mistakes = [
+        (mb_as_decimal, f"reads MiB as MB and drops the fixed cost: {size_mb:g} MiB is {size_mb * MIB / 1e6:.1f} MB, "
+                        f"and every copy pays {pcie.overhead_ms:g} ms to start."),
+        (mb_as_decimal + pcie.overhead_ms, f"reads MiB as MB: {size_mb:g} MiB is {size_mb * MIB / 1e6:.1f} MB."),
+        (expected - pcie.overhead_ms, f"forgets the fixed cost of {pcie.overhead_ms:g} ms per copy."),
+        (expected + OBJECT_STORE.transfer_ms(size_mb), "adds a storage fetch; a host hit needs only the PCIe copy."),
+    ]
+    return _grade(answer, expected, unit="ms", what="the host-hit load time", mistakes=mistakes,
+                  fallback=f"overhead + size / bandwidth: {pcie.overhead_ms:g} ms + {size_mb:g} MiB / {pcie.gb_per_s:g} GB/s.",
+                  rel_tol=0.01)
+
+
+def grade_cold_load_ms(answer: object, *, size_mb: float = 160.0, storage: Link = NVME,
+                       pcie: Link = PCIE4_X16) -> Verdict:
+    """Grade the load time of a ``size_mb`` adapter in neither tier: fetch from ``storage``, then copy (default NVMe).
+
+    >>> grade_cold_load_ms(57.9).message
+    '✗ 57.9 ms is the fetch alone; the adapter must then cross PCIe to the GPU too.'
+    """
+    expected = storage.transfer_ms(size_mb) + pcie.transfer_ms(size_mb)
+    fetch = storage.transfer_ms(size_mb)
+    mistakes = [
+        (round(fetch, 1), "is the fetch alone; the adapter must then cross PCIe to the GPU too."),
+        (fetch, "is the fetch alone; the adapter must then cross PCIe to the GPU too."),
+        (pcie.transfer_ms(size_mb), "is the PCIe copy alone: a host hit. This adapter is in neither tier."),
+        (expected - storage.overhead_ms - pcie.overhead_ms, "leaves out the two fixed costs (open/parse, copy start)."),
+    ]
+    return _grade(answer, expected, unit="ms", what="the cold load time", mistakes=mistakes,
+                  fallback="Add both hops: storage overhead + size / storage bandwidth, then the PCIe copy.",
+                  rel_tol=0.01)
+
+
+check_host_hit_ms = _printer(grade_host_hit_ms)
+check_cold_load_ms = _printer(grade_cold_load_ms)
+
+
+# --- chapter 10: affinity_routing -----------------------------------------------------------------
+
+
+def grade_moved_fraction(answer: object, *, before: int = 4) -> Verdict:
+    """Grade the share of adapters rendezvous hashing moves when ``before`` replicas become ``before + 1``.
+
+    >>> grade_moved_fraction(0.8).message
+    '✗ 0.8 fraction is what hash mod R moves; rendezvous only moves the keys the new replica now wins.'
+    """
+    expected = 1 / (before + 1)
+    mistakes = [
+        (before / (before + 1), "is what hash mod R moves; rendezvous only moves the keys the new replica now wins."),
+        (1 / before, f"is 1/R; after the change there are {before + 1} replicas, and each new key-owner is "
+                     f"equally likely to be any of them."),
+        (100 / (before + 1), "is a percentage; the question asks for a fraction between 0 and 1."),
+    ]
+    return _grade(answer, expected, unit="fraction", what=f"the share moved from {before} to {before + 1} replicas",
+                  mistakes=mistakes, fallback="A key moves only if the new replica scores highest for it.",
+                  rel_tol=0.05)
+
+
+def grade_bounded_capacity(answer: object, *, total_in_flight: int = 40, replicas: int = 4,
+                           load_factor: float = 1.25) -> Verdict:
+    """Grade the bounded-load cap: how many requests in flight one replica may hold (default 13).
+
+    >>> grade_bounded_capacity(12.8125).message
+    '✗ 12.8125 requests is not a whole number: a replica holds whole requests, so round up (ceil).'
+    """
+    exact = load_factor * (total_in_flight + 1) / replicas
+    expected = bounded_capacity(total_in_flight, replicas, load_factor)
+    mistakes = [
+        (exact, "is not a whole number: a replica holds whole requests, so round up (ceil)."),
+        (math.floor(exact), "rounds down; the cap rounds up so the bound never starves the fleet."),
+        (total_in_flight / replicas, "is the mean load; the bound allows c times the mean."),
+        (load_factor * total_in_flight / replicas, "forgets the arriving request: use L + 1."),
+    ]
+    mistakes = [(v, h) for v, h in mistakes if v != expected]
+    return _grade(answer, expected, unit="requests", what="the per-replica cap", mistakes=mistakes,
+                  fallback="cap = ceil(c × (L + 1) / R).", rel_tol=1e-9, integer=True)
+
+
+check_moved_fraction = _printer(grade_moved_fraction)
+check_bounded_capacity = _printer(grade_bounded_capacity)
+
+
+# --- chapter 11: canary ---------------------------------------------------------------------------
+
+
+def grade_requests_before_judging(answer: object, *, min_requests: int = 200, fraction: float = 0.05) -> Verdict:
+    """Grade how many tenant requests it takes, on average, before the candidate has ``min_requests``.
+
+    >>> grade_requests_before_judging(200).message
+    '✗ 200 requests is what the candidate needs; only 5% of the traffic reaches it, so divide by 0.05.'
+    """
+    expected = min_requests / fraction
+    mistakes = [
+        (min_requests, f"is what the candidate needs; only {fraction:.0%} of the traffic reaches it, so divide by "
+                       f"{fraction:g}."),
+        (min_requests * fraction, f"multiplies by the fraction; the candidate sees {fraction:.0%} of the traffic, "
+                                  "so the total must be larger, not smaller."),
+        (min_requests / (1 - fraction), "divides by the stable share; the candidate's share is the canary fraction."),
+    ]
+    return _grade(answer, expected, unit="requests", what="the tenant requests needed", mistakes=mistakes,
+                  fallback="total requests × canary fraction = candidate requests.", rel_tol=0.01)
+
+
+def grade_sticky_share(answer: object, *, before: float = 0.05, after: float = 0.25) -> Verdict:
+    """Grade which share of the keys on the candidate at ``before`` are still on it at ``after`` (all: 1.0).
+
+    >>> grade_sticky_share(0.25).message
+    '✗ 0.25 fraction is what a fresh random draw would give; the split compares a fixed hash with the fraction.'
+    """
+    mistakes = [
+        (after, "is what a fresh random draw would give; the split compares a fixed hash with the fraction."),
+        (before / after, "is the old canary's share of the new one; the question asks how many old keys stay."),
+        (100.0, "is a percentage; the question asks for a fraction between 0 and 1."),
+    ]
+    return _grade(answer, 1.0, unit="fraction", what="the share that stays on the candidate", mistakes=mistakes,
+                  fallback="A key is on the candidate when hash(key) < fraction; raising the fraction keeps it below.",
+                  rel_tol=1e-9)
+
+
+check_requests_before_judging = _printer(grade_requests_before_judging)
+check_sticky_share = _printer(grade_sticky_share)
+
+
+# --- chapter 12: batch_overhead -------------------------------------------------------------------
+
+
+def grade_break_even_pct(answer: object, *, overhead: float = 0.10) -> Verdict:
+    """Grade the utilisation (%) above which a merged GPU beats dynamic serving at ``overhead``.
+
+    >>> grade_break_even_pct(90).message
+    '✗ 90 % is 1 − overhead; dynamic serving needs (1 + overhead) GPU-time per unit of work, so use 1 / (1 + overhead).'
+    """
+    expected = 100 * break_even_utilisation(overhead)
+    mistakes = [
+        (100 * (1 - overhead), "is 1 − overhead; dynamic serving needs (1 + overhead) GPU-time per unit of work, "
+                               "so use 1 / (1 + overhead)."),
+        (expected / 100, "is a fraction; the question asks for a percentage (multiply by 100)."),
+        (100 * (1 + overhead), "is the dynamic cost factor; the break-even is its inverse."),
+    ]
+    return _grade(answer, expected, unit="%", what="the break-even utilisation", mistakes=mistakes,
+                  fallback="Merged wins when utilisation × (1 + overhead) ≥ 1.", rel_tol=0.002)
+
+
+def grade_expected_distinct(answer: object, *, batch_size: int = 4, tenants: int = 2) -> Verdict:
+    """Grade the expected distinct adapters in a batch of ``batch_size`` over ``tenants`` equally popular ones.
+
+    >>> grade_expected_distinct(1.875).ok
+    True
+    """
+    expected = expected_distinct(batch_size, [1.0 / tenants] * tenants)
+    mistakes = [
+        (float(min(batch_size, tenants)), "assumes every tenant always appears; each one is missing with "
+                                          f"probability (1 − 1/{tenants})^{batch_size}."),
+        (float(batch_size), "counts requests, not distinct adapters."),
+        (tenants * (1 / tenants) ** batch_size, "is the chance of an adapter filling the whole batch; use "
+                                                "1 − (1 − p)^B per adapter."),
+    ]
+    return _grade(answer, expected, unit="adapters", what="the expected distinct adapters", mistakes=mistakes,
+                  fallback="E[distinct] = Σ 1 − (1 − p_i)^B.", rel_tol=0.005)
+
+
+check_break_even_pct = _printer(grade_break_even_pct)
+check_expected_distinct = _printer(grade_expected_distinct)
+
+
+# --- chapter 13: inflight_admission ---------------------------------------------------------------
+
+
+def _burst(slots: int, max_queue: int, arrivals: int) -> tuple[int, int, int]:
+    """Admitted at once, queued and refused when ``arrivals`` distinct tenants arrive and nobody finishes."""
+    gate = AdmissionController(standard_fleet(arrivals, budget_mb=16.0 * slots), max_queue=max_queue)
+    refused = 0
+    for i in range(1, arrivals + 1):
+        try:
+            gate.start(f"llama-3-8b:tenant-{i:02d}")
+        except QueueFullError:
+            refused += 1
+    return gate.admitted_now, gate.queued, refused
+
+
+def grade_refused(answer: object, *, slots: int = 2, max_queue: int = 2, arrivals: int = 5) -> Verdict:
+    """Grade how many of ``arrivals`` distinct-tenant requests are refused when nobody finishes (default 1).
+
+    >>> grade_refused(3).message
+    '✗ 3 requests forgets the queue: 2 requests can wait for a finish instead of being refused.'
+    """
+    now, queued, refused = _burst(slots, max_queue, arrivals)
+    mistakes = [
+        (arrivals - slots, f"forgets the queue: {max_queue} requests can wait for a finish instead of being refused."),
+        (0, f"lets the queue grow past its bound of {max_queue}: the {arrivals}th request finds it full."),
+    ]
+    return _grade(answer, refused, unit="requests", what="the number refused", mistakes=mistakes,
+                  fallback=f"{slots} fit at once (every resident is then pinned), {max_queue} may wait, the rest are refused.",
+                  integer=True)
+
+
+def grade_admitted_after_finish(answer: object, *, slots: int = 2, max_queue: int = 2, arrivals: int = 4) -> Verdict:
+    """Grade how many waiting requests one finish admits when every waiter needs its own slot (default 1).
+
+    >>> grade_admitted_after_finish(2).message
+    '✗ 2 requests frees more than one finish can: one 16 MiB slot comes free, and the second waiter needs its own.'
+    """
+    gate = AdmissionController(standard_fleet(arrivals, budget_mb=16.0 * slots), max_queue=max_queue)
+    first = [gate.start(f"llama-3-8b:tenant-{i:02d}") for i in range(1, arrivals + 1)][0]
+    expected = len(gate.finish(first.ticket))
+    mistakes = [
+        (max_queue, "frees more than one finish can: one 16 MiB slot comes free, and the second waiter needs its own."),
+        (0, "keeps the slot pinned; a finished request releases its pin, so its adapter becomes evictable."),
+    ]
+    return _grade(answer, expected, unit="requests", what="the number admitted by one finish", mistakes=mistakes,
+                  fallback="A finish unpins one adapter; FIFO admits waiters while each one fits.", integer=True)
+
+
+check_refused = _printer(grade_refused)
+check_admitted_after_finish = _printer(grade_admitted_after_finish)
+
+
+# --- chapter 14: real_stack -----------------------------------------------------------------------
+
+
+def grade_exact_adapter_mb(answer: Any, *, model: str = "llama-3-8b", rank: int = 16,
+                           targets: Sequence[str] = ("q_proj", "k_proj", "v_proj", "o_proj"),
+                           bytes_per_param: int = 2) -> Verdict:
+    """Grade the exact size (MiB) of an adapter from the model's config.json; default Llama-3-8B r=16 q,k,v,o = 26.
+
+    >>> grade_exact_adapter_mb(26).ok
+    True
+    >>> print(grade_exact_adapter_mb(32).message)
+    ✗ 32 MiB is the naive formula: under grouped-query attention k and v map 4096 features to only 1024, so use r·(in + out) per projection.
+    """
+    cfg = load_model_config(model)
+    expected = exact_adapter_mb(cfg, rank, targets, bytes=bytes_per_param)
+    naive = adapter_vram_mb(rank, cfg.hidden_size, cfg.num_hidden_layers, len(targets), bytes_per_param)
+    k_in, k_out = target_dims(cfg, "k_proj")
+    mistakes: list[Mistake] = [
+        (naive, f"is the naive formula: under grouped-query attention k and v map {k_in} features to only "
+                f"{k_out}, so use r·(in + out) per projection."),
+        (expected * 4 / bytes_per_param, f"uses 4 bytes per parameter (PEFT's F32 file); the question asks for "
+                                         f"{bytes_per_param:g}-byte serving precision."),
+        (expected * MIB / 1e6, "is in MB (10^6 bytes); the course counts in MiB (2^20 bytes)."),
+        (expected / bytes_per_param * MIB / 1e6, "counts parameters in millions, not bytes: multiply by "
+                                                 f"{bytes_per_param:g} bytes per parameter."),
+        (expected / cfg.num_hidden_layers, f"is one layer; multiply by all {cfg.num_hidden_layers} layers."),
+    ]
+    mistakes = [(v, h) for v, h in mistakes if not _close(v, expected, 1e-9)]
+    return _grade(answer, expected, unit="MiB", what="the exact adapter size", mistakes=mistakes,
+                  fallback="Sum r·(in + out) over the targets (q: 4096→4096, k and v: 4096→1024, o: 4096→4096), "
+                           "times the layers, times 2 bytes, over 2^20.")
+
+
+def grade_peft_tensor_bytes(answer: Any, *, model: str = "tiny-llama-demo", rank: int = 16,
+                            targets: Sequence[str] = ("q_proj", "k_proj", "v_proj", "o_proj")) -> Verdict:
+    """Grade the bytes of tensor data PEFT writes by default (F32) for an adapter; default: the demo model, 57,344.
+
+    >>> print(grade_peft_tensor_bytes(28672).message)
+    ✗ 28,672 bytes is bf16 (2 bytes per parameter); PEFT saves adapter tensors in F32 by default, 4 bytes each.
+    """
+    cfg = load_model_config(model)
+    params = lora_params(cfg, rank, targets)
+    expected = params * 4
+    naive = rank * 2 * cfg.hidden_size * len(targets) * cfg.num_hidden_layers * 4
+    mistakes: list[Mistake] = [
+        (params * 2, "is bf16 (2 bytes per parameter); PEFT saves adapter tensors in F32 by default, 4 bytes each."),
+        (params, "counts parameters, not bytes: multiply by 4 bytes (F32)."),
+        (naive, "uses the naive d x d formula; k and v are narrower under grouped-query attention "
+                "(read the shapes from the config: heads x head_dim)."),
+        (expected / cfg.num_hidden_layers, f"is one layer; the model has {cfg.num_hidden_layers}."),
+    ]
+    mistakes = [(v, h) for i, (v, h) in enumerate(mistakes)
+                if not _close(v, expected, 1e-9) and not any(_close(v, w, 1e-9) for w, _ in mistakes[:i])]
+    return _grade(answer, expected, unit="bytes", what="the tensor data in adapter_model.safetensors",
+                  mistakes=mistakes, rel_tol=1e-9, integer=True,
+                  fallback="Sum r·(in + out) over targets and layers, times 4 bytes (F32); the 8-byte prefix and "
+                           "the JSON header are not tensor data.")
+
+
+check_exact_adapter_mb = _printer(grade_exact_adapter_mb)
+check_peft_tensor_bytes = _printer(grade_peft_tensor_bytes)

@@ -156,7 +156,7 @@ def checkpoint_digest(
     >>> checkpoint_digest(d)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    labcore.digest.CheckpointDigestError: ...: no weight files (*.safetensors, *.bin, *.pt, *.pth) found; is this the checkpoint folder?
+    labcore.errors.CheckpointDigestError: ...: no weight files (*.safetensors, *.bin, *.pt, *.pth) found; is this the checkpoint folder?
     """
     if isinstance(chunk_bytes, bool) or not isinstance(chunk_bytes, int) or chunk_bytes <= 0:
         raise ValueError(f"chunk_bytes must be a positive int, got {chunk_bytes!r}")

@@ -270,7 +270,7 @@ def read_safetensors_header(
     >>> read_safetensors_header(p)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    labcore.peft_files.AdapterFileError: .../x.safetensors: header length 18446744073709551615 exceeds the 100000000-byte limit; not a safetensors file or a hostile one
+    labcore.errors.AdapterFileError: .../x.safetensors: header length 18446744073709551615 exceeds the 100000000-byte limit; not a safetensors file or a hostile one
     """
     path = Path(path)
     try:

@@ -660,10 +660,10 @@ def _minor(version: str) -> int:
 def plot_release_timeline(timeline: Any, *, ax: Axes | None = None) -> Figure:
     """Plot which version unpinned traffic gets after each release, under semver and under a string sort.
 
-    ``timeline`` is a ``labcore.widgets.ReleaseTimeline`` (one entry per published 1.x.0 release).
+    ``timeline`` is a ``labcore.sim.ReleaseTimeline`` (one entry per published 1.x.0 release).
     The gap between the two lines is traffic served by a stale adapter.
 
-    >>> from labcore.widgets import release_timeline
+    >>> from labcore.sim import release_timeline
     >>> plot_release_timeline(release_timeline(12)).axes[0].get_title()
     'String sort stuck on 1.9.0 since 1.10.0: 23% of unpinned traffic stale'
     """
@@ -711,10 +711,10 @@ def plot_cache_over_time(runs: Mapping[str, Any], *, metric: str = "hit_rate", t
                          ax: Axes | None = None) -> Figure:
     """Plot one cache metric per window of requests, one line per eviction policy.
 
-    ``runs`` maps a policy name (``"LRU"``, ``"FIFO"``) to a ``labcore.widgets.CacheRun`` replayed on the
+    ``runs`` maps a policy name (``"LRU"``, ``"FIFO"``) to a ``labcore.sim.CacheRun`` replayed on the
     same trace; ``metric`` is ``"hit_rate"``, ``"evictions"`` or ``"load_ms"``.
 
-    >>> from labcore.widgets import cache_runs
+    >>> from labcore.sim import cache_runs
     >>> plot_cache_over_time(cache_runs(320, 40, 1.0)).axes[0].get_title()
     '320 MiB for 40 tenants: LRU 77% hits, FIFO 72%'
     """
@@ -753,9 +753,9 @@ def plot_hit_rate_vs_budget(sweep: Mapping[str, Sequence[Any]], *, budget_mb: fl
                             ax: Axes | None = None) -> Figure:
     """Plot the hit rate against the VRAM budget, one line per policy, with the working set marked.
 
-    ``sweep`` maps a policy name to a list of ``CacheRun`` at increasing budgets (``labcore.widgets.budget_sweep``).
+    ``sweep`` maps a policy name to a list of ``CacheRun`` at increasing budgets (``labcore.sim.budget_sweep``).
 
-    >>> from labcore.widgets import budget_sweep
+    >>> from labcore.sim import budget_sweep
     >>> plot_hit_rate_vs_budget(budget_sweep([320, 640], 40, 1.0), budget_mb=320).axes[0].get_title()
     'Below the 640 MiB working set, every MiB of budget costs hits'
     """
@@ -785,7 +785,7 @@ def plot_vram_used(run: Any, *, ax: Axes | None = None) -> Figure:
     The real cache evicts before it copies, so ``used_mb`` never crosses the budget. A cache that
     started the copy before freeing its victims would peak at ``used + size`` during each eviction (crosses).
 
-    >>> from labcore.widgets import cache_runs
+    >>> from labcore.sim import cache_runs
     >>> plot_vram_used(cache_runs(320, 40, 1.0)["LRU"]).axes[0].get_title()
     'Evict first: used VRAM never crosses the 320 MiB budget'
     """

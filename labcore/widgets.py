@@ -19,6 +19,11 @@ ipywidgets and matplotlib are imported lazily: without them a factory returns an
 Every factory is registered in :data:`PANELS` (``@register_panel``), which the benchmark
 (``benchmarks/bench_panels.py``) and the tests iterate over.
 
+Speed budget (<= 100 ms per live update): matplotlib 3.11 lays out text glyph by glyph, so a
+redraw costs roughly one millisecond or more per text object. Keep figures to a short title, axis
+labels and a few explicit ticks; put sentences in the HTML readout. Slow computations (simulations)
+belong in a static panel (pre-rendered once) or behind a memo keyed on the slider values.
+
 >>> {'economics_panel', 'fleet_headline_panel'} <= set(PANELS)
 True
 """
@@ -31,6 +36,13 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from .affinity import affinity_runs
+from .batching import BreakEvenView, break_even_view, fit_sgmv
+from .canary import canary_log
+from .sim import (ADMISSION_POOLS, CUSTOMER41_JOIN_MS, ONBOARDING, ONBOARDING_TENANTS, SPILL, SPILL_TENANTS, CacheRun,
+                  ReleaseTimeline, admission_runs, cache_runs, customer41_run, onboarding_runs, onboarding_timeline,
+                  release_timeline, route_examples, spill_runs)
 
 __all__ = [
     "Control",
@@ -361,6 +373,32 @@ def register_panel(factory: Callable[[], Any]) -> Callable[[], Any]:
     return guarded
 
 
+_MEMO: dict[tuple, Any] = {}
+
+
+def _memo(key: tuple, make: Callable[[], Any]) -> Any:
+    """Compute a panel state once per ``key`` (the slider values): simulations are too slow to redo per redraw."""
+    if key not in _MEMO:
+        _MEMO[key] = make()
+    return _MEMO[key]
+
+
+def _sweep_headline_panel(name: str, *, control: Control, sweeps: Sequence[Mapping[Any, Any]],
+                           plot: Callable[..., Any], readout: Callable[[Any], str], **plot_options: Any) -> Panel:
+    """Build a static panel over pre-computed runs: the slider picks one key, the figure highlights it.
+
+    ``sweeps`` holds one or more ``{key: run}`` maps over ``control.options``; each state is
+    ``(key, run, ...)`` (one run per sweep), and the figure is ``plot(*sweeps, highlight=key, ax=ax)``.
+    """
+    return static_panel(
+        name,
+        control=control,
+        compute=lambda **value: (value[control.name], *(sweep[value[control.name]] for sweep in sweeps)),
+        plot=lambda state, ax: plot(*sweeps, highlight=state[0], ax=ax, **plot_options),
+        readout=readout,
+    )
+
+
 def _usd(x: float) -> str:
     return f"${x:,.0f}"
 
@@ -370,11 +408,23 @@ def _usd(x: float) -> str:
 FLEET_TENANTS: tuple[int, ...] = (1, 2, 5, 10, 20, 40, 60, 80, 100, 150, 200)
 
 
-def _fleet(tenants: int, *, gpu_hourly_usd: float = 3.20, adapter_vram_mb: float = 16.0) -> Any:
+def _fleet(tenants: int, *, gpu_hourly_usd: float = 3.20, adapter_vram_mb: float = 16.0,
+           tenant_qps: float | None = None, gpu_qps: float | None = None) -> Any:
     from .adapter import tenant_adapters
     from .fleet import fleet_plan
 
-    return fleet_plan(tenant_adapters(tenants, vram_mb=adapter_vram_mb), gpu_hourly_usd=gpu_hourly_usd)
+    return fleet_plan(tenant_adapters(tenants, vram_mb=adapter_vram_mb), gpu_hourly_usd=gpu_hourly_usd,
+                      tenant_qps=tenant_qps, gpu_qps=gpu_qps)
+
+
+def _fleet_headline_panel(name: str, *, control: Control, compute: Callable[[Any], Any],
+                          readout: Callable[[Any], str]) -> Panel:
+    """Build a static panel of fleet bills whose dollar axis stays put: 1.2 x the largest state's dedicated bill."""
+    from .plots import plot_fleet_costs
+
+    usd_max = compute(max(control.options)).dedicated_monthly_usd * 1.2
+    return static_panel(name, control=control, compute=compute, readout=readout,
+                        plot=lambda plan, ax: plot_fleet_costs(plan, usd_max=usd_max, ax=ax))
 
 
 def _fleet_readout(plan: Any) -> str:
@@ -387,14 +437,10 @@ def _fleet_readout(plan: Any) -> str:
 @register_panel
 def fleet_headline_panel() -> Panel:
     """Show the economic case for a number of tenants; works on a static page (chapter 1's headline)."""
-    from .plots import plot_fleet_costs
-
-    usd_max = _fleet(max(FLEET_TENANTS)).dedicated_monthly_usd * 1.2
-    return static_panel(
+    return _fleet_headline_panel(
         "fleet_headline_panel",
         control=Control("tenants", "tenants", default=40, options=FLEET_TENANTS),
         compute=_fleet,
-        plot=lambda plan, ax: plot_fleet_costs(plan, usd_max=usd_max, ax=ax),
         readout=_fleet_readout,
     )
 
@@ -523,40 +569,6 @@ def gpu_split_panel() -> Panel:
 # (appended by the fleet-routing engineer; panels for chapters 10-12 follow)
 
 AFFINITY_SKEWS: tuple[float, ...] = (0.0, 0.5, 0.8, 1.0, 1.2)
-AFFINITY_DEFAULTS: dict[str, Any] = {"zipf_s": 1.0, "replicas": 4, "load_factor": 1.25, "cache_adapters": 12}
-
-
-def _affinity_key(zipf_s: float, replicas: int, load_factor: float, cache_adapters: int) -> tuple:
-    return (round(float(zipf_s), 6), int(replicas), round(float(load_factor), 6), int(cache_adapters))
-
-
-_AFFINITY_MEMO: dict[tuple, Any] = {}
-
-
-def affinity_runs(zipf_s: float = 1.0, replicas: int = 4, load_factor: float = 1.25, cache_adapters: int = 12,
-                  *, tenants: int = 40, requests: int = 10_000, warmup: int = 2_000,
-                  rate_per_replica_s: float = 125.0, seed: int = 1) -> dict[str, Any]:
-    """Run chapter 10's trace through every placement policy and return ``{policy: FleetRun}`` (memoised).
-
-    The trace: ``tenants`` Zipf(``zipf_s``) tenants at ``rate_per_replica_s`` × ``replicas`` requests/s;
-    each replica caches ``cache_adapters`` 16 MiB adapters and loads a miss from object storage
-    (``labcore.tiers.single_tier_cache``).
-    """
-    from .affinity import compare_policies
-    from .sim import Workload, make_trace, standard_fleet
-    from .tiers import single_tier_cache
-
-    key = (*_affinity_key(zipf_s, replicas, load_factor, cache_adapters), tenants, requests, warmup,
-           rate_per_replica_s, seed)
-    if key not in _AFFINITY_MEMO:
-        w = Workload(tenants=tenants, requests=requests, zipf_s=float(zipf_s),
-                     rate_per_s=rate_per_replica_s * replicas, seed=seed)
-        budget_mb = cache_adapters * w.adapter_mb
-        registry = standard_fleet(w, budget_mb=budget_mb).registry
-        _AFFINITY_MEMO[key] = compare_policies(
-            make_trace(w), registry, w.base_model, replicas=int(replicas), cache_budget_mb=budget_mb,
-            warmup=warmup, load_factor=float(load_factor), cache_factory=lambda: single_tier_cache(budget_mb))
-    return dict(_AFFINITY_MEMO[key])
 
 
 def _affinity_readout(runs: Mapping[str, Any]) -> str:
@@ -574,7 +586,7 @@ def affinity_headline_panel() -> Panel:
     return static_panel(
         "affinity_headline_panel",
         control=Control("zipf_s", "popularity skew s (Zipf exponent)", default=1.0, options=AFFINITY_SKEWS),
-        compute=lambda zipf_s: affinity_runs(zipf_s),
+        compute=lambda zipf_s: _memo(("affinity", zipf_s), lambda: affinity_runs(zipf_s)),
         plot=lambda runs, ax: plot_policy_comparison(runs, p99_max_ms=100_000, ax=ax),
         readout=_affinity_readout,
     )
@@ -593,8 +605,9 @@ def affinity_panel() -> Panel:
             Control("load_factor", "bounded-load factor c (x mean)", default=1.25, min=1.05, max=2.0, step=0.05),
             Control("cache_adapters", "cache per replica (adapters)", default=12, min=4, max=40, step=1),
         ],
-        compute=lambda zipf_s, replicas, load_factor, cache_adapters: affinity_runs(
-            zipf_s, replicas, load_factor, cache_adapters, requests=6_000, warmup=1_000),
+        compute=lambda zipf_s, replicas, load_factor, cache_adapters: _memo(
+            ("affinity", zipf_s, replicas, load_factor, cache_adapters, 6_000),
+            lambda: affinity_runs(zipf_s, replicas, load_factor, cache_adapters, requests=6_000, warmup=1_000)),
         plot=lambda runs, ax: plot_replica_load(runs, ax=ax),
         readout=_affinity_readout,
     )
@@ -605,14 +618,10 @@ def affinity_panel() -> Panel:
 CANARY_ERROR_RATES_PCT: tuple[float, ...] = (0.5, 1.0, 1.5, 2.0, 3.0, 5.0)
 
 
-def canary_log(candidate_error_pct: float = 0.5, candidate_latency_ms: float = 42.0, candidate_quality: float = 0.90,
-               *, requests: int = 40_000, seed: int = 0) -> list[Any]:
-    """Simulate chapter 11's canary of support-bot 2.0.0 against 1.10.0 and return the decision log."""
-    from .canary import VersionBehaviour, simulate_canary
+def _plot_canary(log: Sequence[Any], ax: Any) -> Any:
+    from .plots import plot_canary_log
 
-    candidate = VersionBehaviour(error_rate=candidate_error_pct / 100.0, base_latency_ms=candidate_latency_ms,
-                                 quality=candidate_quality)
-    return simulate_canary(candidate, requests=requests, seed=seed)
+    return plot_canary_log(log, requests_max=40_000, ax=ax)
 
 
 def _canary_readout(log: Sequence[Any]) -> str:
@@ -624,14 +633,12 @@ def _canary_readout(log: Sequence[Any]) -> str:
 @register_panel
 def canary_headline_panel() -> Panel:
     """Show the rollout as the candidate's true error rate rises; works on a static page (chapter 11's headline)."""
-    from .plots import plot_canary_log
-
     return static_panel(
         "canary_headline_panel",
         control=Control("candidate_error_pct", "candidate error rate (%)", default=0.5,
                         options=CANARY_ERROR_RATES_PCT),
         compute=lambda candidate_error_pct: canary_log(candidate_error_pct),
-        plot=lambda log, ax: plot_canary_log(log, requests_max=40_000, ax=ax),
+        plot=_plot_canary,
         readout=_canary_readout,
     )
 
@@ -639,8 +646,6 @@ def canary_headline_panel() -> Panel:
 @register_panel
 def canary_panel() -> Panel:
     """Explore the canary: the candidate's error rate, latency and eval quality (chapter 11, needs a kernel)."""
-    from .plots import plot_canary_log
-
     return live_panel(
         "canary_panel",
         controls=[
@@ -651,7 +656,7 @@ def canary_panel() -> Panel:
                     step=0.01),
         ],
         compute=canary_log,
-        plot=lambda log, ax: plot_canary_log(log, requests_max=40_000, ax=ax),
+        plot=_plot_canary,
         readout=_canary_readout,
     )
 
@@ -661,28 +666,7 @@ def canary_panel() -> Panel:
 BATCH_DISTINCT: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)
 
 
-@dataclass(frozen=True, slots=True)
-class BreakEvenView:
-    """One state of chapter 12's panels: the batch composition and its break-even."""
-
-    distinct: int
-    rank: int
-    overhead: float
-    break_even_utilisation: float
-    flat_break_even_utilisation: float
-
-
-def break_even_view(distinct: int = 32, rank: int = 16) -> BreakEvenView:
-    """Return the honest overhead and the merged-vs-dynamic break-even for one batch composition."""
-    from .batching import FLAT_OVERHEAD, break_even_utilisation, fit_sgmv
-
-    overhead = fit_sgmv().overhead_fraction(int(distinct), int(rank))
-    return BreakEvenView(int(distinct), int(rank), overhead, break_even_utilisation(overhead),
-                         break_even_utilisation(FLAT_OVERHEAD))
-
-
 def _plot_break_even_view(view: BreakEvenView, ax: Any) -> Any:
-    from .batching import fit_sgmv
     from .plots import plot_break_even
 
     return plot_break_even(fit_sgmv(), rank=view.rank, distinct=view.distinct, ax=ax)
@@ -722,37 +706,9 @@ def batch_panel() -> Panel:
 
 
 # --- chapter 08: serving simulator (also chapters 09 and 13) -----------------------------------
-# Appended by the simulator engineer. The data come from labcore.sim / tiers / admission; the
-# static panels pre-compute every state with modest request counts (a few seconds in all).
+# The runs come from labcore.sim (onboarding_runs, spill_runs, admission_runs); the static panels
+# pre-compute every state once (a few seconds in all) and keep them in the panel memo.
 
-ONBOARDING_TENANTS: tuple[int, ...] = (36, 38, 39, 40, 41, 42, 44, 46, 48)
-#: The chapter 8 story: a 640 MiB pool (forty 16 MiB adapters), Zipf s=0.5, 20k requests per run.
-ONBOARDING: dict[str, Any] = {"pool_adapters": 40, "zipf_s": 0.5, "requests": 20_000, "seed": 41, "warmup": 2_000}
-SPILL_TENANTS: tuple[int, ...] = (24, 32, 40, 48, 64, 80, 96, 128)
-#: The chapter 9 setup: a 32-adapter GPU pool over a 96-adapter host tier (16 MiB adapters).
-SPILL: dict[str, Any] = {"gpu_adapters": 32, "host_adapters": 96, "requests": 20_000, "seed": 9, "warmup": 2_000}
-ADMISSION_POOLS: tuple[int, ...] = (8, 12, 16, 20, 24, 28, 32, 40)
-#: The chapter 13 setup: 40 tenants, 100 requests/s, each request holds its adapter 300 ms past its latency.
-ADMISSION: dict[str, Any] = {"tenants": 40, "requests": 5_000, "zipf_s": 0.8, "rate_per_s": 100.0, "seed": 13,
-                             "hold_ms": 300.0, "max_queue": 32}
-
-_SIM_MEMO: dict[tuple, Any] = {}
-
-
-def _memo(key: tuple, make: Callable[[], Any]) -> Any:
-    if key not in _SIM_MEMO:
-        _SIM_MEMO[key] = make()
-    return _SIM_MEMO[key]
-
-
-def onboarding_runs() -> dict[int, Any]:
-    """Return chapter 8's steady-state runs, ``{tenants: SimResult}``, on a forty-adapter pool (memoised)."""
-    from .sim import tenant_sweep
-
-    o = ONBOARDING
-    return _memo(("onboarding",), lambda: tenant_sweep(
-        ONBOARDING_TENANTS, budget_mb=16.0 * o["pool_adapters"], zipf_s=o["zipf_s"], requests=o["requests"],
-        seed=o["seed"], warmup=o["warmup"]))
 
 
 def _onboarding_readout(state: tuple[int, Any]) -> str:
@@ -766,27 +722,14 @@ def onboarding_headline_panel() -> Panel:
     """Show p99 as tenants outgrow a forty-adapter pool; works on a static page (chapter 8's headline)."""
     from .plots import plot_p99_cliff
 
-    runs = onboarding_runs()
-    return static_panel(
+    return _sweep_headline_panel(
         "onboarding_headline_panel",
         control=Control("tenants", "tenants sharing the pool", default=41, options=ONBOARDING_TENANTS),
-        compute=lambda tenants: (tenants, runs[tenants]),
-        plot=lambda state, ax: plot_p99_cliff(runs, highlight=state[0], pool_adapters=ONBOARDING["pool_adapters"],
-                                              ax=ax),
+        sweeps=[_memo(("onboarding",), onboarding_runs)],
+        plot=plot_p99_cliff,
         readout=_onboarding_readout,
+        pool_adapters=ONBOARDING["pool_adapters"],
     )
-
-
-def onboarding_timeline(tenants: int = 41, pool_adapters: int = 40, zipf_s: float = 0.5, *,
-                        requests: int = 20_000, rate_per_s: float = 200.0, seed: int = 41) -> Any:
-    """Simulate tenant #``tenants`` joining halfway through a run on a ``pool_adapters`` pool (a SimResult)."""
-    from .sim import Join, Workload, make_trace, simulate, standard_fleet
-
-    join_ms = requests / rate_per_s * 1000 / 2
-    w = Workload(tenants=tenants, requests=requests, zipf_s=zipf_s, rate_per_s=rate_per_s, seed=seed,
-                 joins=(Join(join_ms, tenants),))
-    return simulate(lambda: standard_fleet(w, budget_mb=16.0 * pool_adapters), make_trace(w), windows=20,
-                    phases=(join_ms,), warmup=min(2_000, requests // 4))
 
 
 def _timeline_readout(r: Any) -> str:
@@ -813,20 +756,6 @@ def simulator_panel() -> Panel:
     )
 
 
-def spill_runs() -> tuple[dict[int, Any], dict[int, Any]]:
-    """Return chapter 9's runs, ``(gpu_only, tiered)``, each ``{tenants: SimResult}`` (memoised)."""
-    from .sim import tenant_sweep
-    from .tiers import TieredCache
-
-    s = SPILL
-    gpu_mb, host_mb = 16.0 * s["gpu_adapters"], 16.0 * s["host_adapters"]
-    common = dict(budget_mb=gpu_mb, requests=s["requests"], seed=s["seed"], warmup=s["warmup"])
-    return _memo(("spill",), lambda: (
-        tenant_sweep(SPILL_TENANTS, **common),
-        tenant_sweep(SPILL_TENANTS, cache_factory=lambda: TieredCache(gpu_mb, host_mb), **common),
-    ))
-
-
 def _spill_readout(state: tuple[int, Any, Any]) -> str:
     tenants, single, tiered = state
     return (f"<b>{tenants} tenants</b>, GPU hit rate {100 * single.hit_rate:.1f}%: p99 "
@@ -838,31 +767,15 @@ def spill_headline_panel() -> Panel:
     """Show p99 under churn with and without a host-RAM tier; works on a static page (chapter 9's headline)."""
     from .plots import plot_tier_churn
 
-    single, tiered = spill_runs()
-    return static_panel(
+    return _sweep_headline_panel(
         "spill_headline_panel",
         control=Control("tenants", "tenants churning through the pool", default=64, options=SPILL_TENANTS),
-        compute=lambda tenants: (tenants, single[tenants], tiered[tenants]),
-        plot=lambda state, ax: plot_tier_churn(single, tiered, highlight=state[0], gpu_adapters=SPILL["gpu_adapters"],
-                                               host_adapters=SPILL["host_adapters"], ax=ax),
+        sweeps=_memo(("spill",), spill_runs),
+        plot=plot_tier_churn,
         readout=_spill_readout,
+        gpu_adapters=SPILL["gpu_adapters"],
+        host_adapters=SPILL["host_adapters"],
     )
-
-
-def admission_runs() -> dict[int, Any]:
-    """Return chapter 13's in-flight runs, ``{pool adapters: SimResult}`` (memoised)."""
-    from .sim import Workload, make_trace, simulate, standard_fleet
-
-    a = ADMISSION
-
-    def make() -> dict[int, Any]:
-        w = Workload(tenants=a["tenants"], requests=a["requests"], zipf_s=a["zipf_s"], rate_per_s=a["rate_per_s"],
-                     seed=a["seed"])
-        trace = make_trace(w)
-        return {pool: simulate(lambda: standard_fleet(w, budget_mb=16.0 * pool), trace, hold_ms=a["hold_ms"],
-                               max_queue=a["max_queue"], windows=0) for pool in ADMISSION_POOLS}
-
-    return _memo(("admission",), make)
 
 
 def _admission_readout(state: tuple[int, Any]) -> str:
@@ -876,84 +789,22 @@ def admission_headline_panel() -> Panel:
     """Show waiting and refusals as the adapter pool shrinks under in-flight load (chapter 13's headline)."""
     from .plots import plot_admission
 
-    runs = admission_runs()
-    return static_panel(
+    return _sweep_headline_panel(
         "admission_headline_panel",
         control=Control("pool_adapters", "adapter pool (16 MiB adapters)", default=24, options=ADMISSION_POOLS),
-        compute=lambda pool_adapters: (pool_adapters, runs[pool_adapters]),
-        plot=lambda state, ax: plot_admission(runs, highlight=state[0], ax=ax),
+        sweeps=[_memo(("admission",), admission_runs)],
+        plot=plot_admission,
         readout=_admission_readout,
     )
 
 
-__all__ += ["onboarding_headline_panel", "simulator_panel", "spill_headline_panel", "admission_headline_panel",
-            "onboarding_runs", "onboarding_timeline", "spill_runs", "admission_runs"]
+__all__ += ["onboarding_headline_panel", "simulator_panel", "spill_headline_panel", "admission_headline_panel"]
 
 
 # --- chapter 03: versions_and_registry -----------------------------------------------------------
 # (appended by the chapter 3-4 author)
 
 MINOR_RELEASES: tuple[int, ...] = (5, 8, 9, 10, 11, 12, 14, 16, 20, 25, 30)
-
-
-@dataclass(frozen=True, slots=True)
-class ReleaseTimeline:
-    """What unpinned traffic got after each release of one adapter, under semver and under a string sort.
-
-    ``versions[i]`` is the i-th release (``1.0.0``, ``1.1.0``, ...); ``semver_latest[i]`` is what
-    ``AdapterRegistry.resolve(name)`` returned right after it, and ``string_latest[i]`` what
-    ``max(registry.versions(name))`` (plain string comparison) returned. Each release is live
-    for one equal period of unpinned traffic.
-    """
-
-    name: str
-    versions: tuple[str, ...]
-    semver_latest: tuple[str, ...]
-    string_latest: tuple[str, ...]
-
-    @property
-    def stale_periods(self) -> int:
-        """Periods in which the string sort served an older version than semver."""
-        return sum(s != v for s, v in zip(self.string_latest, self.semver_latest))
-
-    @property
-    def stale_share(self) -> float:
-        """The share of unpinned traffic that a string-sorting router sent to a stale version."""
-        return self.stale_periods / len(self.versions)
-
-    @property
-    def first_stale(self) -> int | None:
-        """The index of the first release after which the string sort was wrong (None if never)."""
-        return next((i for i, (s, v) in enumerate(zip(self.string_latest, self.semver_latest)) if s != v), None)
-
-    @property
-    def releases_behind(self) -> int:
-        """How many releases the string sort's "latest" trails the real latest, at the end."""
-        return self.versions.index(self.semver_latest[-1]) - self.versions.index(self.string_latest[-1])
-
-
-def release_timeline(minor_releases: int, *, name: str = "support-bot") -> ReleaseTimeline:
-    """Publish ``name`` 1.0.0, 1.1.0, ... 1.N.0 into a real registry and record what "latest" resolves to.
-
-    >>> t = release_timeline(12)
-    >>> t.semver_latest[-1], t.string_latest[-1], t.releases_behind, t.stale_periods
-    ('1.12.0', '1.9.0', 3, 3)
-    """
-    from .adapter import Adapter
-    from .registry import AdapterRegistry
-
-    if isinstance(minor_releases, bool) or not isinstance(minor_releases, int) or minor_releases < 0:
-        raise ValueError(f"minor_releases must be an int >= 0, got {minor_releases!r}")
-    registry = AdapterRegistry()
-    registry.register_base("llama-3-8b", "sha256:llama-3-8b-demo")
-    versions, semver, string = [], [], []
-    for minor in range(minor_releases + 1):
-        version = f"1.{minor}.0"
-        registry.register(Adapter(name, version, "llama-3-8b", "sha256:llama-3-8b-demo", rank=16, vram_mb=16.0))
-        versions.append(version)
-        semver.append(registry.resolve(name).version)
-        string.append(max(registry.versions(name)))  # the bug: compares strings character by character
-    return ReleaseTimeline(name, tuple(versions), tuple(semver), tuple(string))
 
 
 def _release_readout(t: ReleaseTimeline) -> str:
@@ -982,156 +833,7 @@ def release_headline_panel() -> Panel:
 # --- chapter 04: the_cache ------------------------------------------------------------------------
 # (appended by the chapter 3-4 author)
 
-CACHE_REQUESTS = 2_000  # long enough for a steady state, short enough for a 100 ms slider update
-CACHE_WINDOW = 100
-CACHE_SEED = 0
-CACHE_TRANSFER_MB_PER_MS = 8.0  # host-to-device at 8 GB/s: a 16 MiB adapter loads in 2 ms
 CACHE_BUDGETS_MB: tuple[int, ...] = (64, 128, 192, 256, 320, 384, 448, 512, 576, 640, 704)
-
-
-@dataclass(frozen=True, slots=True)
-class CacheRun:
-    """One trace replayed through one cache: totals, per-window series and the VRAM in use after each request.
-
-    ``load_first_peak_mb[i]`` is the VRAM a cache that copied the new adapter *before* evicting its
-    victims would hold during request ``i`` (equal to ``used_mb[i]`` when nothing was evicted).
-    ``hot_evictions`` counts evictions of the most popular adapter (``hot_key``).
-    """
-
-    policy: str
-    budget_mb: float
-    tenants: int
-    zipf_s: float
-    working_set_mb: float
-    requests: int
-    hits: int
-    evictions: int
-    hot_key: str
-    hot_evictions: int
-    load_ms: float
-    window: int
-    window_requests: tuple[int, ...]
-    window_hits: tuple[int, ...]
-    window_evictions: tuple[int, ...]
-    window_load_ms: tuple[float, ...]
-    used_mb: tuple[float, ...]
-    load_first_peak_mb: tuple[float, ...]
-
-    @property
-    def hit_rate(self) -> float:
-        """Hits over requests."""
-        return self.hits / self.requests if self.requests else 0.0
-
-    @property
-    def misses(self) -> int:
-        """Requests that had to load their adapter."""
-        return self.requests - self.hits
-
-    @property
-    def first_load_first_oom(self) -> int | None:
-        """The 1-based request at which a load-first cache would first exceed the budget (None if never)."""
-        return next((i + 1 for i, p in enumerate(self.load_first_peak_mb) if p > self.budget_mb), None)
-
-
-def replay_cache(cache: Any, adapters: Sequence[Any], *, tenants: int, zipf_s: float,
-                 window: int = CACHE_WINDOW) -> CacheRun:
-    """Send each adapter of ``adapters`` (one per request) through ``cache`` and record what happened.
-
-    Asserts the budget invariant after every single request, as the contract tests do.
-
-    >>> from labcore import AdapterCache, tenant_adapters
-    >>> a, b, c = tenant_adapters(3)
-    >>> run = replay_cache(AdapterCache(32, 8.0), [a, b, a, c], tenants=3, zipf_s=1.0, window=2)
-    >>> run.hits, run.evictions, run.used_mb, run.load_first_peak_mb
-    (1, 1, (16.0, 32.0, 32.0, 32.0), (16.0, 32.0, 32.0, 48.0))
-    """
-    from .cache import FifoAdapterCache
-
-    if isinstance(window, bool) or not isinstance(window, int) or window < 1:
-        raise ValueError(f"window must be a positive int, got {window!r}")
-    counts: dict[str, int] = {}
-    sizes: dict[str, float] = {}
-    for a in adapters:
-        counts[a.key] = counts.get(a.key, 0) + 1
-        sizes[a.key] = a.vram_mb
-    hot_key = max(counts, key=counts.__getitem__) if counts else ""
-    budget = cache.budget_mb
-    access = cache.access
-    used: list[float] = []
-    peaks: list[float] = []
-    w_req, w_hits, w_ev, w_ms = [], [], [], []
-    hits = evictions = hot = 0
-    load_ms = 0.0
-    n_in = h_in = e_in = 0
-    ms_in = 0.0
-    for a in adapters:
-        before = cache.used_mb
-        step = access(a)
-        after = cache.used_mb
-        assert after <= budget, f"{cache!r} is over its budget after loading {a.key}"  # the hard wall
-        used.append(after)
-        peaks.append(before + a.vram_mb if step.evicted else after)
-        n_in += 1
-        if step.hit:
-            h_in += 1
-        else:
-            e_in += len(step.evicted)
-            ms_in += step.load_ms
-            if hot_key in step.evicted:
-                hot += 1
-        if n_in == window:
-            w_req.append(n_in), w_hits.append(h_in), w_ev.append(e_in), w_ms.append(ms_in)
-            hits, evictions, load_ms = hits + h_in, evictions + e_in, load_ms + ms_in
-            n_in = h_in = e_in = 0
-            ms_in = 0.0
-    if n_in:
-        w_req.append(n_in), w_hits.append(h_in), w_ev.append(e_in), w_ms.append(ms_in)
-        hits, evictions, load_ms = hits + h_in, evictions + e_in, load_ms + ms_in
-    policy = "FIFO" if isinstance(cache, FifoAdapterCache) else "LRU"
-    return CacheRun(policy, budget, tenants, zipf_s, sum(sizes.values()), len(used), hits, evictions, hot_key, hot,
-                    load_ms, window, tuple(w_req), tuple(w_hits), tuple(w_ev), tuple(w_ms), tuple(used), tuple(peaks))
-
-
-def _trace_adapters(tenants: int, zipf_s: float, requests: int, seed: int) -> list[Any]:
-    from .sim import Workload, make_trace
-
-    workload = Workload(tenants=tenants, requests=requests, zipf_s=zipf_s, seed=seed)
-    adapters = workload.adapters()
-    return [adapters[i] for i in make_trace(workload).tenant_index]
-
-
-def cache_runs(budget_mb: float, tenants: int = 40, zipf_s: float = 1.0, *, requests: int = CACHE_REQUESTS,
-               seed: int = CACHE_SEED) -> dict[str, CacheRun]:
-    """Replay one seeded Zipf trace of 16 MiB adapters through an LRU and a FIFO cache of ``budget_mb``.
-
-    >>> runs = cache_runs(320, 40, 1.0)
-    >>> runs["LRU"].hit_rate > runs["FIFO"].hit_rate, runs["LRU"].hot_evictions < runs["FIFO"].hot_evictions
-    (True, True)
-    """
-    from .cache import AdapterCache, FifoAdapterCache
-
-    trace = _trace_adapters(tenants, zipf_s, requests, seed)
-    return {
-        policy: replay_cache(cls(budget_mb, CACHE_TRANSFER_MB_PER_MS), trace, tenants=tenants, zipf_s=zipf_s)
-        for policy, cls in (("LRU", AdapterCache), ("FIFO", FifoAdapterCache))
-    }
-
-
-def budget_sweep(budgets_mb: Sequence[float], tenants: int = 40, zipf_s: float = 1.0, *,
-                 requests: int = CACHE_REQUESTS, seed: int = CACHE_SEED) -> dict[str, list[CacheRun]]:
-    """Replay the same trace at each budget, LRU and FIFO: the data of the hit-rate-vs-budget curve.
-
-    >>> [round(r.hit_rate, 3) for r in budget_sweep([320, 640])["LRU"]]
-    [0.771, 0.98]
-    """
-    from .cache import AdapterCache, FifoAdapterCache
-
-    trace = _trace_adapters(tenants, zipf_s, requests, seed)
-    return {
-        policy: [replay_cache(cls(b, CACHE_TRANSFER_MB_PER_MS), trace, tenants=tenants, zipf_s=zipf_s)
-                 for b in budgets_mb]
-        for policy, cls in (("LRU", AdapterCache), ("FIFO", FifoAdapterCache))
-    }
 
 
 def _cache_readout(runs: Mapping[str, CacheRun]) -> str:
@@ -1274,43 +976,7 @@ __all__ += ["TARGET_SETS", "SIZING_MODELS", "SIZING_RANKS", "ExactSizing", "exac
 # --- chapter 05: the router ---------------------------------------------------------------------
 # (appended by the chapter 5-7 author; panels for chapters 5, 6 and 7 follow)
 
-ROUTER_BASE = "llama-3-8b"
-ROUTER_DIGEST = "sha256:llama-3-8b-demo"
-CUSTOMER41_TENANTS = 41  # customer #41 joins a pool sized for 40
-CUSTOMER41_JOIN_MS = 50_000.0
 CUSTOMER41_BUDGETS: tuple[int, ...] = (36, 37, 38, 39, 40, 41)  # cache budget, in 16 MiB adapters
-
-
-def route_examples(base_latency_ms: float = 40.0, dynamic_overhead: float = 0.05, adapter_vram_mb: float = 16.0,
-                   transfer_mb_per_ms: float = 8.0) -> dict[str, Any]:
-    """Route one request of each kind through a fresh router: base, dedicated, dynamic miss, dynamic hit.
-
-    Returns ``{label: RouteDecision}`` from the real ``MultiLoRARouter`` (a merged ``flagship`` adapter and a
-    dynamic ``support-bot``), so the latency parts in the figure are the router's own numbers.
-
-    >>> d = route_examples()
-    >>> [(k, v.mode, v.total_latency_ms) for k, v in d.items()]
-    [('base', 'base', 40.0), ('dedicated', 'dedicated', 40.0), ('dynamic miss', 'dynamic', 44.0), ('dynamic hit', 'dynamic', 42.0)]
-    """
-    from .adapter import Adapter
-    from .cache import AdapterCache
-    from .registry import AdapterRegistry
-    from .router import MultiLoRARouter
-
-    registry = AdapterRegistry()
-    registry.register_base(ROUTER_BASE, ROUTER_DIGEST)
-    registry.register(Adapter("support-bot", "2.1.0", ROUTER_BASE, ROUTER_DIGEST, rank=16, vram_mb=adapter_vram_mb))
-    registry.register(Adapter("flagship", "1.0.0", ROUTER_BASE, ROUTER_DIGEST, rank=16, vram_mb=adapter_vram_mb,
-                              merged=True))
-    cache = AdapterCache(max(1024.0, adapter_vram_mb), transfer_mb_per_ms)
-    router = MultiLoRARouter(registry, cache, ROUTER_BASE, base_latency_ms=base_latency_ms,
-                             dynamic_overhead=dynamic_overhead)
-    return {
-        "base": router.route(ROUTER_BASE),
-        "dedicated": router.route(f"{ROUTER_BASE}:flagship@1.0.0"),
-        "dynamic miss": router.route(f"{ROUTER_BASE}:support-bot@2.1.0"),
-        "dynamic hit": router.route(f"{ROUTER_BASE}:support-bot@2.1.0"),
-    }
 
 
 def _route_readout(d: Mapping[str, Any]) -> str:
@@ -1368,28 +1034,6 @@ def decision_table_html(decisions: Sequence[Any]) -> str:
     return f"<table class='lc-decisions'><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
 
 
-_CUSTOMER41_RUNS: dict[tuple[int, int, int], Any] = {}
-
-
-def customer41_run(budget_adapters: int = 40, *, requests: int = 20_000, seed: int = 41) -> Any:
-    """Simulate customer #41 joining halfway through a seeded trace, with a cache of ``budget_adapters`` x 16 MiB.
-
-    Forty tenants with equal traffic share one replica; tenant 41 starts sending at
-    ``CUSTOMER41_JOIN_MS``. Returns the ``labcore.sim.SimResult`` with two ``phases`` (before, after the join);
-    the first 2,000 requests warm the cache and are not counted. Memoised: the same arguments give the same run.
-    """
-    key = (budget_adapters, requests, seed)
-    if key not in _CUSTOMER41_RUNS:
-        from .sim import Join, Workload, make_trace, simulate, standard_fleet
-
-        workload = Workload(tenants=CUSTOMER41_TENANTS, requests=requests, zipf_s=0.0, rate_per_s=200.0, seed=seed,
-                            joins=(Join(CUSTOMER41_JOIN_MS, CUSTOMER41_TENANTS),))
-        _CUSTOMER41_RUNS[key] = simulate(lambda: standard_fleet(workload, budget_mb=16.0 * budget_adapters),
-                                         make_trace(workload), windows=25, warmup=2_000,
-                                         phases=(CUSTOMER41_JOIN_MS,))
-    return _CUSTOMER41_RUNS[key]
-
-
 def _customer41_readout(r: Any) -> str:
     before, after = r.phases
     return (f"p99 <b>{before.p99_ms:,.0f} ms</b> before #41 joins &rarr; <b>{after.p99_ms:,.0f} ms</b> after; "
@@ -1406,7 +1050,8 @@ def budget_headline_panel() -> Panel:
         "budget_headline_panel",
         control=Control("budget_adapters", "cache budget (adapters of 16 MiB)", default=40,
                         options=CUSTOMER41_BUDGETS),
-        compute=customer41_run,
+        compute=lambda budget_adapters: _memo(("customer41", budget_adapters),
+                                              lambda: customer41_run(budget_adapters)),
         plot=lambda r, ax: plot_sim_timeline(r, event_ms=CUSTOMER41_JOIN_MS, ax=ax),
         readout=_customer41_readout,
     )
@@ -1426,11 +1071,8 @@ def fleet_under_load(tenants: int = 40, gpu_hourly_usd: float = 3.20, adapter_vr
     >>> p.multi_lora_gpus, p.savings_pct, p.binding_constraint
     (10, 75.0, 'load')
     """
-    from .adapter import tenant_adapters
-    from .fleet import fleet_plan
-
-    return fleet_plan(tenant_adapters(tenants, vram_mb=adapter_vram_mb), gpu_hourly_usd=gpu_hourly_usd,
-                      tenant_qps=tenant_qps, gpu_qps=gpu_qps)
+    return _fleet(tenants, gpu_hourly_usd=gpu_hourly_usd, adapter_vram_mb=adapter_vram_mb, tenant_qps=tenant_qps,
+                  gpu_qps=gpu_qps)
 
 
 def _fleet_load_readout(plan: Any) -> str:
@@ -1443,14 +1085,10 @@ def _fleet_load_readout(plan: Any) -> str:
 @register_panel
 def qps_headline_panel() -> Panel:
     """Raise every tenant's load and watch the saving shrink; works on a static page (chapter 6's headline)."""
-    from .plots import plot_fleet_costs
-
-    usd_max = fleet_under_load(tenant_qps=max(TENANT_QPS_OPTIONS)).dedicated_monthly_usd * 1.2
-    return static_panel(
+    return _fleet_headline_panel(
         "qps_headline_panel",
         control=Control("tenant_qps", "load per tenant (requests/s)", default=0.5, options=TENANT_QPS_OPTIONS),
         compute=lambda tenant_qps: fleet_under_load(tenant_qps=tenant_qps),
-        plot=lambda plan, ax: plot_fleet_costs(plan, usd_max=usd_max, ax=ax),
         readout=_fleet_load_readout,
     )
 
@@ -1509,5 +1147,5 @@ def fit_quiz_panel() -> Panel:
 
 
 
-__all__ += ["route_examples", "decision_table_html", "route_latency_panel", "customer41_run", "budget_headline_panel",
+__all__ += ["decision_table_html", "route_latency_panel", "budget_headline_panel",
             "fleet_under_load", "qps_headline_panel", "fleet_panel", "fit_quiz_split", "fit_quiz_panel"]

@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "labcore"
 TARGET = ROOT / "lab" / "skeleton"
-GIVEN = ("errors",)  # copied as they are: the error types are handed to the learner
+GIVEN = ("errors", "_validate")  # copied as they are: error types and argument checks are handed to the learner
 TO_WRITE = ("versions", "sizing", "adapter", "registry", "cache", "router", "fleet")
 CONTRACT = GIVEN + TO_WRITE
 HEADER = (

@@ -196,12 +196,3 @@ class AdmissionMachine(RuleBasedStateMachine):
 
 TestAdmissionMachine = AdmissionMachine.TestCase
 TestAdmissionMachine.settings = settings(max_examples=80, stateful_step_count=40, deadline=None)
-
-
-def test_exercise_checkers_accept_the_answer_and_name_the_mistakes():
-    from labcore.admission import grade_admitted_after_finish, grade_refused
-
-    assert grade_refused(1).ok and "forgets the queue" in grade_refused(3).message
-    assert "bound" in grade_refused(0).message
-    assert grade_admitted_after_finish(1).ok and "second waiter" in grade_admitted_after_finish(2).message
-    assert "pin" in grade_admitted_after_finish(0).message

@@ -215,16 +215,3 @@ def test_run_policy_accepts_plain_refs_and_rejects_bad_warmup():
     with pytest.raises(ValueError, match="warmup"):
         run_policy(refs, registry(2), "llama-3-8b", policy=POLICY_RENDEZVOUS, replicas=2,
                    cache_budget_mb=64, warmup=10)
-
-
-def test_exercise_checkers_accept_the_answer_and_name_known_mistakes():
-    from labcore.affinity import bounded_capacity, grade_bounded_capacity, grade_moved_fraction
-
-    assert grade_moved_fraction(moved_fraction(KEYS, replica_names(4), replica_names(5))).ok
-    assert "hash mod R" in grade_moved_fraction(0.8).message
-    assert "1/R" in grade_moved_fraction(0.25).message
-    assert "percentage" in grade_moved_fraction(20).message
-    assert not grade_moved_fraction(None).ok
-    assert grade_bounded_capacity(bounded_capacity(40, 4, 1.25)).ok
-    assert "mean load" in grade_bounded_capacity(10).message
-    assert "L + 1" in grade_bounded_capacity(12.5).message

@@ -139,3 +139,28 @@ def test_check_parameters_follow_the_question():
 def test_verdict_symbol_must_match_ok():
     with pytest.raises(ValueError, match="starts with ✓ or ✗"):
         Verdict(True, "✗ wrong")
+
+
+def test_checks_depend_on_the_domain_and_never_the_reverse():
+    import ast
+    import pathlib
+
+    import labcore
+
+    folder = pathlib.Path(labcore.__file__).parent
+    for path in folder.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level}
+        if path.stem != "checks":
+            assert "checks" not in imported, f"{path.name} imports labcore.checks: checkers import the domain, not back"
+        else:
+            assert "widgets" not in imported and "plots" not in imported, "checks must not need ipywidgets/matplotlib"
+
+
+def test_every_chapter_checker_has_a_grader_and_a_printer():
+    import labcore.checks as checks
+
+    graders = {n[len("grade_"):] for n in checks.__all__ if n.startswith("grade_")}
+    printers = {n[len("check_"):] for n in checks.__all__ if n.startswith("check_")}
+    assert graders == printers and len(graders) >= 26
+    assert all(hasattr(checks, n) for n in checks.__all__)

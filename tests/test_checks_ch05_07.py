@@ -15,7 +15,7 @@ from labcore.checks import (
     grade_savings_under_load_pct,
     run_contract_suite,
 )
-from labcore.widgets import route_examples
+from labcore.sim import route_examples
 
 
 def test_route_latency_answer_is_the_routers_own_number():

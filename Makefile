@@ -1,0 +1,95 @@
+# Build and test the multi-LoRA course.   make book  |  make test   (see README.md)
+# Every target is idempotent: a second run only redoes what changed.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DELETE_ON_ERROR:
+.DEFAULT_GOAL := help
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV ?= .venv
+BIN := $(VENV)/bin
+# requirements-real.txt (torch pinned, peft, transformers) and requirements-lite.txt
+# (JupyterLite) are installed with the main requirements in ONE pip command, so the
+# resolver keeps the pinned CPU torch and one consistent set of widget versions.
+REQS := requirements.txt $(wildcard requirements-real.txt requirements-lite.txt)
+STAMP := $(VENV)/.requirements.stamp
+VENDOR := _build/_vendor
+WIDGET_JS := $(VENDOR)/html-manager/embed.js
+SITE := _build/html/index.html
+CHROMIUM := /usr/bin/chromium
+BOOK_SOURCES := _config.yml _toc.yml pyproject.toml $(shell find book labcore -type f \
+	-not -path '*/.*' -not -path '*/__pycache__/*' -not -name '*.pyc' 2>/dev/null)
+# One worker per core; --dist loadfile keeps each notebook (and each browser session) in one process.
+PYTEST_ARGS ?= -n 2 --dist loadfile
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# Notebook kernels inherit this environment: keep the inline backend (figures in
+# outputs) and keep Hugging Face libraries off the network.
+unexport MPLBACKEND
+export HF_HUB_OFFLINE := 1
+export HF_HUB_DISABLE_PROGRESS_BARS := 1
+export PYDEVD_DISABLE_FILE_VALIDATION := 1
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+.PHONY: help install book rebuild test test-quick lab chromium clean distclean
+
+help:
+	@echo "make book        build the course into $(SITE) (fails on any warning or notebook error)"
+	@echo "make test        build the book, then run every test (unit, nbval over book/, browser)"
+	@echo "make test-quick  unit tests + nbval, no book build and no browser"
+	@echo "make rebuild     rebuild the book even if nothing changed"
+	@echo "make lab         open the chapters live in JupyterLab"
+	@echo "make clean       remove _build/ and the fetched widget/MathJax assets"
+
+install: $(STAMP)
+
+$(STAMP): $(REQS) pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-venv >/dev/null \
+	  && $(PYTHON) -m venv $(VENV); }
+	$(BIN)/python -m pip install --quiet --no-compile $(addprefix -r ,$(REQS))
+	@touch $@
+
+# Headless Chromium for the browser tests, from Debian, only if it is missing.
+chromium:
+	@if [ ! -x $(CHROMIUM) ]; then \
+	  echo "installing Debian chromium (browser tests)"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	fi
+
+# The widget manager and MathJax, from the npm registry (pinned, integrity-checked).
+$(WIDGET_JS): scripts/fetch_widget_js.py scripts/widget_mathjax_shim.js
+	@command -v npm >/dev/null || { $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq npm >/dev/null; }
+	$(PYTHON) scripts/fetch_widget_js.py --dest $(VENDOR)
+	@touch $@
+
+book: $(SITE)
+
+$(SITE): $(STAMP) $(WIDGET_JS) $(BOOK_SOURCES)
+	rm -rf _build/html _build/jupyter_execute _build/.doctrees
+	$(BIN)/jupyter-book build --all -W -n --keep-going .
+	@test -f $@
+	@echo "The course is at $(abspath $@)"
+
+rebuild:
+	@rm -f $(SITE)
+	@$(MAKE) --no-print-directory book
+
+test: $(SITE) chromium
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+test-quick: $(STAMP)
+	$(BIN)/python -m pytest -m "not browser" $(PYTEST_ARGS)
+
+# JupyterLab is not needed to build or test the course; it is installed on first use.
+lab: $(STAMP)
+	@test -x $(BIN)/jupyter-lab || $(BIN)/python -m pip install --quiet "jupyterlab>=4.2,<5"
+	$(BIN)/jupyter lab book/
+
+clean:
+	rm -rf _build
+
+distclean: clean
+	rm -rf $(VENV)

@@ -1,0 +1,72 @@
+"""What the browser tests know about the built site: where it is, its pages, its chapters."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+SITE = ROOT / "_build" / "html"
+TOC = ROOT / "_toc.yml"
+BOOK = ROOT / "book"
+
+# A chapter is book/NN_slug.ipynb; every one must have a kernel-free headline panel.
+CHAPTER_RE = re.compile(r"^\d\d_[a-z0-9_]+\.ipynb$")
+
+# Console errors every stock Jupyter Book 1 page logs (harmless, see TOOLCHAIN.md).
+KNOWN_STOCK_ERRORS = (
+    "Identifier 'THEBE_JS_URL' has already been declared",
+    "Got invalid theme mode",
+)
+
+# The widget manager served by the site (scripts/fetch_widget_js.py, _config.yml).
+EMBED_JS = "html-manager/embed.js"
+
+
+def chapter_sources() -> list[Path]:
+    """Return every chapter notebook on disk, in name order."""
+    return sorted(p for p in BOOK.glob("*.ipynb") if CHAPTER_RE.match(p.name))
+
+
+def _toc_entries(node: object) -> list[str]:
+    """Flatten the ``file``/``glob`` entries of a parsed ``_toc.yml``."""
+    out: list[str] = []
+    if isinstance(node, dict):
+        for key in ("root", "file", "glob"):
+            if isinstance(node.get(key), str):
+                out.append(f"{key}:{node[key]}")
+        for value in node.values():
+            if isinstance(value, (dict, list)):
+                out.extend(_toc_entries(value))
+    elif isinstance(node, list):
+        for value in node:
+            out.extend(_toc_entries(value))
+    return out
+
+
+def toc_docnames() -> list[str]:
+    """Return the docnames (paths without suffix) that ``_toc.yml`` makes pages, globs expanded."""
+    toc = yaml.safe_load(TOC.read_text())
+    names: list[str] = []
+    for entry in _toc_entries(toc):
+        kind, value = entry.split(":", 1)
+        if kind == "glob":
+            for path in sorted(ROOT.glob(value)):
+                if path.suffix in {".md", ".ipynb", ".rst"}:
+                    names.append(path.relative_to(ROOT).with_suffix("").as_posix())
+        else:
+            names.append(str(Path(value).with_suffix("").as_posix()))
+    seen: set[str] = set()
+    return [n for n in names if not (n in seen or seen.add(n))]
+
+
+def page_paths() -> list[str]:
+    """Return the site-relative HTML path of every page the toc builds, plus the root redirect."""
+    return [f"{name}.html" for name in toc_docnames()]
+
+
+def chapter_pages() -> list[str]:
+    """Return the site-relative HTML path of every chapter notebook."""
+    return [f"book/{p.stem}.html" for p in chapter_sources()]
