@@ -49,6 +49,7 @@ __all__ = [
     "Panel",
     "Unavailable",
     "PANELS",
+    "PANEL_KINDS",
     "register_panel",
     "live_panel",
     "static_panel",
@@ -356,20 +357,33 @@ def static_panel(
 # --------------------------------------------------------------------------- the registry
 
 PANELS: dict[str, Callable[[], Any]] = {}
+#: Each registered panel's kind, from its name: "static" (kernel-free headline) or "live".
+PANEL_KINDS: dict[str, str] = {}
 
 
 def register_panel(factory: Callable[[], Any]) -> Callable[[], Any]:
-    """Register a panel factory (a decorator) and make it return ``Unavailable`` if a dependency is missing."""
+    """Register a panel factory (a decorator) and make it return ``Unavailable`` if a dependency is missing.
+
+    The name says the kind: ``*_headline_panel`` factories build kernel-free static panels, all
+    others live ones (:data:`PANEL_KINDS`), and a factory that builds the other kind is an error.
+    """
     import functools
+
+    name = factory.__name__
+    kind = "static" if name.endswith("_headline_panel") else "live"
 
     @functools.wraps(factory)
     def guarded(*args: Any, **kwargs: Any) -> Any:
         missing = _missing_dependency()
         if missing is not None:
-            return Unavailable(factory.__name__, missing)
-        return factory(*args, **kwargs)
+            return Unavailable(name, missing)
+        panel = factory(*args, **kwargs)
+        if panel.kind != kind:
+            raise TypeError(f"{name} built a {panel.kind} panel; a name ending in _headline_panel means static, any other live")
+        return panel
 
-    PANELS[factory.__name__] = guarded
+    PANELS[name] = guarded
+    PANEL_KINDS[name] = kind
     return guarded
 
 
@@ -1132,12 +1146,12 @@ def fit_quiz_split(rank: int = 16, *, pool_gb: float = 8) -> Any:
 
 
 @register_panel
-def fit_quiz_panel() -> Panel:
+def fit_quiz_headline_panel() -> Panel:
     """Check the 70B sizing quiz: rank of a q,k,v,o adapter against how many fit in 8 GiB (chapter 7's headline)."""
     from .plots import plot_gpu_split
 
     return static_panel(
-        "fit_quiz_panel",
+        "fit_quiz_headline_panel",
         control=Control("rank", "LoRA rank r", default=16, options=QUIZ_RANKS),
         compute=fit_quiz_split,
         plot=lambda s, ax: plot_gpu_split(s, ax=ax),
@@ -1148,4 +1162,4 @@ def fit_quiz_panel() -> Panel:
 
 
 __all__ += ["decision_table_html", "route_latency_panel", "budget_headline_panel",
-            "fleet_under_load", "qps_headline_panel", "fleet_panel", "fit_quiz_split", "fit_quiz_panel"]
+            "fleet_under_load", "qps_headline_panel", "fleet_panel", "fit_quiz_split", "fit_quiz_headline_panel"]

@@ -92,14 +92,21 @@ def test_every_slider_label_has_a_unit_or_is_a_count(panels, name):
         assert label.startswith(COUNT_PREFIXES) or re.search(r"\(\S.*\)$", label), f"{name}.{key}: no unit in {label!r}"
 
 
+STATIC = sorted(name for name, kind in widgets.PANEL_KINDS.items() if kind == "static")
+LIVE = sorted(name for name, kind in widgets.PANEL_KINDS.items() if kind == "live")
+
+
 def _static(panels, name):
     panel = panels[name]
-    if panel.kind != "static":
-        pytest.skip("live panel")
+    assert panel.kind == "static"
     return panel
 
 
-@pytest.mark.parametrize("name", sorted(PANELS))
+def test_every_panel_has_a_kind_and_there_are_both():
+    assert sorted(STATIC + LIVE) == sorted(PANELS) and STATIC and LIVE
+
+
+@pytest.mark.parametrize("name", STATIC)
 def test_static_panel_dom_contract(panels, name):
     panel = _static(panels, name)
     assert {"lc-panel", "lc-static"} <= _classes(panel.widget)
@@ -118,7 +125,7 @@ def test_static_panel_dom_contract(panels, name):
     assert stack.selected_index == slider.index
 
 
-@pytest.mark.parametrize("name", sorted(PANELS))
+@pytest.mark.parametrize("name", STATIC)
 def test_static_panel_states_stay_small(panels, name):
     stack = _static(panels, name).widget.children[-1]
     sizes = [len(page.children[0].value) for page in stack.children]
@@ -126,7 +133,7 @@ def test_static_panel_states_stay_small(panels, name):
     assert _png_size(stack.children[0].children[0].value) == (512, 288)  # 6.4 x 3.6 in at 80 dpi
 
 
-@pytest.mark.parametrize("name", sorted(PANELS))
+@pytest.mark.parametrize("name", STATIC)
 def test_static_panel_moves_figure_and_readout_in_the_kernel(panels, name):
     panel = _static(panels, name)
     (key, slider), = panel.controls.items()
@@ -142,12 +149,11 @@ def test_static_panel_moves_figure_and_readout_in_the_kernel(panels, name):
     assert panel.reset() == panel.result and panel.values() == panel.defaults
 
 
-@pytest.mark.parametrize("name", sorted(PANELS))
+@pytest.mark.parametrize("name", LIVE)
 def test_live_panel_redraws_on_every_control(panels, name):
     panel = panels[name]
     panel.update_ms.clear()
-    if panel.kind != "live":
-        pytest.skip("static panel: covered by test_static_panel_moves_figure_and_readout_in_the_kernel")
+    assert panel.kind == "live"
     assert "lc-live" in _classes(panel.widget)
     image = next(c for c in panel.widget.children if isinstance(c, ipywidgets.Image))
     for key, control in panel.controls.items():
@@ -234,3 +240,16 @@ def test_factory_without_ipywidgets_returns_a_message(monkeypatch):
         assert isinstance(out, Unavailable) and not out
         assert "needs ipywidgets" in repr(out) and "pip install" in repr(out)
         assert "lc-unavailable" in out._repr_html_()
+
+
+def test_a_factory_must_build_the_kind_its_name_promises():
+    def wrong_headline_panel():
+        return live_panel("wrong_headline_panel", controls=[Control("n", "tenants", default=1, min=1, max=2, step=1)],
+                          compute=lambda n: n, plot=lambda r, ax: ax.figure, readout=str)
+
+    guarded = widgets.register_panel(wrong_headline_panel)
+    try:
+        with pytest.raises(TypeError, match="wrong_headline_panel built a live panel"):
+            guarded()
+    finally:
+        del widgets.PANELS["wrong_headline_panel"], widgets.PANEL_KINDS["wrong_headline_panel"]
