@@ -26,6 +26,7 @@ restart; :func:`stable_hash` uses BLAKE2b instead.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import heapq
 import math
@@ -496,12 +497,13 @@ AFFINITY_DEFAULTS: dict[str, float] = {"zipf_s": 1.0, "replicas": 4, "load_facto
 
 def affinity_runs(zipf_s: float = 1.0, replicas: int = 4, load_factor: float = 1.25, cache_adapters: int = 12,
                   *, tenants: int = 40, requests: int = 10_000, warmup: int = 2_000,
-                  rate_per_replica_s: float = 125.0, seed: int = 1) -> dict[str, FleetRun]:
+                  rate_per_replica_s: float = 125.0, seed: int = 1,
+                  policies: Sequence[str] = POLICIES) -> dict[str, FleetRun]:
     """Run chapter 10's trace through every placement policy and return ``{policy: FleetRun}``.
 
     The trace: ``tenants`` Zipf(``zipf_s``) tenants at ``rate_per_replica_s`` × ``replicas`` requests/s;
     each replica caches ``cache_adapters`` 16 MiB adapters and loads a miss from object storage
-    (``labcore.tiers.single_tier_cache``).
+    (``labcore.tiers.single_tier_cache``). ``policies`` picks which placement policies to run.
 
     >>> runs = affinity_runs(requests=3_000, warmup=500)
     >>> runs["rendezvous"].hit_rate > runs["round-robin"].hit_rate
@@ -511,6 +513,13 @@ def affinity_runs(zipf_s: float = 1.0, replicas: int = 4, load_factor: float = 1
                  seed=seed)
     budget_mb = cache_adapters * w.adapter_mb
     registry = standard_fleet(w, budget_mb=budget_mb).registry
-    return compare_policies(make_trace(w), registry, w.base_model, replicas=int(replicas), cache_budget_mb=budget_mb,
-                            warmup=warmup, load_factor=float(load_factor),
+    return compare_policies(_trace(w), registry, w.base_model, replicas=int(replicas), cache_budget_mb=budget_mb,
+                            warmup=warmup, load_factor=float(load_factor), policies=policies,
                             cache_factory=lambda: single_tier_cache(budget_mb))
+
+
+@functools.lru_cache(maxsize=4)
+def _trace(w: Workload) -> tuple[tuple[float, str], ...]:
+    """Return ``make_trace(w)`` as a tuple, kept for the last few workloads (the bounded-load factor and the
+    cache size do not change the trace, so moving those sliders does not redraw it)."""
+    return tuple(make_trace(w))

@@ -19,6 +19,7 @@ minimum sample, and records every decision with its reason.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Sequence
@@ -395,15 +396,22 @@ def simulate_canary(
         raise ValueError(f"requests must be a positive int, got {requests!r}")
     if isinstance(evaluate_every, bool) or not isinstance(evaluate_every, int) or evaluate_every < 1:
         raise ValueError(f"evaluate_every must be a positive int, got {evaluate_every!r}")
+    if isinstance(users, bool) or not isinstance(users, int) or users < 1:
+        raise ValueError(f"users must be a positive int, got {users!r}")
     _fraction("score_share", score_share)
     rng = random.Random(seed)
     split = CanarySplit(tenant, stable_version, candidate_version, ramp[0])
     ctl = CanaryController(split, thresholds=thresholds, ramp=ramp)
     behaviour = {stable_version: stable, candidate_version: candidate}
-    keys = [f"user-{i}" for i in range(users)]
+    # Each user's place in [0, 1) depends only on the user key and the tenant, so it is hashed once per
+    # (users, tenant), not once per request: ``hashes[u] < fraction`` is ``split.in_canary(f"user-{u}")``.
+    hashes = _user_hashes(users, tenant)
+    getrandbits, bits = rng.getrandbits, users.bit_length()
     for i in range(1, requests + 1):
-        key = keys[rng.randrange(users)]
-        version = ctl.split.version_for(key)
+        u = getrandbits(bits)  # rng.randrange(users), inlined (the same draws, without two calls per request)
+        while u >= users:
+            u = getrandbits(bits)
+        version = candidate_version if hashes[u] < ctl.split.fraction else stable_version
         b = behaviour[version]
         latency = b.base_latency_ms * math.exp(rng.gauss(0.0, b.latency_sigma)) if b.latency_sigma else b.base_latency_ms
         error = rng.random() < b.error_rate
@@ -414,6 +422,12 @@ def simulate_canary(
             if ctl.state != "running":
                 break
     return list(ctl.log)
+
+
+@functools.lru_cache(maxsize=4)
+def _user_hashes(users: int, tenant: str) -> tuple[float, ...]:
+    """Return ``unit_hash(f"user-{i}", salt=tenant)`` for every user: where each user falls in the sticky split."""
+    return tuple(unit_hash(f"user-{i}", salt=tenant) for i in range(users))
 
 
 def decision_table(log: Sequence[CanaryDecision]) -> str:

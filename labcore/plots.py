@@ -19,9 +19,12 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-import matplotlib
-import matplotlib.pyplot as plt
-from matplotlib.ticker import FuncFormatter
+try:  # optional: without matplotlib (the offline live version) every plot_* prints a note instead
+    import matplotlib
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter
+except ImportError:
+    matplotlib = plt = FuncFormatter = None  # type: ignore[assignment]
 
 from .router import MODE_BASE, MODE_DEDICATED, MODE_DYNAMIC
 from .sizing import MB_PER_GB, GpuMemorySplit, adapter_vram_mb
@@ -361,11 +364,17 @@ def plot_replica_load(runs: Mapping[str, Any], *, load_factor: float | None = No
     fig, ax = _axes(ax)
     names = list(runs)
     width = 0.8 / max(r.replicas for r in runs.values())
+    xs: list[float] = []
+    heights: list[float] = []
+    colors: list[str] = []
     for g, n in enumerate(names):
         r = runs[n]
         mean = sum(r.requests_per_replica) / r.replicas
         for i, count in enumerate(r.requests_per_replica):
-            ax.bar(g - 0.4 + width * (i + 0.5), count / mean, width=width * 0.9, color=POLICY_COLORS.get(n, GREY))
+            xs.append(g - 0.4 + width * (i + 0.5))
+            heights.append(count / mean)
+            colors.append(POLICY_COLORS.get(n, GREY))
+    ax.bar(xs, heights, width=width * 0.9, color=colors)  # one call: a call per bar costs ~1 ms each
     ax.axhline(1.0, color=OKABE_ITO["black"], linewidth=1, linestyle=":")
     if load_factor is not None:
         ax.axhline(load_factor, color=OKABE_ITO["vermillion"], linewidth=1, linestyle="--",
@@ -408,10 +417,12 @@ CANARY_ACTION_STYLE: dict[str, tuple[str, str]] = {
 }
 
 
-def plot_canary_log(log: Sequence[Any], *, requests_max: int | None = None, ax: Axes | None = None) -> Figure:
+def plot_canary_log(log: Sequence[Any], *, requests_max: int | None = None, legend: bool = True,
+                    ax: Axes | None = None) -> Figure:
     """Plot a canary's traffic share over the rollout, one marker per decision (hold, promote, abort, complete).
 
-    ``log`` is a list of ``labcore.canary.CanaryDecision`` records.
+    ``log`` is a list of ``labcore.canary.CanaryDecision`` records. ``legend=False`` leaves out the
+    marker key (a live panel states it in its HTML readout instead; a legend costs ~40 ms per redraw).
 
     >>> from labcore.canary import VersionBehaviour, simulate_canary
     >>> plot_canary_log(simulate_canary(VersionBehaviour(error_rate=0.03), seed=0)).axes[0].get_title()
@@ -423,16 +434,16 @@ def plot_canary_log(log: Sequence[Any], *, requests_max: int | None = None, ax: 
     xs = [0] + [d.at_request for d in log]
     ys = [100 * log[0].fraction_before] + [100 * d.fraction_after for d in log]
     ax.step(xs, ys, where="post", color=OKABE_ITO["black"], linewidth=1.5)
-    seen: set[str] = set()
-    for d in log:
-        marker, color = CANARY_ACTION_STYLE[d.action]
-        ax.plot([d.at_request], [100 * d.fraction_after], marker=marker, color=color, markersize=9, linestyle="",
-                label=None if d.action in seen else d.action, zorder=3)
-        seen.add(d.action)
+    for action in dict.fromkeys(d.action for d in log):  # one line per action, in order of first appearance
+        marker, color = CANARY_ACTION_STYLE[action]
+        done = [d for d in log if d.action == action]
+        ax.plot([d.at_request for d in done], [100 * d.fraction_after for d in done], marker=marker, color=color,
+                markersize=9, linestyle="", label=action, zorder=3)
     ax.set_ylim(-5, 105)
     ax.set_xlim(0, requests_max if requests_max is not None else max(xs) * 1.05)
     set_axis_units(ax, x=("Requests observed", None), y=("Traffic on the candidate", "%"))
-    ax.legend(loc="center right", fontsize=9)
+    if legend:
+        ax.legend(loc="center right", fontsize=9)
     last = log[-1]
     verdict = {"abort": f"aborted at {last.fraction_before:.0%}", "complete": "promoted to 100%"}.get(
         last.action, f"still at {last.fraction_after:.0%}")
@@ -447,11 +458,13 @@ RANK_COLORS: dict[int, str] = {8: OKABE_ITO["sky_blue"], 16: OKABE_ITO["bluish_g
 
 
 def plot_break_even(model: Any, *, rank: int, distinct: int, flat_overhead: float = 0.05,
-                    distinct_range: Sequence[int] = (1, 2, 4, 8, 16, 32, 64), ax: Axes | None = None) -> Figure:
+                    distinct_range: Sequence[int] = (1, 2, 4, 8, 16, 32, 64), legend: bool = True,
+                    ax: Axes | None = None) -> Figure:
     """Plot the utilisation a merged GPU needs to beat dynamic serving, against distinct adapters per batch.
 
     ``model`` is a ``labcore.batching.BatchCostModel``; one line per rank, the chosen ``rank`` bold,
-    the flat-overhead break-even dashed, and the chosen batch composition marked.
+    the flat-overhead break-even dashed, and the chosen batch composition marked. ``legend=False``
+    leaves out the line key (a live panel states it in its HTML readout; a legend costs ~40 ms per redraw).
 
     >>> from labcore.batching import fit_sgmv
     >>> plot_break_even(fit_sgmv(), rank=64, distinct=64).axes[0].get_title()
@@ -460,21 +473,22 @@ def plot_break_even(model: Any, *, rank: int, distinct: int, flat_overhead: floa
     from .batching import break_even_utilisation
 
     fig, ax = _axes(ax)
+    # A log2 axis drawn as a linear one over log2(d): the same picture, without a log transform per redraw.
+    xs = [math.log2(d) for d in distinct_range]
     for r, color in RANK_COLORS.items():
         ys = [100 * break_even_utilisation(model.overhead_fraction(d, r)) for d in distinct_range]
-        ax.plot(distinct_range, ys, marker="o", markersize=4, color=color, label=f"r={r}",
+        ax.plot(xs, ys, marker="o", markersize=4, color=color, label=f"r={r}",
                 linewidth=2.5 if r == rank else 1.0, alpha=1.0 if r == rank else 0.6)
     flat = 100 * break_even_utilisation(flat_overhead)
     ax.axhline(flat, color=OKABE_ITO["black"], linestyle="--", linewidth=1, label=f"flat {flat_overhead:.0%}")
     now = 100 * break_even_utilisation(model.overhead_fraction(distinct, rank))
-    ax.plot([distinct], [now], marker="o", markersize=12, color=RANK_COLORS.get(rank, OKABE_ITO["black"]),
+    ax.plot([math.log2(distinct)], [now], marker="o", markersize=12, color=RANK_COLORS.get(rank, OKABE_ITO["black"]),
             markeredgecolor=OKABE_ITO["black"], zorder=4)
-    ax.set_xscale("log", base=2)
-    ax.set_xticks(list(distinct_range), [str(d) for d in distinct_range])
-    ax.minorticks_off()
+    ax.set_xticks(xs, [str(d) for d in distinct_range])
     ax.set_ylim(85, 96.5)
     set_axis_units(ax, x=("Distinct adapters per batch", None), y=("Break-even GPU utilisation", "%"))
-    ax.legend(loc="lower left", fontsize=8, ncol=5)
+    if legend:
+        ax.legend(loc="lower left", fontsize=8, ncol=5)
     ax.set_title(f"{distinct} distinct r={rank} adapters: merged wins above {now:.1f}% busy (flat: {flat:.1f}%)")
     return fig
 
@@ -494,10 +508,12 @@ SIM_COLORS: dict[str, str] = {
 
 
 def plot_sim_timeline(result: Any, *, event_ms: float | None = None, event_label: str = "tenant #41 joins",
-                      ax: Axes | None = None) -> Figure:
+                      hit_rate: bool = True, ax: Axes | None = None) -> Figure:
     """Plot p99 latency and hit rate per window of simulated time, with an optional event marker.
 
     ``result`` is a ``labcore.sim.SimResult``; with two ``phases`` the title quotes p99 before and after.
+    ``hit_rate=False`` draws the p99 line and the event line only (one axes, no legend or label): a
+    live panel quotes the hit rates in its readout, and a twin axes costs ~30 ms per redraw.
 
     >>> from labcore.sim import Join, Workload, make_trace, simulate, standard_fleet
     >>> w = Workload(tenants=41, requests=6_000, zipf_s=0.5, seed=1, joins=(Join(15_000, 41),))
@@ -512,6 +528,16 @@ def plot_sim_timeline(result: Any, *, event_ms: float | None = None, event_label
     ax.step(xs, [w.p99_ms for w in windows], where="mid", color=SIM_COLORS["p99"], linewidth=2, label="p99 latency")
     ax.set_ylim(0, max([w.p99_ms for w in windows] + [1.0]) * 1.25)
     set_axis_units(ax, x=("Simulated time", "s"), y=("p99 latency per window", "ms"))
+    if not hit_rate:
+        if event_ms is not None:
+            ax.axvline(event_ms / 1000, color=OKABE_ITO["black"], linestyle="--", linewidth=1)
+        if len(result.phases) == 2:
+            before, after = result.phases
+            ax.set_title(f"p99 {before.p99_ms:.0f} ms before {event_label.replace(' joins', '')} joins (dashed), "
+                         f"{after.p99_ms:.0f} ms after")
+        else:
+            ax.set_title(f"p99 {result.p99_ms:.0f} ms over the run")
+        return fig
     rate = ax.twinx()
     rate.plot(xs, [100 * w.hit_rate for w in windows], color=SIM_COLORS["hit_rate"], linewidth=1.2,
               marker="o", markersize=3, label="hit rate")
@@ -1073,3 +1099,103 @@ def plot_savings_sweep(xs: Sequence[float], plans: Sequence[Any], *, x_quantity:
 
 
 __all__ += ["LATENCY_PART_COLORS", "plot_latency_breakdown", "plot_merge_vs_dynamic", "plot_savings_sweep"]
+
+
+# --- optional matplotlib: what still runs without it (the live version read offline) ---
+# Appended last on purpose: it wraps every plot_* defined above, whichever chapter added it.
+import functools as _functools
+import sys as _sys
+
+
+def figure_skipped_note() -> str:
+    """Return the one line printed in place of each figure when matplotlib is missing.
+
+    >>> figure_skipped_note().startswith("(figure skipped: matplotlib is not")
+    True
+    """
+    if _sys.platform == "emscripten":
+        return "(figure skipped: matplotlib is not available here — the live version loads it from the internet)"
+    return "(figure skipped: matplotlib is not installed here — pip install matplotlib)"
+
+
+class _OfflineArtist:
+    """Stand in for a matplotlib Figure or Axes without matplotlib: every method call does nothing."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):  # keep IPython's display machinery and copy/pickle from treating it as real
+            raise AttributeError(name)
+        return _offline_call
+
+    def __getitem__(self, key: Any) -> _OfflineArtist:
+        return self
+
+    def __repr__(self) -> str:
+        return "<figure skipped>"
+
+    def _ipython_display_(self) -> None:
+        """Show nothing when a cell ends with a stand-in (the note was already printed)."""
+
+
+def _offline_call(*args: Any, **kwargs: Any) -> _OfflineArtist:
+    return _OfflineArtist()
+
+
+class OfflinePyplot(_OfflineArtist):
+    """Stand in for ``matplotlib.pyplot`` where matplotlib is missing, so notebook cells still run.
+
+    ``show()`` and every other call do nothing; ``subplots()`` prints :func:`figure_skipped_note`
+    once and returns stand-in axes, which the ``plot_*`` functions accept without a second note.
+
+    >>> plt_offline = offline_pyplot()
+    >>> plt_offline.show()
+    >>> fig, axes = plt_offline.subplots(1, 2)  # doctest: +ELLIPSIS
+    (figure skipped: matplotlib is not ...)
+    >>> len(axes)
+    2
+    """
+
+    def show(self, *args: Any, **kwargs: Any) -> None:
+        """Do nothing (there is no figure to show)."""
+
+    def subplots(self, nrows: int = 1, ncols: int = 1, **kwargs: Any) -> tuple[Any, Any]:
+        """Print the figure-skipped note and return ``(figure, axes)`` stand-ins shaped like pyplot's."""
+        print(figure_skipped_note())
+        if nrows == 1 and ncols == 1:
+            return _OfflineArtist(), _OfflineArtist()
+        if nrows == 1 or ncols == 1:
+            return _OfflineArtist(), tuple(_OfflineArtist() for _ in range(nrows * ncols))
+        return _OfflineArtist(), tuple(tuple(_OfflineArtist() for _ in range(ncols)) for _ in range(nrows))
+
+
+def offline_pyplot() -> OfflinePyplot:
+    """Return a stand-in for ``matplotlib.pyplot`` whose ``show()`` does nothing (use it when the import fails).
+
+    >>> offline_pyplot().show() is None
+    True
+    """
+    return OfflinePyplot()
+
+
+def _skip_figure(plot: Any) -> Any:
+    """Wrap a ``plot_*`` function so that, without matplotlib, it prints one note and returns None."""
+
+    @_functools.wraps(plot)
+    def skipped(*args: Any, **kwargs: Any) -> None:
+        if not any(isinstance(a, _OfflineArtist) for a in (*args, *kwargs.values())):
+            print(figure_skipped_note())  # drawing on stand-in axes: subplots() already said it
+        return None
+
+    return skipped
+
+
+if matplotlib is None:
+    for _name in sorted({*__all__, *globals()}):
+        if _name.startswith("plot_") and callable(globals().get(_name)):
+            globals()[_name] = _skip_figure(globals()[_name])
+
+    def use_course_style() -> None:  # noqa: F811 - the stand-in of the real one above
+        """Print one line saying figures will be skipped (matplotlib is missing here)."""
+        print(figure_skipped_note().replace("(figure skipped:", "(figures will be skipped:"))
+
+
+__all__ += ["figure_skipped_note", "OfflinePyplot", "offline_pyplot"]

@@ -24,6 +24,7 @@ runs of chapters 8, 9 and 13.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import math
@@ -987,8 +988,12 @@ def onboarding_runs() -> dict[int, SimResult]:
 
 
 def onboarding_timeline(tenants: int = 41, pool_adapters: int = 40, zipf_s: float = 0.5, *,
-                        requests: int = 20_000, rate_per_s: float = 200.0, seed: int = 41) -> SimResult:
+                        requests: int = 20_000, rate_per_s: float = 200.0, seed: int = 41,
+                        progress: Progress | None = None, progress_every: int = 100_000) -> SimResult:
     """Simulate tenant #``tenants`` joining halfway through a run on a ``pool_adapters`` pool.
+
+    ``progress(done, total)`` is called every ``progress_every`` requests (see :func:`simulate`); the
+    trace depends on the tenants and the skew only, so changing the pool alone reuses it.
 
     >>> before, after = onboarding_timeline(requests=4_000).phases
     >>> after.p99_ms > before.p99_ms
@@ -997,8 +1002,15 @@ def onboarding_timeline(tenants: int = 41, pool_adapters: int = 40, zipf_s: floa
     join_ms = requests / rate_per_s * 1000 / 2
     w = Workload(tenants=tenants, requests=requests, zipf_s=zipf_s, rate_per_s=rate_per_s, seed=seed,
                  joins=(Join(join_ms, tenants),))
-    return simulate(lambda: standard_fleet(w, budget_mb=16.0 * pool_adapters), make_trace(w), windows=20,
-                    phases=(join_ms,), warmup=min(2_000, requests // 4))
+    return simulate(lambda: standard_fleet(w, budget_mb=16.0 * pool_adapters), _onboarding_trace(w), windows=20,
+                    phases=(join_ms,), warmup=min(2_000, requests // 4), progress=progress,
+                    progress_every=progress_every)
+
+
+@functools.lru_cache(maxsize=2)
+def _onboarding_trace(w: Workload) -> Trace:
+    """Return ``make_trace(w)``, kept for the last two workloads (the pool size does not change the trace)."""
+    return make_trace(w)
 
 
 def spill_runs() -> tuple[dict[int, SimResult], dict[int, SimResult]]:

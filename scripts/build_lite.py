@@ -83,8 +83,58 @@ SETUP_CELL_FIGURES = """
         await piplite.install(["numpy", "matplotlib"])
         import matplotlib
     except Exception:
-        print("Offline: numpy and matplotlib come from the internet, so figures and the cells "
-              "that import them will not work here; labcore itself does.")"""
+        print("Offline: numpy and matplotlib come from the internet, so each figure is replaced by "
+              "a one-line note and the panels that draw show a message; everything else runs.")"""
+
+#: lines of a chapter's imports cell that need numpy/matplotlib (Pyodide's CDN) and what the live
+#: copy runs instead: the same import, and offline a stand-in (``plt.show()`` does nothing; the
+#: ``labcore.plots.plot_*`` functions print one line in place of each figure).
+MATPLOTLIB_LINES = ("%matplotlib inline", "import matplotlib.pyplot as plt")
+MATPLOTLIB_GUARD = """\
+try:  # live version: matplotlib comes from the internet; offline each figure becomes a one-line note
+{lines}
+except ImportError:
+    {fallback}"""
+NUMPY_LINE = "import numpy as np"
+NUMPY_GUARD = """\
+try:
+    import numpy as np
+except ImportError:  # offline: numpy comes from the internet
+    np = None
+    print("(numpy is not available here — the live version loads it from the internet; "
+          "only the cells that compute with np need it)")"""
+
+
+def guard_optional_imports(source: str) -> str:
+    """Return a code cell's source with its matplotlib/numpy import lines wrapped for offline use.
+
+    ``%matplotlib inline`` and ``import matplotlib.pyplot as plt`` (top-level lines) become one
+    ``try`` block at the place of the first of them, whose ``except ImportError`` binds ``plt``
+    to ``labcore.plots.offline_pyplot()``; ``import numpy as np`` gets ``np = None`` offline.
+
+    >>> print(guard_optional_imports("%matplotlib inline\\nimport matplotlib.pyplot as plt\\nx = 1"))
+    try:  # live version: matplotlib comes from the internet; offline each figure becomes a one-line note
+        %matplotlib inline
+        import matplotlib.pyplot as plt
+    except ImportError:
+        from labcore.plots import offline_pyplot; plt = offline_pyplot()
+    x = 1
+    """
+    lines = source.split("\n")
+    found = [line for line in lines if line.rstrip() in MATPLOTLIB_LINES]
+    out: list[str] = []
+    for line in lines:
+        if line.rstrip() in MATPLOTLIB_LINES:
+            if line is found[0]:
+                fallback = ("from labcore.plots import offline_pyplot; plt = offline_pyplot()"
+                            if any(f.rstrip() == MATPLOTLIB_LINES[1] for f in found) else "pass")
+                out.append(MATPLOTLIB_GUARD.format(
+                    lines="\n".join("    " + f.rstrip() for f in found), fallback=fallback))
+        elif line.rstrip() == NUMPY_LINE:
+            out.append(NUMPY_GUARD)
+        else:
+            out.append(line)
+    return "\n".join(out)
 
 
 def log(msg: str) -> None:
@@ -313,8 +363,9 @@ def stage_notebooks(notebooks: list[Path], dest: Path) -> list[str]:
     Each copy names JupyterLite's kernel (``python``) so no kernel-choice dialog opens, has its
     outputs and widget state cleared (those widgets lived in another kernel), drops the hidden
     ``remove-cell`` check cells (book-build tests, not reading; they would fail where a panel
-    is unavailable offline) but keeps the setup cell, and collapses ``hide-*`` cells the way
-    the book does.
+    is unavailable offline) but keeps the setup cell (refreshed to the current one), wraps the
+    matplotlib/numpy imports so the chapter runs offline (:func:`guard_optional_imports`), and
+    collapses ``hide-*`` cells the way the book does.
     """
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True)
@@ -323,6 +374,7 @@ def stage_notebooks(notebooks: list[Path], dest: Path) -> list[str]:
         nb.setdefault("metadata", {})["kernelspec"] = dict(PYODIDE_KERNELSPEC)
         nb["metadata"].pop("widgets", None)
         cells = []
+        code_sources = ["".join(c.get("source", [])) for c in nb.get("cells", []) if c.get("cell_type") == "code"]
         for cell in nb.get("cells", []):
             tags = cell.get("metadata", {}).get("tags", [])
             source = "".join(cell.get("source", []))
@@ -330,6 +382,10 @@ def stage_notebooks(notebooks: list[Path], dest: Path) -> list[str]:
                 continue
             if cell.get("cell_type") == "code":
                 cell["outputs"], cell["execution_count"] = [], None
+                if source.startswith(SETUP_CELL):
+                    cell["source"] = setup_cell_for(code_sources)
+                else:
+                    cell["source"] = guard_optional_imports(source)
                 if {"hide-cell", "hide-input", "remove-input"} & set(tags):
                     cell["metadata"].setdefault("jupyter", {})["source_hidden"] = True
             cells.append(cell)

@@ -4,10 +4,12 @@ The browser test builds a stand-alone lite site (``scripts/build_lite.py``) whos
 is generated here with the course's real setup cell, serves it from 127.0.0.1, boots the
 kernel in Debian's Chromium, runs registry/cache/router cells and moves an ipywidgets slider.
 Every request is recorded and any request outside 127.0.0.1 is aborted and fails the test.
-Results computed in the browser are compared with the same code run here in CPython.
+Results computed in the browser are compared with the same code run here in CPython. The same
+site also holds chapter 1's live copy, which a second test runs top to bottom offline: no
+traceback, one printed note in place of each figure, labcore's numbers printed.
 
-Run it alone with ``pytest -m lite tests/lite -s`` (prints boot and run times; about 70 s on
-the 2-core machine). It needs ``pip install -r requirements-lite.txt``, ``npm`` and
+Run it alone with ``pytest -m lite tests/lite -s`` (prints boot and run times; about 60 s for
+both browser tests on the 2-core machine). It needs ``pip install -r requirements-lite.txt``, ``npm`` and
 ``/usr/bin/chromium``, and skips when one is missing. npm/pip downloads are cached in
 ``_build/lite_cache``; a screenshot of the finished notebook goes to ``_build/lite_kernel_test.png``.
 """
@@ -65,6 +67,9 @@ def show(change=None):
 rank.observe(show, names="value")
 show()
 widgets.VBox([rank, vram])"""
+
+#: a real chapter run top to bottom offline: its figures must become one printed line each
+OFFLINE_CHAPTER = ROOT / "book" / "01_why_multi_lora.ipynb"
 
 PROBE_CELL = """\
 import sys
@@ -124,7 +129,8 @@ def lite_site(tmp_path_factory) -> Path:
     _demo_notebook(nb)
     cache = ROOT / "_build" / "lite_cache"  # npm/pip downloads, reused across runs
     started = time.perf_counter()
-    build_lite.prepare(work / "lite_src", [nb], cache=cache, root=ROOT)
+    chapters = [OFFLINE_CHAPTER] if OFFLINE_CHAPTER.is_file() else []
+    build_lite.prepare(work / "lite_src", [nb, *chapters], cache=cache, root=ROOT)
     build_lite.lite_build(work / "lite_src", work / "site" / "lite")
     size = build_lite.prune_and_measure(work / "site" / "lite")
     print(f"\n[lite] site built in {time.perf_counter() - started:.1f} s, {size / 2**20:.1f} MiB")
@@ -223,6 +229,60 @@ def test_live_kernel_boots_offline_and_runs_labcore(server: str) -> None:
     assert blocked == [], f"requests outside 127.0.0.1: {blocked}"
     assert all(_is_local(url) for url in requests)
     assert "Traceback" not in setup_text and "Error" not in setup_text, setup_text
+    assert errors == [], errors
+
+
+def test_live_chapter_runs_offline_with_figures_skipped(server: str) -> None:
+    """Run chapter 1's live copy top to bottom offline: no traceback, a note per figure, labcore's numbers."""
+    if not OFFLINE_CHAPTER.is_file():
+        pytest.skip(f"{OFFLINE_CHAPTER.name} is missing")
+    from playwright.sync_api import expect, sync_playwright
+
+    from labcore import fleet_plan, tenant_adapters
+
+    plan = fleet_plan(tenant_adapters(40, vram_mb=16.0))  # the chapter's plan: 40 tenants, 16 MiB adapters
+    blocked: list[str] = []
+    errors: list[str] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        # tall enough that every cell of the chapter is laid out, so all outputs are in the DOM
+        context = browser.new_context(viewport={"width": 1280, "height": 12000})
+
+        def guard(route) -> None:
+            if _is_local(route.request.url):
+                route.continue_()
+            else:
+                blocked.append(route.request.url)
+                route.abort()
+
+        context.route("**/*", guard)
+        page = context.new_page()
+        page.on("pageerror", lambda err: errors.append(str(err)))
+        t0 = time.perf_counter()
+        page.goto(f"{server}/lite/notebooks/index.html?path={OFFLINE_CHAPTER.name}")
+        page.locator(".jp-CodeCell").first.wait_for(timeout=60_000)
+        page.locator(".jp-Notebook").click()
+        page.get_by_role("menuitem", name="Run", exact=True).click()
+        page.locator("li[data-command='runmenu:run-all']").click()
+        last = page.locator(".jp-CodeCell").last.locator(".jp-OutputArea")
+        expect(last).to_contain_text(f"the saving is {plan.savings_pct:g}", timeout=BOOT_TIMEOUT_MS)
+        t_run = time.perf_counter() - t0
+        outputs = page.locator(".jp-OutputArea-output").all_inner_texts()
+        stderr = page.locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')
+        n_stderr = stderr.count()
+        unrun = page.locator(".jp-InputPrompt").filter(has_text="[ ]").count()
+        page.screenshot(path=str(ROOT / "_build" / "lite_offline_chapter.png"), full_page=True)
+        browser.close()
+
+    text = "\n".join(outputs)
+    print(f"\n[lite] {OFFLINE_CHAPTER.name} ran offline in {t_run:.1f} s: {len(outputs)} outputs, "
+          f"{len(blocked)} requests blocked")
+    assert n_stderr == 0, text
+    assert "Traceback" not in text and "Error" not in text, text
+    assert unrun == 0, f"{unrun} code cells did not run"
+    assert "(figure skipped: matplotlib is not available here" in text, text
+    assert f"{plan.multi_lora_monthly_usd:,.0f}" in text and f"savings_pct={plan.savings_pct}" in text, text
+    assert "lc-unavailable" not in text and "could not be loaded in this browser" in text, text
     assert errors == [], errors
 
 
