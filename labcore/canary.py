@@ -305,12 +305,8 @@ class CanaryController:
                        + _smoothed_var(stab.errors, stab.requests) / stab.requests)
         text = (f"error rate {rate_c:.2%} on {cand.version} vs {rate_s:.2%} on {stab.version} "
                 f"({increase * 100:+.2f} ± {t.z * se * 100:.2f} points, allowed +{t.max_error_rate_increase * 100:.2f})")
-        if increase - t.z * se > t.max_error_rate_increase:
-            aborts.append(text)
-        elif increase + t.z * se > t.max_error_rate_increase:
-            waits.append(text)
-        else:
-            notes.append(f"errors {rate_c:.2%} vs {rate_s:.2%}")
+        _sort_evidence(increase, t.z * se, t.max_error_rate_increase, text, f"errors {rate_c:.2%} vs {rate_s:.2%}",
+                       aborts, waits, notes)
         # Latency tail: a point comparison of p99 over at least min_requests each.
         if stab.p99_ms > 0 and cand.p99_ms > t.max_p99_ratio * stab.p99_ms:
             aborts.append(f"p99 {cand.p99_ms:.1f} ms on {cand.version} vs {stab.p99_ms:.1f} ms on {stab.version}: "
@@ -323,12 +319,8 @@ class CanaryController:
             se = math.sqrt(cand.score_variance / cand.scored + stab.score_variance / stab.scored)
             text = (f"eval score {cand.eval_score:.3f} on {cand.version} vs {stab.eval_score:.3f} on {stab.version} "
                     f"(drop {drop:+.3f} ± {t.z * se:.3f}, allowed {t.max_score_drop:.3f})")
-            if drop - t.z * se > t.max_score_drop:
-                aborts.append(text)
-            elif drop + t.z * se > t.max_score_drop:
-                waits.append(text)
-            else:
-                notes.append(f"eval {cand.eval_score:.3f} vs {stab.eval_score:.3f}")
+            _sort_evidence(drop, t.z * se, t.max_score_drop, text, f"eval {cand.eval_score:.3f} vs {stab.eval_score:.3f}",
+                           aborts, waits, notes)
         else:
             waits.append(f"too few scored requests: {cand.version} has {cand.scored}, {stab.version} has "
                          f"{stab.scored} of the {t.min_scored} needed")
@@ -337,6 +329,17 @@ class CanaryController:
         if waits:
             return HOLD, "not enough evidence yet: " + "; ".join(waits)
         return PROMOTE, f"healthy over {cand.requests} requests: " + ", ".join(notes)
+
+
+def _sort_evidence(harm: float, margin: float, allowed: float, text: str, note: str,
+                   aborts: list[str], waits: list[str], notes: list[str]) -> None:
+    """File one comparison: abort if even ``harm - margin`` exceeds ``allowed``, wait if ``harm + margin`` does."""
+    if harm - margin > allowed:
+        aborts.append(text)
+    elif harm + margin > allowed:
+        waits.append(text)
+    else:
+        notes.append(note)
 
 
 def _smoothed_var(errors: int, n: int) -> float:
