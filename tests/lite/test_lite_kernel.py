@@ -171,16 +171,20 @@ def _cell_output(page, index: int):
     return page.locator(".jp-CodeCell").nth(index).locator(".jp-OutputArea")
 
 
-def test_live_kernel_boots_offline_and_runs_labcore(server: str) -> None:
-    """Boot Pyodide, run labcore and move a slider with zero requests outside 127.0.0.1."""
-    from playwright.sync_api import expect, sync_playwright
+@contextlib.contextmanager
+def _offline_notebook(server: str, notebook: str, *, height: int):
+    """Open ``notebook`` in the live site with every request outside 127.0.0.1 blocked, and press Run All.
+
+    Yields ``(page, requests, blocked, errors)``: the page, every URL requested, the blocked ones and page errors.
+    """
+    from playwright.sync_api import sync_playwright
 
     requests: list[str] = []
     blocked: list[str] = []
     errors: list[str] = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 1280, "height": 1000})
+        context = browser.new_context(viewport={"width": 1280, "height": height})
 
         def guard(route) -> None:
             if _is_local(route.request.url):
@@ -193,16 +197,24 @@ def test_live_kernel_boots_offline_and_runs_labcore(server: str) -> None:
         context.on("request", lambda req: requests.append(req.url))
         page = context.new_page()
         page.on("pageerror", lambda err: errors.append(str(err)))
-
-        t0 = time.perf_counter()
-        page.goto(f"{server}/lite/notebooks/index.html?path=live_check.ipynb")
+        page.goto(f"{server}/lite/notebooks/index.html?path={notebook}")
         page.locator(".jp-CodeCell").first.wait_for(timeout=60_000)
         page.locator(".jp-Notebook").click()
-        t_ui = time.perf_counter() - t0
-
         page.get_by_role("menuitem", name="Run", exact=True).click()
         page.locator("li[data-command='runmenu:run-all']").click()
+        try:
+            yield page, requests, blocked, errors
+        finally:
+            browser.close()
 
+
+def test_live_kernel_boots_offline_and_runs_labcore(server: str) -> None:
+    """Boot Pyodide, run labcore and move a slider with zero requests outside 127.0.0.1."""
+    from playwright.sync_api import expect
+
+    t0 = time.perf_counter()
+    with _offline_notebook(server, "live_check.ipynb", height=1000) as (page, requests, blocked, errors):
+        t_ui = time.perf_counter() - t0
         expect(_cell_output(page, 1)).to_contain_text("PYODIDE emscripten", timeout=BOOT_TIMEOUT_MS)
         t_boot = time.perf_counter() - t0
         expected = _run_here(LABCORE_CELL)
@@ -221,7 +233,6 @@ def test_live_kernel_boots_offline_and_runs_labcore(server: str) -> None:
         setup_text = _cell_output(page, 0).inner_text()
         (ROOT / "_build").mkdir(exist_ok=True)
         page.screenshot(path=str(ROOT / "_build" / "lite_kernel_test.png"), full_page=True)
-        browser.close()
 
     print(f"\n[lite] UI {t_ui:.1f} s, kernel booted + setup cell {t_boot:.1f} s, "
           f"labcore cells {t_run:.1f} s, slider round trip {t_slider:.1f} s; "
@@ -236,34 +247,14 @@ def test_live_chapter_runs_offline_with_figures_skipped(server: str) -> None:
     """Run chapter 1's live copy top to bottom offline: no traceback, a note per figure, labcore's numbers."""
     if not OFFLINE_CHAPTER.is_file():
         pytest.skip(f"{OFFLINE_CHAPTER.name} is missing")
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     from labcore import fleet_plan, tenant_adapters
 
     plan = fleet_plan(tenant_adapters(40, vram_mb=16.0))  # the chapter's plan: 40 tenants, 16 MiB adapters
-    blocked: list[str] = []
-    errors: list[str] = []
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        # tall enough that every cell of the chapter is laid out, so all outputs are in the DOM
-        context = browser.new_context(viewport={"width": 1280, "height": 12000})
-
-        def guard(route) -> None:
-            if _is_local(route.request.url):
-                route.continue_()
-            else:
-                blocked.append(route.request.url)
-                route.abort()
-
-        context.route("**/*", guard)
-        page = context.new_page()
-        page.on("pageerror", lambda err: errors.append(str(err)))
-        t0 = time.perf_counter()
-        page.goto(f"{server}/lite/notebooks/index.html?path={OFFLINE_CHAPTER.name}")
-        page.locator(".jp-CodeCell").first.wait_for(timeout=60_000)
-        page.locator(".jp-Notebook").click()
-        page.get_by_role("menuitem", name="Run", exact=True).click()
-        page.locator("li[data-command='runmenu:run-all']").click()
+    t0 = time.perf_counter()
+    # tall enough that every cell of the chapter is laid out, so all outputs are in the DOM
+    with _offline_notebook(server, OFFLINE_CHAPTER.name, height=12000) as (page, _, blocked, errors):
         last = page.locator(".jp-CodeCell").last.locator(".jp-OutputArea")
         expect(last).to_contain_text(f"the saving is {plan.savings_pct:g}", timeout=BOOT_TIMEOUT_MS)
         t_run = time.perf_counter() - t0
@@ -272,7 +263,6 @@ def test_live_chapter_runs_offline_with_figures_skipped(server: str) -> None:
         n_stderr = stderr.count()
         unrun = page.locator(".jp-InputPrompt").filter(has_text="[ ]").count()
         page.screenshot(path=str(ROOT / "_build" / "lite_offline_chapter.png"), full_page=True)
-        browser.close()
 
     text = "\n".join(outputs)
     print(f"\n[lite] {OFFLINE_CHAPTER.name} ran offline in {t_run:.1f} s: {len(outputs)} outputs, "
