@@ -48,7 +48,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ._validate import count as _positive_int, number
+from ._validate import count, number
 
 __all__ = [
     "PUNICA_FIG9_SINGLE_US",
@@ -78,10 +78,6 @@ PUNICA_FIG9_BATCH = 64
 FLAT_OVERHEAD = 0.05
 
 
-def _finite(name: str, value: float, *, minimum: float = 0.0) -> float:
-    return number(name, value, minimum=minimum, inclusive=True)
-
-
 @dataclass(frozen=True, slots=True)
 class BatchCostModel:
     """Cost one decode batch's LoRA work from its distinct adapters and their rank.
@@ -100,24 +96,24 @@ class BatchCostModel:
     max_loras: int | None = None
 
     def __post_init__(self) -> None:
-        _finite("single_us", self.single_us, minimum=1e-9)
-        _finite("extra_us_per_rank", self.extra_us_per_rank)
+        number("single_us", self.single_us, minimum=1e-9, inclusive=True)
+        number("extra_us_per_rank", self.extra_us_per_rank, inclusive=True)
         if not math.isfinite(self.extra_us_intercept):
             raise ValueError(f"extra_us_intercept must be finite, got {self.extra_us_intercept!r}")
-        if _positive_int("reference_batch", self.reference_batch) < 2:
+        if count("reference_batch", self.reference_batch) < 2:
             raise ValueError(f"reference_batch must be >= 2, got {self.reference_batch!r}")
-        _finite("single_adapter_overhead", self.single_adapter_overhead)
+        number("single_adapter_overhead", self.single_adapter_overhead, inclusive=True)
         if self.max_loras is not None:
-            _positive_int("max_loras", self.max_loras)
+            count("max_loras", self.max_loras)
 
     def extra_us_per_adapter(self, rank: float) -> float:
         """Return the kernel time one more distinct adapter of ``rank`` adds to a batch (µs)."""
-        _finite("rank", rank, minimum=1)
+        number("rank", rank, minimum=1, inclusive=True)
         return max(0.0, (self.extra_us_intercept + self.extra_us_per_rank * rank) / (self.reference_batch - 1))
 
     def kernel_us(self, distinct: int, rank: float) -> float:
         """Return the LoRA kernel time of a batch with ``distinct`` adapters of (mean) ``rank`` (µs)."""
-        _positive_int("distinct adapters", distinct)
+        count("distinct adapters", distinct)
         if self.max_loras is not None and distinct > self.max_loras:
             raise ValueError(
                 f"a batch cannot hold {distinct} distinct adapters: max_loras is {self.max_loras} "
@@ -131,7 +127,7 @@ class BatchCostModel:
 
     def batch_latency_ms(self, base_latency_ms: float, distinct: int, rank: float) -> float:
         """Return a request's latency in a batch: ``base_latency_ms × (1 + overhead_fraction)``."""
-        return _finite("base_latency_ms", base_latency_ms) * (1.0 + self.overhead_fraction(distinct, rank))
+        return number("base_latency_ms", base_latency_ms, inclusive=True) * (1.0 + self.overhead_fraction(distinct, rank))
 
     def batch_overhead(self, ranks_by_adapter: Mapping[str, int]) -> float:
         """Return the overhead of a batch given ``{adapter key: rank}`` of the adapters it holds.
@@ -163,8 +159,8 @@ def fit_sgmv(
     """
     if len(points) < 2:
         raise ValueError(f"need at least two (rank, µs) points to fit a line, got {dict(points)!r}")
-    xs = [float(_positive_int("rank", r)) for r in points]
-    ys = [_finite(f"µs at rank {r}", v) - single_us for r, v in points.items()]
+    xs = [float(count("rank", r)) for r in points]
+    ys = [number(f"µs at rank {r}", v, inclusive=True) - single_us for r, v in points.items()]
     mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
     sxx = sum((x - mx) ** 2 for x in xs)
     if sxx == 0:
@@ -184,7 +180,7 @@ def expected_distinct(batch_size: int, popularity: Sequence[float]) -> float:
     >>> expected_distinct(1, [0.5, 0.5]), expected_distinct(2, [0.5, 0.5])
     (1.0, 1.5)
     """
-    _positive_int("batch_size", batch_size)
+    count("batch_size", batch_size)
     if not popularity:
         raise ValueError("popularity needs at least one adapter share")
     total = math.fsum(popularity)
@@ -206,7 +202,7 @@ def traffic_overhead(
     """
     from .sim import zipf_weights
 
-    distinct = expected_distinct(batch_size, zipf_weights(_positive_int("tenants", tenants), zipf_s))
+    distinct = expected_distinct(batch_size, zipf_weights(count("tenants", tenants), zipf_s))
     low = max(1, math.floor(distinct))
     frac = distinct - low
     o_low = model.overhead_fraction(low, rank)
@@ -247,9 +243,9 @@ def merged_vs_dynamic(tenant_qps: float, *, gpu_qps: float, overhead: float) -> 
     >>> merged_vs_dynamic(15.0, gpu_qps=20, overhead=0.05).winner
     'dynamic'
     """
-    q = _finite("tenant_qps", tenant_qps, minimum=1e-12)
-    c = _finite("gpu_qps", gpu_qps, minimum=1e-12)
-    o = _finite("overhead", overhead)
+    q = number("tenant_qps", tenant_qps, minimum=1e-12, inclusive=True)
+    c = number("gpu_qps", gpu_qps, minimum=1e-12, inclusive=True)
+    o = number("overhead", overhead, inclusive=True)
     merged = max(1, math.ceil(q / c - 1e-12))
     return MergeChoice(q, c, o, merged, q * (1 + o) / c)
 
@@ -260,7 +256,7 @@ def break_even_utilisation(overhead: float) -> float:
     >>> round(break_even_utilisation(0.14), 3)
     0.877
     """
-    return 1.0 / (1.0 + _finite("overhead", overhead))
+    return 1.0 / (1.0 + number("overhead", overhead, inclusive=True))
 
 
 @dataclass(frozen=True, slots=True)

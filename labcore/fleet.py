@@ -47,10 +47,6 @@ class FleetPlan:
         return "load" if self.load_bound_gpus > self.memory_bound_gpus else "memory"
 
 
-def _number(name: str, value: float, *, strict: bool = True) -> float:
-    return number(name, value, inclusive=not strict)
-
-
 def fleet_plan(
     adapters: Sequence[Adapter],
     *,
@@ -78,12 +74,12 @@ def fleet_plan(
     for adapter in adapters:
         if not isinstance(adapter, Adapter):
             raise TypeError(f"fleet_plan takes Adapter records, got {type(adapter).__name__}: {adapter!r}")
-    hourly = _number("gpu_hourly_usd", gpu_hourly_usd, strict=False)
-    hours = _number("hours_per_month", hours_per_month, strict=False)
-    _number("gpu_vram_gb", gpu_vram_gb)
-    _number("base_vram_gb", base_vram_gb, strict=False)
-    _number("kv_cache_gb", kv_cache_gb, strict=False)
-    overhead = _number("dynamic_overhead", dynamic_overhead, strict=False)
+    hourly = number("gpu_hourly_usd", gpu_hourly_usd, inclusive=True)
+    hours = number("hours_per_month", hours_per_month, inclusive=True)
+    number("gpu_vram_gb", gpu_vram_gb)
+    number("base_vram_gb", base_vram_gb, inclusive=True)
+    number("kv_cache_gb", kv_cache_gb, inclusive=True)
+    overhead = number("dynamic_overhead", dynamic_overhead, inclusive=True)
     pool_mb = gib_to_mb(gpu_vram_gb - base_vram_gb - kv_cache_gb)
     if pool_mb <= 0:
         raise ValueError(
@@ -96,7 +92,7 @@ def fleet_plan(
         raise ValueError(
             f"give tenant_qps and gpu_qps together (got tenant_qps={tenant_qps!r}, gpu_qps={gpu_qps!r})"
         )
-    per_gpu_qps = _number("gpu_qps", gpu_qps) if gpu_qps is not None else None
+    per_gpu_qps = number("gpu_qps", gpu_qps) if gpu_qps is not None else None
 
     def gpus_for(load_qps: float, capacity_qps: float) -> int:
         return max(1, math.ceil(load_qps / capacity_qps - 1e-9))
@@ -150,8 +146,8 @@ def _per_tenant_qps(tenant_qps: float | Sequence[float] | None, tenants: int) ->
     if tenant_qps is None:
         return None
     if isinstance(tenant_qps, (int, float)) and not isinstance(tenant_qps, bool):
-        return [_number("tenant_qps", tenant_qps, strict=False)] * tenants
+        return [number("tenant_qps", tenant_qps, inclusive=True)] * tenants
     values = list(tenant_qps)
     if len(values) != tenants:
         raise ValueError(f"tenant_qps has {len(values)} values for {tenants} adapters; give one per adapter or one number")
-    return [_number(f"tenant_qps[{i}]", v, strict=False) for i, v in enumerate(values)]
+    return [number(f"tenant_qps[{i}]", v, inclusive=True) for i, v in enumerate(values)]

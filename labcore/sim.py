@@ -41,7 +41,7 @@ from .cache import AdapterCache, FifoAdapterCache
 from .registry import AdapterRegistry
 from .router import MODE_DYNAMIC, MODES, MultiLoRARouter, RouteDecision
 from .tiers import OBJECT_STORE, PCIE4_X16, Link, TieredCache, single_tier_cache
-from ._validate import count as _check_count, number
+from ._validate import count, number
 
 __all__ = [
     "Join",
@@ -91,10 +91,6 @@ DEFAULT_BASE = "llama-3-8b"
 DEFAULT_BASE_DIGEST = "sha256:llama-3-8b-demo"
 
 
-def _check_positive(name: str, value: float, *, allow_zero: bool = False) -> float:
-    return number(name, value, inclusive=allow_zero)
-
-
 # --------------------------------------------------------------------------- the workload
 @dataclass(frozen=True, slots=True)
 class Join:
@@ -110,8 +106,8 @@ class Join:
     tenant: int
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "at_ms", _check_positive("Join.at_ms", self.at_ms, allow_zero=True))
-        _check_count("Join.tenant", self.tenant)
+        object.__setattr__(self, "at_ms", number("Join.at_ms", self.at_ms, inclusive=True))
+        count("Join.tenant", self.tenant)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,14 +139,14 @@ class Workload:
     base_model: str = DEFAULT_BASE
 
     def __post_init__(self) -> None:
-        _check_count("tenants", self.tenants)
-        _check_count("requests", self.requests)
-        object.__setattr__(self, "zipf_s", _check_positive("zipf_s", self.zipf_s, allow_zero=True))
-        object.__setattr__(self, "rate_per_s", _check_positive("rate_per_s", self.rate_per_s))
+        count("tenants", self.tenants)
+        count("requests", self.requests)
+        object.__setattr__(self, "zipf_s", number("zipf_s", self.zipf_s, inclusive=True))
+        object.__setattr__(self, "rate_per_s", number("rate_per_s", self.rate_per_s))
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
             raise ValueError(f"seed must be an int, got {self.seed!r}")
-        object.__setattr__(self, "adapter_mb", _check_positive("adapter_mb", self.adapter_mb))
-        _check_count("rank", self.rank)
+        object.__setattr__(self, "adapter_mb", number("adapter_mb", self.adapter_mb))
+        count("rank", self.rank)
         joins = tuple(self.joins)
         for join in joins:
             if not isinstance(join, Join):
@@ -194,8 +190,8 @@ def zipf_weights(n: int, s: float) -> list[float]:
     >>> zipf_weights(2, 0.0)
     [0.5, 0.5]
     """
-    _check_count("n", n)
-    _check_positive("s", s, allow_zero=True)
+    count("n", n)
+    number("s", s, inclusive=True)
     raw = [1.0 / i**s for i in range(1, n + 1)]
     total = math.fsum(raw)
     return [w / total for w in raw]
@@ -536,7 +532,7 @@ def simulate(
         log = _run_plain(router, trace, progress, progress_every)
     else:
         log = _run_in_flight(router, trace, progress, progress_every,
-                             _check_positive("hold_ms", hold_ms, allow_zero=True), max_queue)
+                             number("hold_ms", hold_ms, inclusive=True), max_queue)
     return log.result(trace.arrival_ms, warmup, windows, bounds)
 
 
