@@ -44,6 +44,11 @@ __all__ = [
 TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
 _SHORT = {t.split("_")[0]: t for t in TARGETS}  # "q" -> "q_proj", "gate" -> "gate_proj"...
 _DATA = "data/models"
+# What a config.json leaves to the architecture's code, by model_type (transformers' modelling files).
+_QKV_BIAS = frozenset({"qwen2", "qwen2_moe"})  # Qwen2Attention: q/k/v Linear(bias=True), o without
+_QK_NORM = frozenset({"qwen3", "qwen3_moe", "gemma3_text"})  # an RMSNorm of head_dim on q and on k
+_FOUR_NORMS = frozenset({"gemma2", "gemma3_text"})  # pre- and post-norms around attention and MLP
+_TIED_BY_DEFAULT = frozenset({"gemma", "gemma2", "gemma3_text"})  # their config classes default to True
 
 
 def _positive_int(source: str, key: str, value: Any) -> int:
@@ -69,10 +74,40 @@ class ModelConfig:
     num_key_value_heads: int
     head_dim: int | None = None
     model_type: str = "llama"
+    vocab_size: int | None = None
+    tie_word_embeddings: bool = False
+    attention_bias: bool = False
+    qk_norm: bool = False
+    norms_per_layer: int = 2
+    num_experts: int = 0
+    num_experts_per_tok: int = 0
+    moe_intermediate_size: int | None = None
+    shared_expert_intermediate_size: int = 0
 
     def __post_init__(self) -> None:
         for key in ("hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads", "num_key_value_heads"):
             _positive_int(self.name, key, getattr(self, key))
+        if self.vocab_size is not None:
+            _positive_int(self.name, "vocab_size", self.vocab_size)
+        for key in ("tie_word_embeddings", "attention_bias", "qk_norm"):
+            if not isinstance(getattr(self, key), bool):
+                raise ModelConfigError(f"{self.name}: {key} must be true or false, got {getattr(self, key)!r}")
+        _positive_int(self.name, "norms_per_layer", self.norms_per_layer)
+        for key in ("num_experts", "num_experts_per_tok", "shared_expert_intermediate_size"):
+            value = getattr(self, key)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ModelConfigError(f"{self.name}: {key} must be an int >= 0, got {value!r}")
+        if self.num_experts:
+            if not 1 <= self.num_experts_per_tok <= self.num_experts:
+                raise ModelConfigError(
+                    f"{self.name}: num_experts_per_tok must be between 1 and num_experts {self.num_experts}, "
+                    f"got {self.num_experts_per_tok!r}"
+                )
+            if self.moe_intermediate_size is None:
+                object.__setattr__(self, "moe_intermediate_size", self.intermediate_size)  # Mixtral's convention
+            _positive_int(self.name, "moe_intermediate_size", self.moe_intermediate_size)
+        elif self.num_experts_per_tok or self.moe_intermediate_size is not None or self.shared_expert_intermediate_size:
+            raise ModelConfigError(f"{self.name}: expert fields are set but num_experts is 0; a dense model has none")
         if self.head_dim is None:
             if self.hidden_size % self.num_attention_heads:
                 raise ModelConfigError(
@@ -98,12 +133,25 @@ class ModelConfig:
         """Return the width of all key (or value) heads together: ``num_key_value_heads * head_dim``."""
         return self.num_key_value_heads * self.head_dim  # type: ignore[operator]
 
+    @property
+    def is_moe(self) -> bool:
+        """Return True if the MLP of each layer is a set of routed experts (Mixtral, Qwen3-MoE...)."""
+        return self.num_experts > 0
+
     @classmethod
     def from_dict(cls, config: Mapping[str, Any], *, name: str = "config") -> ModelConfig:
         """Build from a parsed Hugging Face ``config.json`` (extra keys are ignored).
 
         ``num_key_value_heads`` defaults to ``num_attention_heads`` (no GQA), ``head_dim`` to
-        ``hidden_size // num_attention_heads``, as in transformers.
+        ``hidden_size // num_attention_heads``, as in transformers. What a config.json leaves to the
+        architecture's code is filled in by ``model_type``: Qwen2 always has q/k/v biases, Qwen3 and
+        Gemma 3 normalise q and k per head, Gemma 2/3 have four norms per layer and tie the head by
+        default. Experts are read under any of their spellings (``num_local_experts``, ``num_experts``).
+
+        >>> cfg = ModelConfig.from_dict({"model_type": "mixtral", "hidden_size": 64, "intermediate_size": 224,
+        ...     "num_hidden_layers": 2, "num_attention_heads": 4, "num_local_experts": 8, "num_experts_per_tok": 2})
+        >>> (cfg.is_moe, cfg.num_experts, cfg.moe_intermediate_size)
+        (True, 8, 224)
         """
         if not isinstance(config, Mapping):
             raise ModelConfigError(f"{name}: a model config must be a JSON object, got {type(config).__name__}")
@@ -112,6 +160,8 @@ class ModelConfig:
             raise ModelConfigError(f"{name}: config lacks {missing}; a Llama-style config.json has all of them")
         heads = config["num_attention_heads"]
         kv = config.get("num_key_value_heads")
+        model_type = str(config.get("model_type", "llama"))
+        experts = config.get("num_local_experts") or config.get("num_experts") or 0
         return cls(
             name,
             hidden_size=config["hidden_size"],
@@ -120,7 +170,16 @@ class ModelConfig:
             num_attention_heads=heads,
             num_key_value_heads=heads if kv is None else kv,
             head_dim=config.get("head_dim"),
-            model_type=str(config.get("model_type", "llama")),
+            model_type=model_type,
+            vocab_size=config.get("vocab_size"),
+            tie_word_embeddings=config.get("tie_word_embeddings", model_type in _TIED_BY_DEFAULT),
+            attention_bias=config.get("attention_bias", False) or model_type in _QKV_BIAS,
+            qk_norm=model_type in _QK_NORM,
+            norms_per_layer=4 if model_type in _FOUR_NORMS else 2,
+            num_experts=experts,
+            num_experts_per_tok=config.get("num_experts_per_tok", 0) if experts else 0,
+            moe_intermediate_size=config.get("moe_intermediate_size") if experts else None,
+            shared_expert_intermediate_size=config.get("shared_expert_intermediate_size") or 0 if experts else 0,
         )
 
 

@@ -101,7 +101,40 @@ def test_known_models_ship_with_the_package() -> None:
     assert {"llama-3-8b", "llama-3-70b", "mistral-7b", "llama-2-7b", "tiny-llama-demo"} <= set(known_models())
     for name in known_models():
         cfg = load_model_config(name)
-        assert cfg.name == name and cfg.q_dim == cfg.hidden_size
+        # q_dim equals hidden_size for Llama/Mistral/Qwen2.5 but not where head_dim is explicit
+        # (Gemma 2/3, Qwen3-30B-A3B: 32 heads of 128 on a 2048-wide model), so check the definition.
+        assert cfg.name == name and cfg.q_dim == cfg.num_attention_heads * cfg.head_dim
+
+
+def test_configs_with_an_explicit_head_dim_are_not_square() -> None:
+    assert (load_model_config("gemma-2-9b").q_dim, load_model_config("gemma-2-9b").hidden_size) == (4096, 3584)
+    assert load_model_config("qwen3-30b-a3b").q_dim == 2 * load_model_config("qwen3-30b-a3b").hidden_size
+    assert load_model_config("llama-3.2-3b").q_dim == 3072 and load_model_config("llama-3.2-1b").head_dim == 64
+
+
+def test_new_config_fields_default_so_old_constructor_calls_still_work() -> None:
+    cfg = ModelConfig("m", hidden_size=64, intermediate_size=256, num_hidden_layers=2, num_attention_heads=4,
+                      num_key_value_heads=2)
+    assert (cfg.vocab_size, cfg.tie_word_embeddings, cfg.attention_bias, cfg.qk_norm, cfg.norms_per_layer) == (None, False, False, False, 2)
+    assert (cfg.num_experts, cfg.is_moe, cfg.moe_intermediate_size) == (0, False, None)
+
+
+@pytest.mark.parametrize(
+    ("extra", "match"),
+    [
+        ({"vocab_size": 0}, "vocab_size must be a positive int"),
+        ({"tie_word_embeddings": 1}, "tie_word_embeddings must be true or false"),
+        ({"num_experts": -1}, "num_experts must be an int >= 0"),
+        ({"num_experts": 8, "num_experts_per_tok": 9}, "num_experts_per_tok must be between 1 and num_experts 8"),
+        ({"num_experts": 8}, "num_experts_per_tok must be between"),
+        ({"num_experts_per_tok": 2}, "num_experts is 0"),
+        ({"norms_per_layer": 0}, "norms_per_layer must be a positive int"),
+    ],
+)
+def test_bad_new_fields_are_refused(extra: dict, match: str) -> None:
+    with pytest.raises(ModelConfigError, match=match):
+        ModelConfig("m", hidden_size=64, intermediate_size=256, num_hidden_layers=2, num_attention_heads=4,
+                    num_key_value_heads=2, **extra)
 
 
 def test_load_by_path_to_file_or_folder(tmp_path: Path) -> None:

@@ -1,0 +1,56 @@
+"""labcore.gpus: the GPU records a fleet plan and the panels pick from."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from labcore.errors import LabcoreError
+from labcore.gpus import Gpu, UnknownGpuError, known_gpus, load_gpu
+
+
+def test_the_gpus_the_course_names_are_shipped_with_their_memory() -> None:
+    expected = {"H100-80GB": 80, "H200-141GB": 141, "A100-40GB": 40, "A100-80GB": 80, "L4-24GB": 24,
+                "L40S-48GB": 48, "A10G-24GB": 24}
+    assert set(known_gpus()) == set(expected)
+    for name, gb in expected.items():
+        gpu = load_gpu(name)
+        assert gpu.name == name and gpu.memory_gb == gb
+        assert str(gb) in name and len(gpu.source) > 30 and "http" not in gpu.source
+
+
+def test_gib_reads_the_vendor_gb_as_decimal() -> None:
+    assert load_gpu("H100-80GB").memory_gib == 80e9 / 2**30
+    assert load_gpu("L4-24GB").memory_gib < 24
+
+
+def test_records_are_frozen_and_equal_by_value() -> None:
+    gpu = load_gpu("A100-80GB")
+    assert gpu == load_gpu("A100-80GB")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        gpu.memory_gb = 1  # type: ignore[misc]
+
+
+def test_names_are_ordered_by_memory() -> None:
+    sizes = [load_gpu(n).memory_gb for n in known_gpus()]
+    assert sizes == sorted(sizes) and known_gpus()[-1] == "H200-141GB"
+
+
+def test_an_unknown_gpu_names_the_valid_ones() -> None:
+    with pytest.raises(UnknownGpuError, match=r"unknown GPU 'B300'; valid: \[.*'H100-80GB'") as info:
+        load_gpu("B300")
+    assert isinstance(info.value, LabcoreError) and isinstance(info.value, KeyError)
+    with pytest.raises(UnknownGpuError):
+        load_gpu(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [({"name": ""}, "needs a name"), ({"memory_gb": 0}, "memory_gb must be"), ({"memory_gb": True}, "memory_gb must be"),
+     ({"source": " "}, "source must be")],
+)
+def test_bad_records_are_refused(kwargs: dict, match: str) -> None:
+    base = {"name": "X", "memory_gb": 1, "memory_type": "HBM", "source": "a datasheet"}
+    with pytest.raises(ValueError, match=match):
+        Gpu(**{**base, **kwargs})
