@@ -1,29 +1,28 @@
-"""Digest a base checkpoint's weights, so an adapter can be bound to the exact weights it was trained on.
+"""Digest a base checkpoint's tensors, so an adapter can be bound to the exact weights it was trained on.
 
 A model *name* says nothing about which weights sit behind it, and PEFT records only that name.
-``checkpoint_digest`` hashes the weight files themselves, streamed in fixed-size chunks (a real
-checkpoint is tens of GB: memory stays constant), in an order that does not depend on the file
-system, so equal content gives an equal digest wherever and whenever the files were written.
+``checkpoint_digest`` identifies the weights by their content: the tensors of the checkpoint's
+safetensors files, not the files themselves.
 
-What is hashed (format ``v1``), exactly::
-
-    sha256( b"labcore.checkpoint_digest/v1\\0"
-            + for each weight file, sorted by its relative path (POSIX '/', UTF-8, bytewise):
-                  u64le(len(path)) + path + u64le(size) + content )
-
-* Weight files are regular files (symlinks to files are followed, as in a Hugging Face cache
-  snapshot) whose names end in ``.safetensors``, ``.bin``, ``.pt`` or ``.pth``, found recursively;
-  folders whose name starts with ``.`` (``.git``, ``.cache``) are skipped. ``.bin``/``.pt`` files are
-  hashed as bytes, never loaded.
-* Relative paths are part of the identity: renaming a shard changes the digest (a sharded
-  checkpoint's index maps tensors to shard *names*). Timestamps, permissions and the folder the
-  checkpoint sits in are not hashed.
-* ``config.json``, tokenizer files and ``*.index.json`` are not hashed: the digest identifies the
-  weights, and two checkpoints with equal weights but different configs get the same digest.
+**Definition (format v2).** The digest of a checkpoint is ``'sha256:'`` followed by the SHA-256,
+in hex, of ``b"labcore.checkpoint_digest/v2\\0"``, then ``u64le(n)`` for the number of tensors,
+then, for every tensor in order of its name (UTF-8, bytewise), ``u64le(len(name)) + name +
+u64le(len(dtype)) + dtype + u64le(ndim) + u64le(dim) for each dimension + sha256(tensor bytes)``
+(the 32-byte digest of the tensor's raw little-endian data as the safetensors header places it;
+names and dtypes UTF-8). So two checkpoints have the same digest exactly when they hold the same
+tensors (names, dtypes, shapes, bytes), whatever the sharding, the file names, the order of the
+tensors in the files, the safetensors ``__metadata__``, and the other files in the folder
+(``config.json``, ``training_args.bin``, a stray ``.pth``, a README); any changed weight, dtype,
+shape or tensor name gives another digest. Tensor data is streamed in fixed-size chunks, so memory
+stays bounded however large the checkpoint is. Pickle-based weights (``.bin``, ``.pt``, ``.pth``)
+are never opened: their tensors cannot be read without unpickling, so a checkpoint that has only
+those is refused rather than digested by its file layout.
 
 >>> import pathlib, tempfile
+>>> from labcore.peft_files import safetensors_bytes
 >>> d = pathlib.Path(tempfile.mkdtemp())
->>> _ = (d / "model.safetensors").write_bytes(b"weights")
+>>> _ = (d / "model.safetensors").write_bytes(safetensors_bytes({"w": ("F32", [2], bytes(8))}))
+>>> _ = (d / "training_args.bin").write_bytes(b"not weights")
 >>> checkpoint_digest(d) == checkpoint_digest([d / "model.safetensors"])
 True
 >>> checkpoint_digest(d)[:7]
@@ -40,29 +39,37 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import CheckpointDigestError
+from .errors import AdapterFileError, CheckpointDigestError
+from .peft_files import SafetensorsHeader, TensorInfo, read_safetensors_header
 
 __all__ = [
     "DIGEST_FORMAT",
     "WEIGHT_SUFFIXES",
+    "PICKLE_SUFFIXES",
     "DEFAULT_CHUNK_BYTES",
     "CheckpointDigestError",
     "DigestProgress",
     "WeightFile",
+    "TensorDigest",
     "weight_files",
+    "tensor_digests",
     "checkpoint_digest",
     "is_digest",
 ]
 
-DIGEST_FORMAT = b"labcore.checkpoint_digest/v1\0"
-WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth")
+DIGEST_FORMAT = b"labcore.checkpoint_digest/v2\0"
+#: Files whose tensors the digest covers (found recursively in a checkpoint folder).
+WEIGHT_SUFFIXES = (".safetensors",)
+#: Pickle-based weight files: never opened, only named in the error when nothing else is there.
+PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".ckpt")
 DEFAULT_CHUNK_BYTES = 8 * 2**20
 _DIGEST_RE = re.compile(r"sha256:[0-9a-f]{64}")
+_U64 = struct.Struct("<Q")
 
 
 @dataclass(frozen=True, slots=True)
 class WeightFile:
-    """Name one weight file by its path relative to the checkpoint and its size in bytes."""
+    """Name one safetensors file by its path relative to the checkpoint and its size in bytes."""
 
     relpath: str
     path: str
@@ -71,7 +78,7 @@ class WeightFile:
 
 @dataclass(frozen=True, slots=True)
 class DigestProgress:
-    """Report how far a digest has got: in the current file and over the whole checkpoint."""
+    """Report how far a digest has got, in tensor-data bytes: in the current file and over the checkpoint."""
 
     relpath: str
     file_bytes_done: int
@@ -81,8 +88,32 @@ class DigestProgress:
 
     @property
     def fraction(self) -> float:
-        """Return the fraction of the checkpoint hashed so far (1.0 for an all-empty checkpoint)."""
+        """Return the fraction of the checkpoint hashed so far (1.0 for a checkpoint of empty tensors)."""
         return self.bytes_done / self.bytes_total if self.bytes_total else 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class TensorDigest:
+    """Identify one tensor by name, dtype, shape and the SHA-256 of its bytes; ``relpath`` says where it was.
+
+    >>> TensorDigest("w", "F32", (2,), hashlib.sha256(bytes(8)).hexdigest(), "model.safetensors").record()[:9]
+    b'\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00w'
+    """
+
+    name: str
+    dtype: str
+    shape: tuple[int, ...]
+    sha256: str
+    relpath: str
+
+    def record(self) -> bytes:
+        """Return the bytes this tensor contributes to the checkpoint digest (the file it sat in is not part of them)."""
+        name, dtype = self.name.encode("utf-8"), self.dtype.encode("utf-8")
+        dims = b"".join(_U64.pack(d) for d in self.shape)
+        return (
+            _U64.pack(len(name)) + name + _U64.pack(len(dtype)) + dtype
+            + _U64.pack(len(self.shape)) + dims + bytes.fromhex(self.sha256)
+        )
 
 
 def is_digest(value: object) -> bool:
@@ -94,31 +125,36 @@ def is_digest(value: object) -> bool:
     return isinstance(value, str) and _DIGEST_RE.fullmatch(value) is not None
 
 
-def _is_weight(name: str) -> bool:
-    return name.endswith(WEIGHT_SUFFIXES)
-
-
 def weight_files(path_or_files: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> tuple[WeightFile, ...]:
-    """List the files a digest covers, in digest order.
+    """List the safetensors files a digest covers, sorted by relative path.
 
-    A directory is searched recursively for weight files; a single file is named by its base name;
-    an explicit list of files is named relative to the folder that contains them all (every listed
-    file is hashed, whatever its suffix).
+    A directory is searched recursively for ``*.safetensors`` files (folders whose name starts with
+    ``.``, such as ``.git`` or ``.cache``, are skipped); a single file is named by its base name; an
+    explicit list of files is named relative to the folder that contains them all (every listed
+    file must be a safetensors file, whatever its suffix). The names only label progress reports
+    and errors: they are not part of the digest.
     """
     if isinstance(path_or_files, (str, os.PathLike)):
         root = Path(path_or_files)
         if root.is_dir():
             found: list[tuple[str, Path]] = []
+            pickled: list[str] = []
             for folder, dirs, names in os.walk(root):
                 dirs[:] = [d for d in dirs if not d.startswith(".")]
                 for name in names:
                     full = Path(folder) / name
-                    if _is_weight(name) and full.is_file():
+                    if name.endswith(WEIGHT_SUFFIXES) and full.is_file():
                         found.append((full.relative_to(root).as_posix(), full))
+                    elif name.endswith(PICKLE_SUFFIXES):
+                        pickled.append(full.relative_to(root).as_posix())
             if not found:
-                raise CheckpointDigestError(
-                    f"{root}: no weight files (*{', *'.join(WEIGHT_SUFFIXES)}) found; is this the checkpoint folder?"
+                hint = (
+                    f" it has only pickle-based files {sorted(pickled)[:4]}, whose tensors cannot be read without "
+                    "unpickling: convert the checkpoint to safetensors"
+                    if pickled
+                    else " is this the checkpoint folder?"
                 )
+                raise CheckpointDigestError(f"{root}: no weight files (*{', *'.join(WEIGHT_SUFFIXES)}) found;{hint}")
         elif root.is_file():
             found = [(root.name, root)]
         else:
@@ -140,55 +176,141 @@ def weight_files(path_or_files: str | os.PathLike[str] | Iterable[str | os.PathL
     return tuple(WeightFile(rel, str(full), full.stat().st_size) for rel, full in found)
 
 
+def _headers(files: tuple[WeightFile, ...]) -> list[tuple[WeightFile, SafetensorsHeader]]:
+    out = []
+    seen: dict[str, str] = {}
+    for f in files:
+        try:
+            header = read_safetensors_header(f.path)
+        except AdapterFileError as exc:
+            raise CheckpointDigestError(f"{f.path}: not a valid safetensors file: {exc.problem}") from exc
+        for t in header.tensors:
+            if t.name in seen:
+                raise CheckpointDigestError(
+                    f"tensor {t.name!r} is in both {seen[t.name]!r} and {f.relpath!r}; a checkpoint holds each tensor once "
+                    "(are two copies of the weights in this folder?)"
+                )
+            seen[t.name] = f.relpath
+        out.append((f, header))
+    return out
+
+
+def _hash_file(
+    f: WeightFile,
+    header: SafetensorsHeader,
+    buf: bytearray,
+    *,
+    done: int,
+    total: int,
+    progress: Callable[[DigestProgress], None] | None,
+) -> list[TensorDigest]:
+    """Stream one file's data region once, in data order, switching hashers at tensor boundaries."""
+    start = 8 + header.header_bytes
+    data = header.data_bytes
+    view = memoryview(buf)
+    tensors: list[TensorInfo] = list(header.tensors)  # sorted by offset, tiling the data exactly
+    out: list[TensorDigest] = []
+    index, h = 0, hashlib.sha256()
+    while index < len(tensors) and tensors[index].nbytes == 0:
+        t = tensors[index]
+        out.append(TensorDigest(t.name, t.dtype, t.shape, h.hexdigest(), f.relpath))
+        index, h = index + 1, hashlib.sha256()
+    pos = 0
+    if progress is not None:
+        progress(DigestProgress(f.relpath, 0, data, done, total))
+    try:
+        with open(f.path, "rb") as fh:
+            if os.fstat(fh.fileno()).st_size != header.file_bytes:
+                raise CheckpointDigestError(f"{f.path}: changed size after its header was read; it changed while being hashed")
+            fh.seek(start)
+            while pos < data:
+                n = fh.readinto(view[: min(len(buf), data - pos)])
+                if not n:
+                    raise CheckpointDigestError(
+                        f"{f.path}: ended {data - pos} bytes early (read {pos} of {data} data bytes); it changed while being hashed"
+                    )
+                lo = 0
+                while lo < n:
+                    t = tensors[index]
+                    take = min(n - lo, t.end - pos)
+                    h.update(view[lo : lo + take])
+                    lo += take
+                    pos += take
+                    while index < len(tensors) and pos == tensors[index].end:
+                        t = tensors[index]
+                        out.append(TensorDigest(t.name, t.dtype, t.shape, h.hexdigest(), f.relpath))
+                        index, h = index + 1, hashlib.sha256()
+                if progress is not None:
+                    progress(DigestProgress(f.relpath, pos, data, done + pos, total))
+            if os.fstat(fh.fileno()).st_size != header.file_bytes:
+                raise CheckpointDigestError(
+                    f"{f.path}: was {header.file_bytes} bytes when its header was read but is "
+                    f"{os.fstat(fh.fileno()).st_size} now; it changed while being hashed"
+                )
+    except OSError as exc:
+        raise CheckpointDigestError(f"{f.path}: cannot read: {exc.strerror or exc}") from exc
+    return out
+
+
+def _check_chunk(chunk_bytes: object) -> int:
+    if isinstance(chunk_bytes, bool) or not isinstance(chunk_bytes, int) or chunk_bytes <= 0:
+        raise ValueError(f"chunk_bytes must be a positive int, got {chunk_bytes!r}")
+    return chunk_bytes
+
+
+def tensor_digests(
+    path_or_files: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+    *,
+    chunk_bytes: int = DEFAULT_CHUNK_BYTES,
+    progress: Callable[[DigestProgress], None] | None = None,
+) -> tuple[TensorDigest, ...]:
+    """Return one :class:`TensorDigest` per tensor of the checkpoint, sorted by name.
+
+    This is what :func:`checkpoint_digest` combines; comparing two checkpoints' lists names the
+    tensors that differ.
+
+    >>> import pathlib, tempfile
+    >>> from labcore.peft_files import safetensors_bytes
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "m.safetensors"
+    >>> _ = p.write_bytes(safetensors_bytes({"b": ("BF16", [1], b"ab"), "a": ("U8", [0], b"")}))
+    >>> [(t.name, t.dtype, t.shape) for t in tensor_digests(p)]
+    [('a', 'U8', (0,)), ('b', 'BF16', (1,))]
+    """
+    _check_chunk(chunk_bytes)
+    headers = _headers(weight_files(path_or_files))
+    total = sum(h.data_bytes for _, h in headers)
+    buf = bytearray(chunk_bytes)
+    done = 0
+    out: list[TensorDigest] = []
+    for f, header in headers:
+        out.extend(_hash_file(f, header, buf, done=done, total=total, progress=progress))
+        done += header.data_bytes
+    out.sort(key=lambda t: t.name.encode("utf-8"))
+    return tuple(out)
+
+
 def checkpoint_digest(
     path_or_files: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
     *,
     chunk_bytes: int = DEFAULT_CHUNK_BYTES,
     progress: Callable[[DigestProgress], None] | None = None,
 ) -> str:
-    """Return ``'sha256:<hex>'`` over a checkpoint's weight files, streamed ``chunk_bytes`` at a time.
+    """Return ``'sha256:<hex>'`` over a checkpoint's tensors (see the module docstring), streamed ``chunk_bytes`` at a time.
 
     ``progress``, if given, is called with a :class:`DigestProgress` at the start of each file and
-    after every chunk. A file whose size changes while it is read raises ``CheckpointDigestError``.
+    after every chunk. A file that changes size while it is read raises ``CheckpointDigestError``,
+    and so do a malformed safetensors file and a tensor name found in two files.
 
     >>> import pathlib, tempfile
     >>> d = pathlib.Path(tempfile.mkdtemp())
     >>> checkpoint_digest(d)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    labcore.errors.CheckpointDigestError: ...: no weight files (*.safetensors, *.bin, *.pt, *.pth) found; is this the checkpoint folder?
+    labcore.errors.CheckpointDigestError: ...: no weight files (*.safetensors) found; is this the checkpoint folder?
     """
-    if isinstance(chunk_bytes, bool) or not isinstance(chunk_bytes, int) or chunk_bytes <= 0:
-        raise ValueError(f"chunk_bytes must be a positive int, got {chunk_bytes!r}")
-    files = weight_files(path_or_files)
-    total = sum(f.size for f in files)
+    digests = tensor_digests(path_or_files, chunk_bytes=chunk_bytes, progress=progress)
     h = hashlib.sha256(DIGEST_FORMAT)
-    done = 0
-    buf = bytearray(chunk_bytes)
-    view = memoryview(buf)
-    for f in files:
-        rel = f.relpath.encode("utf-8")
-        h.update(struct.pack("<Q", len(rel)) + rel + struct.pack("<Q", f.size))
-        read = 0
-        if progress is not None:
-            progress(DigestProgress(f.relpath, 0, f.size, done, total))
-        try:
-            with open(f.path, "rb") as fh:
-                while True:
-                    n = fh.readinto(buf)
-                    if not n:
-                        break
-                    h.update(view[:n])
-                    read += n
-                    done += n
-                    if read > f.size:
-                        break
-                    if progress is not None:
-                        progress(DigestProgress(f.relpath, read, f.size, done, total))
-        except OSError as exc:
-            raise CheckpointDigestError(f"{f.path}: cannot read: {exc.strerror or exc}") from exc
-        if read != f.size:
-            raise CheckpointDigestError(
-                f"{f.path}: was {f.size} bytes when listed but {read} bytes were read; it changed while being hashed"
-            )
+    h.update(_U64.pack(len(digests)))
+    for t in digests:
+        h.update(t.record())
     return "sha256:" + h.hexdigest()

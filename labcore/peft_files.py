@@ -27,7 +27,7 @@ import json
 import math
 import os
 import struct
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,6 +50,7 @@ __all__ = [
     "LoraModule",
     "PeftAdapterFiles",
     "read_safetensors_header",
+    "safetensors_bytes",
     "read_peft_adapter",
     "adapter_from_dir",
     "DEMO_RESULTS_FORMAT",
@@ -335,6 +336,32 @@ def read_safetensors_header(
             path, f"tensor data ends at offset {cursor} but the file holds {data_bytes} data bytes after the header"
         )
     return SafetensorsHeader(str(path), tuple(tensors), dict(metadata), n, file_bytes)
+
+
+def safetensors_bytes(
+    tensors: Mapping[str, tuple[str, Sequence[int], bytes]], *, metadata: Mapping[str, str] | None = None
+) -> bytes:
+    """Return a safetensors file holding ``tensors`` (name -> (dtype, shape, raw bytes)), laid out in the given order.
+
+    The header is padded with spaces to a multiple of 8 bytes, as the reference writer does.
+
+    >>> blob = safetensors_bytes({"w": ("F16", [2], bytes(4))}, metadata={"format": "pt"})
+    >>> len(blob) % 8, blob[8:9]
+    (4, b'{')
+    """
+    header: dict[str, Any] = {}
+    if metadata is not None:
+        header["__metadata__"] = dict(metadata)
+    chunks: list[bytes] = []
+    offset = 0
+    for name, (dtype, shape, data) in tensors.items():
+        info = TensorInfo(name, dtype, tuple(shape), offset, offset + len(data))  # checks dtype and size
+        header[name] = {"dtype": info.dtype, "shape": list(info.shape), "data_offsets": [info.begin, info.end]}
+        chunks.append(bytes(data))
+        offset = info.end
+    raw = json.dumps(header, separators=(",", ":")).encode("utf-8")
+    raw += b" " * (-len(raw) % 8)
+    return struct.pack("<Q", len(raw)) + raw + b"".join(chunks)
 
 
 # -- PEFT directory -----------------------------------------------------------------------------
