@@ -12,6 +12,7 @@ from .admission import AdmissionController
 from .adapter import Adapter, tenant_adapters
 from .affinity import AffinityFleet, FleetRun, compare_policies, rendezvous_owner, run_policy
 from .batching import BatchCostModel, fit_sgmv, merged_vs_dynamic
+from .base_model import BaseParams, MoeLoraSize, MoeTargets, base_params, base_weights_gib, moe_lora_params, moe_lora_targets, published_params
 from .cache import AdapterCache, CacheAccess, CacheStats, FifoAdapterCache
 from .errors import (
     AdapterInUseError,
@@ -35,6 +36,7 @@ from .errors import (
 from .canary import CanaryController, CanarySplit, CanaryThresholds
 from .digest import checkpoint_digest, is_digest
 from .fleet import FleetPlan, fleet_plan
+from .gpus import Gpu, UnknownGpuError, known_gpus, load_gpu
 from .model_config import ModelConfig, exact_adapter_mb, known_models, load_model_config, lora_params, target_dims
 from .peft_files import PeftAdapterFiles, adapter_from_dir, load_demo_results, read_peft_adapter
 from .registry import AdapterRegistry
@@ -64,6 +66,7 @@ __all__ = [
     "AdmissionController",
     "AffinityFleet",
     "BaseDigestMismatchError",
+    "BaseParams",
     "BatchCostModel",
     "CacheAccess",
     "CacheStats",
@@ -74,6 +77,7 @@ __all__ = [
     "FifoAdapterCache",
     "FleetPlan",
     "FleetRun",
+    "Gpu",
     "GpuMemorySplit",
     "InvalidAdapterError",
     "InvalidModelRefError",
@@ -88,6 +92,8 @@ __all__ = [
     "ModelConfig",
     "ModelConfigError",
     "ModelRef",
+    "MoeLoraSize",
+    "MoeTargets",
     "MultiLoRARouter",
     "PeftAdapterFiles",
     "QueueFullError",
@@ -97,12 +103,15 @@ __all__ = [
     "TieredCache",
     "Trace",
     "UnknownBaseError",
+    "UnknownGpuError",
     "UnsafeAdapterFormatError",
     "VersionExistsError",
     "Workload",
     "WrongBaseError",
     "adapter_from_dir",
     "adapter_vram_mb",
+    "base_params",
+    "base_weights_gib",
     "checkpoint_digest",
     "compare_policies",
     "exact_adapter_mb",
@@ -111,15 +120,20 @@ __all__ = [
     "format_version",
     "gpu_memory_split",
     "is_digest",
+    "known_gpus",
     "known_models",
     "load_demo_results",
+    "load_gpu",
     "load_model_config",
     "lora_params",
     "make_trace",
     "merged_vs_dynamic",
+    "moe_lora_params",
+    "moe_lora_targets",
     "parse_model_ref",
     "parse_version",
     "percentile",
+    "published_params",
     "read_peft_adapter",
     "rendezvous_owner",
     "run_policy",

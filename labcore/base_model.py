@@ -21,22 +21,26 @@ LoRA on a mixture of experts
 ----------------------------
 An adapter can target the attention projections of an MoE model exactly as in a dense one. If it
 targets the expert projections (Mixtral's ``w1/w3/w2``, Qwen3-MoE's ``gate_proj/up_proj/down_proj``),
-PEFT wraps every expert's ``nn.Linear`` on its own, so each of the ``num_experts`` experts gets its own
-``A`` and ``B``: the adapter is ``num_experts`` times what one dense MLP of the same width would cost,
-though only ``num_experts_per_tok`` of them run per token. The router (``gate``) is a small
+the adapter holds one ``A`` and one ``B`` per expert (PEFT wraps each expert's ``nn.Linear`` where the
+experts are separate modules, as in these two architectures' transformers 4.x code). The expert part
+is ``num_experts`` times what one dense MLP of the same width would cost, though only
+``num_experts_per_tok`` experts run per token. The router (``gate``) is a small
 ``hidden -> num_experts`` linear that can be targeted too. :func:`moe_lora_params` gives the exact count.
 
-What the serving engines load (checked in their documentation, see each claim's source):
+What the serving engines document (only what their pages say; checked with the course's search
+tool on 2026-12-01, pages as stored then):
 
-* vLLM, "LoRA Adapters" feature page of the docs (docs.vllm.ai, latest as stored): LoRA serving is
-  listed for Mixtral among other models; this page does not say whether expert weights may be
-  targeted, so an adapter that targets experts should be tested on the engine before it is sized
-  for a fleet.
-* SGLang, "LoRA Serving" page of its docs: ``--lora-target-modules`` accepts ``q_proj, k_proj,
-  v_proj, o_proj, gate_proj, up_proj, down_proj`` (and ``qkv_proj``/``gate_up_proj``); the page
-  does not list expert or router modules.
+* vLLM: the API reference of v0.11.2 documents ``vllm.lora.layers.fused_moe.FusedMoEWithLoRA``, a
+  LoRA layer around the fused MoE experts, and the stable reference documents ``LoRAExpertsMixin``
+  with ``apply_w13_lora``/``apply_w2_lora`` (LoRA on the experts' gate+up and down weights). Those
+  pages do not say which models or kernels enable it; test an expert-targeting adapter on the
+  engine version you run before sizing a fleet for it.
+* SGLang: the "LoRA Serving" page (docs.sglang.io, advanced_features/lora) documents the multi-LoRA
+  server arguments (``lora_paths``, ``max_loras_per_batch``, ``max_loaded_loras``, ``lora_backend``
+  triton or csgmv); the part that could be read makes no statement about expert or router targets,
+  so none is made here.
 
-Attention-only adapters are the portable choice for MoE models; that is why
+An attention-only adapter needs no expert support from the engine; that is why
 :func:`moe_lora_targets` reports attention and expert targets separately.
 """
 

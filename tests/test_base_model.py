@@ -159,3 +159,14 @@ def test_every_shipped_config_loads_with_its_features() -> None:
     assert load_model_config("gemma-2-9b").tie_word_embeddings and load_model_config("gemma-2-9b").norms_per_layer == 4
     assert load_model_config("qwen3-30b-a3b").moe_intermediate_size == 768
     assert load_model_config("mixtral-8x7b").moe_intermediate_size == 14336
+
+
+@pytest.mark.parametrize("name", ["qwen3-30b-a3b", "mixtral-8x7b", "gemma-2-9b", "gemma-3-1b", "phi-3-mini-4k", "qwen2.5-7b"])
+def test_the_derivation_agrees_with_transformers_own_model_classes(name: str) -> None:
+    """Built on the meta device (no weights, no download): the parameter tensors transformers allocates."""
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    config = {k: v for k, v in json.loads((DATA / f"{name}.json").read_text()).items() if not k.startswith("_")}
+    with torch.device("meta"):
+        model = transformers.AutoModelForCausalLM.from_config(transformers.AutoConfig.for_model(**config))
+    assert sum(p.numel() for p in model.parameters()) == base_params(name)
