@@ -161,7 +161,7 @@ def test_every_shipped_config_loads_with_its_features() -> None:
     assert load_model_config("mixtral-8x7b").moe_intermediate_size == 14336
 
 
-@pytest.mark.parametrize("name", ["qwen3-30b-a3b", "mixtral-8x7b", "gemma-2-9b", "gemma-3-1b", "phi-3-mini-4k", "qwen2.5-7b"])
+@pytest.mark.parametrize("name", ["qwen3-30b-a3b", "mixtral-8x7b", "gemma-2-9b", "gemma-3-1b", "gemma-3-12b", "phi-3-mini-4k", "phi-4", "qwen2.5-7b"])
 def test_the_derivation_agrees_with_transformers_own_model_classes(name: str) -> None:
     """Built on the meta device (no weights, no download): the parameter tensors transformers allocates."""
     torch = pytest.importorskip("torch")
