@@ -22,7 +22,10 @@ from .adapter import Adapter
 from .sizing import gib_to_mb
 from ._validate import number
 
-__all__ = ["FleetPlan", "fleet_plan"]
+__all__ = ["FleetPlan", "fleet_plan", "fleet_under_load", "GPU_QPS"]
+
+#: Requests per second one GPU sustains on the base model: the course's one assumption for load.
+GPU_QPS = 20.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,3 +154,19 @@ def _per_tenant_qps(tenant_qps: float | Sequence[float] | None, tenants: int) ->
     if len(values) != tenants:
         raise ValueError(f"tenant_qps has {len(values)} values for {tenants} adapters; give one per adapter or one number")
     return [number(f"tenant_qps[{i}]", v, inclusive=True) for i, v in enumerate(values)]
+
+
+def fleet_under_load(tenants: int = 40, gpu_hourly_usd: float = 3.20, adapter_vram_mb: float = 16.0,
+                     tenant_qps: float | None = 0.5, *, gpu_qps: float = GPU_QPS) -> FleetPlan:
+    """Price ``tenants`` same-sized adapters, each sending ``tenant_qps`` requests/s, on GPUs that sustain ``gpu_qps``.
+
+    ``tenant_qps=None`` prices memory only (the lab's original plan).
+
+    >>> p = fleet_under_load(tenant_qps=5)
+    >>> p.multi_lora_gpus, p.savings_pct, p.binding_constraint
+    (10, 75.0, 'load')
+    """
+    from .adapter import tenant_adapters
+
+    return fleet_plan(tenant_adapters(tenants, vram_mb=adapter_vram_mb), gpu_hourly_usd=gpu_hourly_usd,
+                      tenant_qps=tenant_qps, gpu_qps=None if tenant_qps is None else gpu_qps)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -105,6 +106,9 @@ def course_rc() -> dict[str, Any]:
         "savefig.bbox": "standard",
         "figure.autolayout": False,
         "figure.constrained_layout.use": True,
+        # Figures are SVG in the book (crisp at any width): text stays text, ids are reproducible.
+        "svg.fonttype": "none",
+        "svg.hashsalt": "labcore",
     }
 
 
@@ -117,6 +121,14 @@ def use_course_style() -> None:
     False
     """
     matplotlib.rcParams.update(course_rc())
+    os.environ.setdefault("SOURCE_DATE_EPOCH", "0")  # no build date inside the SVGs: same input, same file
+    try:  # in a notebook, figures are shown as SVG (vector: sharp on any screen, any zoom)
+        from IPython import get_ipython
+        from matplotlib_inline.backend_inline import set_matplotlib_formats
+    except ImportError:  # pragma: no cover - no IPython here
+        return
+    if get_ipython() is not None:
+        set_matplotlib_formats("svg")
 
 
 def tenant_color(name: str) -> str:

@@ -1,4 +1,4 @@
-"""Tests for the chapter 3-4 sections of labcore.plots and labcore.widgets: figures and panels.
+"""Tests for the chapter 3-4 sections of labcore.plots: figures.
 
 The data they draw (``release_timeline``, ``replay_cache``, ...) are tested in ``tests/test_sim.py``.
 """
@@ -86,44 +86,3 @@ def test_plot_vram_used_stays_under_budget_line(runs):
     crosses = ax.get_lines()[1]
     assert len(crosses.get_xdata()) == sum(p > run.budget_mb for p in run.load_first_peak_mb) > 0
     assert ax.get_title().startswith("Evict first")
-
-
-# ---------------------------------------------------------------------------- panels
-
-ipywidgets = pytest.importorskip("ipywidgets")
-
-
-def test_release_headline_panel_is_static_and_moves():
-    from labcore.widgets import PANELS
-
-    panel = PANELS["release_headline_panel"]()
-    assert panel.kind == "static" and {"lc-panel", "lc-static"} <= set(panel.widget._dom_classes)
-    (slider,) = panel.controls.values()
-    assert "lc-headline" in slider._dom_classes and panel.result.versions[-1] == "1.12.0"
-    pngs = {panel.set(minor_releases=n) and panel.png for n in slider.options}
-    assert len(pngs) == len(slider.options) <= 12
-    assert "21 releases behind" in (panel.set(minor_releases=30) and panel.readout)
-
-
-def test_lru_headline_panel_is_static_and_moves():
-    from labcore.widgets import PANELS
-
-    panel = PANELS["lru_headline_panel"]()
-    assert panel.kind == "static"
-    (slider,) = panel.controls.values()
-    assert len(slider.options) <= 12
-    low = panel.set(budget_mb=64)
-    assert low["LRU"].budget_mb == 64 and "64 MiB holds 4 of 40" in panel.readout
-    assert panel.reset()["LRU"].budget_mb == 320
-
-
-def test_lru_cache_panel_each_control_changes_the_result():
-    from labcore.widgets import PANELS
-
-    panel = PANELS["lru_cache_panel"]()
-    base = panel.result
-    for name, value in (("budget_mb", 640), ("tenants", 20), ("zipf_s", 0.0)):
-        panel.reset()
-        moved = panel.set(**{name: value})
-        assert moved != base, name
-    assert panel.reset() == base and max(panel.update_ms) < 5_000

@@ -88,15 +88,12 @@ def test_wrong_base_plot_colours_a_refusal_even_when_the_adapter_works():
     assert bars[1].get_facecolor() == matplotlib.colors.to_rgba(REGISTRY_COLORS["refused"])
 
 
-def test_sizing_panels_compute_the_chapter_numbers():
-    pytest.importorskip("ipywidgets")
-    from labcore.widgets import TARGET_SETS, exact_sizing, real_sizing_panel
+def test_exact_sizing_computes_the_chapter_numbers():
+    from labcore.sizing import TARGET_SETS, exact_sizing
 
     s = exact_sizing()
     assert (s.exact_mb, s.naive_mb, s.file_mb) == (13.0, 16.0, 26.0)
     assert sum(e for _, _, e in s.per_target) == s.exact_mb
     all7 = exact_sizing("llama-3-8b", 16, "all 7 (attention + MLP)")
     assert all7.targets == TARGET_SETS["all 7 (attention + MLP)"] and all7.exact_mb == 80.0 > all7.naive_mb == 56.0
-    panel = real_sizing_panel()
-    assert panel.set(model="llama-2-7b").exact_mb == panel.result.naive_mb == 16.0
-    assert "exact 16.0 MiB" in panel.readout
+    assert exact_sizing("llama-2-7b").exact_mb == exact_sizing("llama-2-7b").naive_mb == 16.0

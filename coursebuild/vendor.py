@@ -1,16 +1,15 @@
-"""Fetch the browser-side assets the built book serves itself, so its pages need no CDN.
+"""Fetch the browser-side libraries the built book serves itself, so its pages need no CDN.
 
-The course pages embed widget state (sliders, images, ``jslink`` links) and maths.
-Jupyter Book would load the widget manager and MathJax from public CDNs; a reader
-offline (or behind a strict proxy) would then see blank widget cells.  This script
-obtains pinned versions from the npm registry with the ordinary ``npm pack`` client,
-checks each tarball against its recorded sha512 integrity, and unpacks only the
-browser bundles into ``_build/_vendor/`` (git-ignored, never committed).  ``_config.yml``
-copies ``_build/_vendor/`` into the site with ``html_extra_path`` and points myst-nb's
-``nb_ipywidgets_js`` and Sphinx's ``mathjax_path`` at the local copies.
+The panels draw with Vega-Lite and the pages typeset maths with MathJax; Jupyter Book would load
+them from public CDNs, so a reader offline (or behind a strict proxy) would see blank panels.
+This module obtains pinned versions from the npm registry with the ordinary ``npm pack`` client,
+checks each tarball against its recorded sha512 integrity, and unpacks only the files the pages
+load into ``_build/_vendor/`` (git-ignored, never committed). ``_config.yml`` copies that folder
+into the site with ``html_extra_path``; :mod:`coursebuild.panels_site` fetches it at the start of a
+build when it is missing, so a plain ``jupyter-book build .`` works too.
 
-Usage: ``python scripts/fetch_widget_js.py [--dest _build/_vendor]``.  Idempotent: when the
-stamp file records the same pins, it does nothing.
+Usage: ``python -m coursebuild.vendor [--dest _build/_vendor]``. Idempotent: when the stamp file
+records the same pins, it does nothing.
 """
 
 from __future__ import annotations
@@ -37,20 +36,32 @@ class Asset:
     member: str  # folder inside the tarball's "package/" to keep
     target: str  # folder under the destination
     skip_suffixes: tuple[str, ...] = (".map",)  # files not needed by readers
+    only: tuple[str, ...] = ()  # if given, keep just these file names
 
 
-# @jupyter-widgets/html-manager 1.0.15 is the manager released with ipywidgets 8.1.x
-# (controls ^5.0.13, base ^6.0.12, the versions jupyterlab_widgets 3.0.17 ships).
-# Its dist/embed.js is self-contained (no require.js) and renders the built-in widgets.
+# Vega 5 / Vega-Lite 5 / vega-embed 6: the Vega-Lite v5 mimetype the panels emit is the one JupyterLab
+# and JupyterLite render natively, so the same spec draws on the page, in Lab and in Lite.
 ASSETS: tuple[Asset, ...] = (
     Asset(
-        spec="@jupyter-widgets/html-manager@1.0.15",
-        integrity="sha512-5thBIV6ymNgmPVOHvzx+gGy8ZSKmSazhtGw4/c4xJDVzRhG9PTeQsRjF3FUTopvFi//SABeNz1yp47bCrJ3CQA==",
-        member="dist",
-        target="html-manager",
-        # Keep embed.js (+ its fonts); drop the require.js (AMD) bundles and maps so
-        # nothing but the intended script can be picked up by the site.
-        skip_suffixes=(".map", "-amd.js"),
+        spec="vega@5.33.1",
+        integrity="sha512-1fArfVDUqVbb5z8n+/nVQb+VNBzx8svY6CrsyTK4Ujm4yrd9I1auoKxBAPXLCavY1LcrbHUskQbGUP8gXOzyQw==",
+        member="build",
+        target="vega",
+        only=("vega.min.js",),
+    ),
+    Asset(
+        spec="vega-lite@5.23.0",
+        integrity="sha512-l4J6+AWE3DIjvovEoHl2LdtCUkfm4zs8Xxx7INwZEAv+XVb6kR6vIN1gt3t2gN2gs/y4DYTs/RPoTeYAuEg6mA==",
+        member="build",
+        target="vega",
+        only=("vega-lite.min.js",),
+    ),
+    Asset(
+        spec="vega-embed@6.29.0",
+        integrity="sha512-PmlshTLtLFLgWtF/b23T1OwX53AugJ9RZ3qPE2c01VFAbgt3/GSNI/etzA/GzdrkceXFma+FDHNXUppKuM0U6Q==",
+        member="build",
+        target="vega",
+        only=("vega-embed.min.js",),
     ),
     Asset(
         spec="mathjax@3.2.2",
@@ -62,10 +73,8 @@ ASSETS: tuple[Asset, ...] = (
 
 STAMP = ".fetched.json"
 
-# Our own (committed) script served beside embed.js: maps the MathJax 2 call the
-# widget manager makes onto MathJax 3 (see the file's header).
-SHIMS: dict[str, str] = {"widget_mathjax_shim.js": "html-manager/mathjax-hub-shim.js"}
-SCRIPTS = Path(__file__).resolve().parent
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DEST = ROOT / "_build" / "_vendor"
 
 
 def _integrity(path: Path) -> str:
@@ -78,7 +87,7 @@ def _npm_pack(spec: str, workdir: Path) -> Path:
     """Download one package tarball with ``npm pack`` and return its path."""
     npm = shutil.which("npm")
     if npm is None:
-        sys.exit("fetch_widget_js: `npm` not found; install Node.js/npm (apt-get install -y npm)")
+        sys.exit("vendor: `npm` not found; install Node.js/npm (apt-get install -y npm)")
     out = subprocess.run(
         [npm, "pack", spec, "--json", "--silent", "--pack-destination", str(workdir)],
         check=True,
@@ -100,8 +109,8 @@ def _extract(tarball: Path, asset: Asset, dest: Path) -> int:
                 continue
             rel = Path(info.name[len(prefix):])
             if rel.is_absolute() or ".." in rel.parts:
-                raise SystemExit(f"fetch_widget_js: unsafe path {info.name!r} in {tarball.name}")
-            if rel.name.endswith(asset.skip_suffixes):
+                raise SystemExit(f"vendor: unsafe path {info.name!r} in {tarball.name}")
+            if rel.name.endswith(asset.skip_suffixes) or (asset.only and rel.name not in asset.only):
                 continue
             out = dest / rel
             out.parent.mkdir(parents=True, exist_ok=True)
@@ -114,12 +123,11 @@ def _extract(tarball: Path, asset: Asset, dest: Path) -> int:
 
 def fetch(dest: Path) -> None:
     """Fetch every pinned asset into ``dest`` unless the stamp says it is already there."""
-    pins = {a.spec: [a.integrity, a.member, list(a.skip_suffixes)] for a in ASSETS}
+    pins = {a.spec: [a.integrity, a.member, list(a.skip_suffixes), list(a.only)] for a in ASSETS}
     stamp = dest / STAMP
     if stamp.exists() and json.loads(stamp.read_text()) == pins:
         if all((dest / a.target).is_dir() for a in ASSETS):
-            _copy_shims(dest)
-            print(f"fetch_widget_js: {dest}/ is up to date")
+            print(f"vendor: {dest}/ is up to date")
             return
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -129,30 +137,21 @@ def fetch(dest: Path) -> None:
             got = _integrity(tarball)
             if got != asset.integrity:
                 raise SystemExit(
-                    f"fetch_widget_js: integrity mismatch for {asset.spec}: "
+                    f"vendor: integrity mismatch for {asset.spec}: "
                     f"got {got}, expected {asset.integrity}"
                 )
             n = _extract(tarball, asset, staged / asset.target)
-            print(f"fetch_widget_js: {asset.spec}: {n} files -> {dest / asset.target}/")
+            print(f"vendor: {asset.spec}: {n} files -> {dest / asset.target}/")
         if dest.exists():
             shutil.rmtree(dest)
         shutil.copytree(staged, dest)
-    _copy_shims(dest)
     (dest / STAMP).write_text(json.dumps(pins, indent=2) + "\n")
-
-
-def _copy_shims(dest: Path) -> None:
-    """Copy the course's own browser scripts next to the fetched bundles."""
-    for source, target in SHIMS.items():
-        out = dest / target
-        out.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(SCRIPTS / source, out)
 
 
 def main(argv: list[str] | None = None) -> None:
     """Parse the command line and fetch the assets."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--dest", type=Path, default=Path(__file__).resolve().parent.parent / "_build" / "_vendor")
+    parser.add_argument("--dest", type=Path, default=DEFAULT_DEST)
     args = parser.parse_args(argv)
     fetch(args.dest)
 

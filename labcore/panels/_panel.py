@@ -1,0 +1,333 @@
+"""Define a kernel-free panel: controls over a grid of values, labcore computing every state, Vega-Lite drawing.
+
+A :class:`Panel` is data first. Each :class:`Control` lists every value it can take; the panel
+calls ``compute(**state)`` (a labcore function) once per combination and keeps the rows. The
+browser only *selects* a row and draws it: the panel displays as a Vega-Lite v5 spec whose
+parameters are bound to sliders and dropdowns and whose filters pick the rows of the current
+state. No formula is re-implemented in JavaScript, so the same object works
+
+- on the static book page (``labcore.panels.site`` renders the spec with the vendored Vega);
+- in JupyterLab / Notebook (Vega-Lite v5 is a built-in mimetype);
+- in JupyterLite (its Vega-Lite renderer ships with the site), with no numpy or matplotlib.
+
+``panel.row(**values)`` computes one state directly (the hidden checks, the tests and a live
+kernel use it for any value, on the grid or not).
+
+>>> from labcore.panels._panel import Control
+>>> Control("rank", "LoRA rank r", values=(8, 16, 32), default=16).kind
+'select'
+>>> Control("budget_mb", "budget (MiB)", values=(64, 128, 192), default=128).kind
+'range'
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Control", "Series", "Lines", "Bars", "Panel", "VEGALITE_MIME", "READOUT"]
+
+VEGALITE_MIME = "application/vnd.vegalite.v5+json"
+VEGALITE_SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"  # an identifier, never fetched
+#: The row field holding the readout lines of a state (computed in Python, shown as text).
+READOUT = "readout"
+#: Largest grid a panel may embed in a page (rows); a bigger one must coarsen its controls.
+MAX_ROWS = 6000
+CHART_HEIGHT_PX = 220
+FONT_PX = 13
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+@dataclass(frozen=True, slots=True)
+class Control:
+    """Describe one control: the keyword it feeds, a label with its unit, every value it can take.
+
+    Evenly spaced numbers become a slider (``kind == "range"``); anything else a dropdown
+    (``"select"``), whose entries read ``labels`` when given. ``default`` is the value the prose uses.
+
+    >>> Control("skew", "popularity skew s", values=(0.0, 0.5, 1.0), default=0.5).step
+    0.5
+    >>> Control("gpu", "GPU", values=("H100", "L4"), default="L4", labels=("H100 80 GB", "L4 24 GB")).kind
+    'select'
+    """
+
+    name: str
+    label: str
+    values: tuple[Any, ...]
+    default: Any
+    labels: tuple[str, ...] = ()
+    kind: str = field(init=False)
+    step: float | None = field(init=False)
+
+    def __post_init__(self) -> None:
+        if not self.name.isidentifier():
+            raise ValueError(f"control name must be a Python identifier, got {self.name!r}")
+        values = tuple(self.values)
+        object.__setattr__(self, "values", values)
+        if not values:
+            raise ValueError(f"control {self.name!r}: give at least one value, got {self.values!r}")
+        if len(set(values)) != len(values):
+            raise ValueError(f"control {self.name!r}: values repeat: {values!r}")
+        if self.default not in values:
+            raise ValueError(f"control {self.name!r}: default {self.default!r} is not one of {values!r}")
+        if self.labels and len(self.labels) != len(values):
+            raise ValueError(f"control {self.name!r}: {len(self.labels)} labels for {len(values)} values")
+        step = None
+        if len(values) > 2 and not self.labels and all(_is_number(v) for v in values):
+            gaps = [b - a for a, b in zip(values, values[1:])]
+            if gaps[0] > 0 and all(math.isclose(g, gaps[0], rel_tol=1e-9, abs_tol=1e-12) for g in gaps):
+                step = gaps[0]
+        object.__setattr__(self, "step", step)
+        object.__setattr__(self, "kind", "range" if step is not None else "select")
+
+    def binding(self) -> dict[str, Any]:
+        """Return the Vega-Lite ``bind`` of this control (a range input or a select)."""
+        name = f"{self.label} "
+        if self.kind == "range":
+            return {"input": "range", "min": self.values[0], "max": self.values[-1], "step": self.step, "name": name}
+        out: dict[str, Any] = {"input": "select", "options": list(self.values), "name": name}
+        if self.labels:
+            out["labels"] = list(self.labels)
+        return out
+
+    def test(self) -> str:
+        """Return the Vega expression that is true on rows of the control's current value."""
+        if _is_number(self.default):  # slider values arrive as parsed decimals: compare with a tolerance
+            return f"abs(datum.{self.name} - {self.name}) < 1e-9"
+        return f"datum.{self.name} == {self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class Series:
+    """Name one measure a chart draws: the row field, its legend label and its colour."""
+
+    field: str
+    label: str
+    color: str
+    dashed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Lines:
+    """Draw measures as lines over one control (``x``), the current state marked by a rule and points.
+
+    The other controls pick the curve; moving ``x`` moves the marker along it, so the reader sees
+    where the current state sits on the whole response (e.g. the thrash cliff as the budget crosses
+    the working set). ``y_domain`` fixes the axis so it does not jump between states.
+    """
+
+    x: str
+    series: tuple[Series, ...]
+    y_title: str
+    x_title: str | None = None
+    x_log: bool = False
+    y_log: bool = False
+    y_domain: tuple[float, float] | None = None
+    y_format: str = ",.4~g"
+    x_format: str = ",.4~g"
+
+
+@dataclass(frozen=True, slots=True)
+class Bars:
+    """Draw the current state's measures as horizontal bars on a fixed axis (one bar per series)."""
+
+    series: tuple[Series, ...]
+    x_title: str
+    x_domain: tuple[float, float] | None = None
+    x_format: str = ",.4~g"
+    x_log: bool = False
+
+
+Chart = Lines | Bars
+
+
+class Panel:
+    """A kernel-free panel: controls, a labcore ``compute`` per state, a readout, a chart.
+
+    ``compute(**state)`` returns a mapping of named numbers (the measures the chart draws);
+    ``readout(row)`` returns the text under the chart (lines separated by ``\\n``), built from the
+    row in Python. Display the panel to get its Vega-Lite spec; :meth:`row` computes any state.
+    """
+
+    def __init__(self, name: str, *, title: str, controls: Sequence[Control],
+                 compute: Callable[..., Mapping[str, Any]], readout: Callable[[Mapping[str, Any]], str],
+                 chart: Chart, note: str = "") -> None:
+        if not name.isidentifier():
+            raise ValueError(f"panel name must be a Python identifier, got {name!r}")
+        names = [c.name for c in controls]
+        if len(set(names)) != len(names) or not names:
+            raise ValueError(f"{name}: controls need distinct names, got {names}")
+        if isinstance(chart, Lines) and chart.x not in names:
+            raise ValueError(f"{name}: the chart's x {chart.x!r} is not a control ({names})")
+        size = math.prod(len(c.values) for c in controls)
+        if size > MAX_ROWS:
+            raise ValueError(f"{name}: {size:,} states exceed the page's limit of {MAX_ROWS:,}; coarsen a control")
+        self.name = name
+        self.title = title
+        self.controls = tuple(controls)
+        self.compute = compute
+        self.readout = readout
+        self.chart = chart
+        self.note = note
+        self._rows: list[dict[str, Any]] | None = None
+
+    # ------------------------------------------------------------------ values
+    def defaults(self) -> dict[str, Any]:
+        """Return the state the prose uses: every control at its default."""
+        return {c.name: c.default for c in self.controls}
+
+    def row(self, **values: Any) -> dict[str, Any]:
+        """Compute one state (missing controls take their defaults) and return its row, readout included.
+
+        Values off the grid are allowed here (a live kernel can ask anything); the page only has the grid.
+        """
+        unknown = set(values) - {c.name for c in self.controls}
+        if unknown:
+            raise KeyError(f"{self.name} has no control {sorted(unknown)}; controls: {[c.name for c in self.controls]}")
+        state = self.defaults() | values
+        measures = dict(self.compute(**state))
+        clash = set(measures) & set(state)
+        if clash:
+            raise ValueError(f"{self.name}: compute returned control names {sorted(clash)} as measures")
+        row = state | {k: _json_number(v) for k, v in measures.items()}
+        row[READOUT] = self.readout(row)
+        return row
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Return every state's row (computed once per panel object, in control order)."""
+        if self._rows is None:
+            grid = itertools.product(*(c.values for c in self.controls))
+            self._rows = [self.row(**dict(zip((c.name for c in self.controls), combo))) for combo in grid]
+        return self._rows
+
+    def lookup(self, **values: Any) -> dict[str, Any]:
+        """Return the precomputed row of a grid state (what the page shows for it)."""
+        state = self.defaults() | values
+        for row in self.rows():
+            if all(row[k] == v for k, v in state.items()):
+                return row
+        raise KeyError(f"{self.name}: {values} is not a state of the grid")
+
+    # ------------------------------------------------------------------ drawing
+    def spec(self) -> dict[str, Any]:
+        """Return the Vega-Lite v5 spec: bound parameters, the grid as data, the chart and the readout."""
+        params = [{"name": c.name, "value": c.default, "bind": c.binding()} for c in self.controls]
+        current = " && ".join(c.test() for c in self.controls)
+        chart = _lines(self, current) if isinstance(self.chart, Lines) else _bars(self, current)
+        readout = {
+            "width": "container",
+            "height": max(r[READOUT].count("\n") + 1 for r in self.rows()) * (FONT_PX + 5) + 4,
+            "transform": [{"filter": current}],
+            "mark": {"type": "text", "align": "left", "baseline": "top", "lineBreak": "\n", "fontSize": FONT_PX,
+                     "lineHeight": FONT_PX + 5},
+            "encoding": {"text": {"field": READOUT, "type": "nominal"}, "x": {"value": 0}, "y": {"value": 2}},
+            "view": {"stroke": None},
+        }
+        return {
+            "$schema": VEGALITE_SCHEMA,
+            "description": f"labcore panel {self.name}",
+            "title": {"text": self.title, "anchor": "start", "fontSize": FONT_PX + 2},
+            "data": {"name": "grid", "values": self.rows()},
+            "params": params,
+            "vconcat": [chart, readout],
+            "spacing": 6,
+            "usermeta": {"labcore_panel": self.name, "controls": [c.name for c in self.controls]},
+            "config": {"font": "sans-serif", "axis": {"labelFontSize": 11, "titleFontSize": 12},
+                       "legend": {"labelFontSize": 11, "orient": "top", "title": None}},
+        }
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        text = f"{self.title} (an interactive panel: {', '.join(c.label for c in self.controls)})"
+        return {VEGALITE_MIME: self.spec(), "text/plain": text}
+
+    def to_json(self) -> str:
+        """Return the spec as compact JSON (what a page embeds)."""
+        return json.dumps(self.spec(), separators=(",", ":"), allow_nan=False)
+
+    def __repr__(self) -> str:
+        return f"Panel({self.name!r}, controls={[c.name for c in self.controls]}, states={len(self.rows())})"
+
+
+def _json_number(v: Any) -> Any:
+    if isinstance(v, float):
+        if not math.isfinite(v):
+            raise ValueError(f"a panel measure must be finite, got {v!r}")
+        return round(v, 6)
+    return v
+
+
+def _axis(title: str, fmt: str) -> dict[str, Any]:
+    return {"title": title, "format": fmt, "grid": True}
+
+
+def _color(series: Sequence[Series]) -> dict[str, Any]:
+    labels = {s.field: s.label for s in series}
+    return {
+        "field": "measure", "type": "nominal",
+        "scale": {"domain": [s.field for s in series], "range": [s.color for s in series]},
+        "legend": {"labelExpr": f"{json.dumps(labels)}[datum.label]", "symbolType": "stroke"},
+    }
+
+
+def _lines(panel: Panel, current: str) -> dict[str, Any]:
+    chart: Lines = panel.chart  # type: ignore[assignment]
+    control = next(c for c in panel.controls if c.name == chart.x)
+    others = " && ".join(c.test() for c in panel.controls if c.name != chart.x) or "true"
+    fields = [s.field for s in chart.series]
+    x = {"field": chart.x, "type": "quantitative", "axis": _axis(chart.x_title or control.label, chart.x_format),
+         "scale": {"type": "log" if chart.x_log else "linear", "zero": False, "nice": False}}
+    y_scale: dict[str, Any] = {"type": "log" if chart.y_log else "linear"}
+    if chart.y_domain is not None:
+        y_scale["domain"] = list(chart.y_domain)
+    y = {"field": "value", "type": "quantitative", "axis": _axis(chart.y_title, chart.y_format), "scale": y_scale}
+    fold = {"fold": fields, "as": ["measure", "value"]}
+    dash = [s.field for s in chart.series if s.dashed]
+    line_enc: dict[str, Any] = {"x": x, "y": y, "color": _color(chart.series)}
+    if dash:
+        line_enc["strokeDash"] = {"condition": {"test": f"indexof({json.dumps(dash)}, datum.measure) >= 0",
+                                                "value": [5, 3]}, "value": [1, 0]}
+    return {
+        "width": "container",
+        "height": CHART_HEIGHT_PX,
+        "layer": [
+            {"transform": [{"filter": others}, fold], "mark": {"type": "line", "strokeWidth": 2, "clip": True},
+             "encoding": line_enc},
+            {"transform": [{"filter": current}], "mark": {"type": "rule", "strokeDash": [2, 2], "opacity": 0.6},
+             "encoding": {"x": {"field": chart.x, "type": "quantitative"}}},
+            {"transform": [{"filter": current}, fold], "mark": {"type": "point", "filled": True, "size": 70,
+                                                               "clip": True},
+             "encoding": {"x": x, "y": y, "color": {"field": "measure", "type": "nominal", "legend": None,
+                                                   "scale": _color(chart.series)["scale"]}}},
+        ],
+    }
+
+
+def _bars(panel: Panel, current: str) -> dict[str, Any]:
+    chart: Bars = panel.chart  # type: ignore[assignment]
+    labels = {s.field: s.label for s in chart.series}
+    x_scale: dict[str, Any] = {"type": "log" if chart.x_log else "linear"}
+    if chart.x_domain is not None:
+        x_scale["domain"] = list(chart.x_domain)
+    return {
+        "width": "container",
+        "height": {"step": 30},
+        "transform": [{"filter": current}, {"fold": [s.field for s in chart.series], "as": ["measure", "value"]}],
+        "layer": [
+            {"mark": {"type": "bar", "clip": True},
+             "encoding": {
+                 "y": {"field": "measure", "type": "nominal", "sort": [s.field for s in chart.series],
+                       "axis": {"title": None, "labelExpr": f"{json.dumps(labels)}[datum.label]", "labelLimit": 160}},
+                 "x": {"field": "value", "type": "quantitative", "axis": _axis(chart.x_title, chart.x_format),
+                       "scale": x_scale},
+                 "color": {"field": "measure", "type": "nominal", "legend": None,
+                           "scale": {"domain": [s.field for s in chart.series],
+                                     "range": [s.color for s in chart.series]}}}},
+        ],
+    }

@@ -1,0 +1,97 @@
+"""Panels for the fleet plan: the bill of one GPU per tenant against many adapters per GPU.
+
+>>> p = fleet_savings_panel()
+>>> p.lookup()["savings_pct"]          # the lab's defaults: 40 tenants, H100 at $3.20/hour, 16 MiB adapters
+97.5
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..fleet import GPU_QPS, FleetPlan, fleet_under_load
+from ..plots import OKABE_ITO
+from ._panel import Control, Lines, Panel, Series
+
+__all__ = ["fleet_savings_panel", "fleet_load_panel", "plan_measures", "plan_readout"]
+
+PRICES_USD_PER_HOUR: tuple[float, ...] = tuple(round(0.8 + 0.4 * i, 2) for i in range(11))  # 0.80 ... 4.80
+ADAPTER_SIZES_MB: tuple[float, ...] = (16.0, 256.0, 1024.0, 4096.0)
+TENANT_QPS: tuple[float, ...] = (0.5, 1.0, 2.0, 5.0, 10.0)
+BILLS = (
+    Series("dedicated_monthly_usd", "one GPU per tenant", OKABE_ITO["vermillion"]),
+    Series("multi_lora_monthly_usd", "multi-LoRA", OKABE_ITO["bluish_green"]),
+)
+
+
+def plan_measures(p: FleetPlan) -> dict[str, Any]:
+    """Return the numbers a fleet panel shows for one plan."""
+    return {
+        "dedicated_gpus": p.dedicated_gpus, "multi_lora_gpus": p.multi_lora_gpus,
+        "dedicated_monthly_usd": p.dedicated_monthly_usd, "multi_lora_monthly_usd": p.multi_lora_monthly_usd,
+        "savings_usd": p.savings_usd, "savings_pct": p.savings_pct, "memory_bound_gpus": p.memory_bound_gpus,
+        "load_bound_gpus": p.load_bound_gpus, "binding": p.binding_constraint,
+    }
+
+
+def _gpus(n: int) -> str:
+    return f"{n:,} GPU" + ("" if n == 1 else "s")
+
+
+def plan_readout(row: Any) -> str:
+    """Return the three readout lines of a fleet state."""
+    why = "traffic" if row["binding"] == "load" else "adapter memory"
+    return (f"{row['tenants']} tenants: one GPU each = {_gpus(row['dedicated_gpus'])}, "
+            f"${row['dedicated_monthly_usd']:,.0f}/month\n"
+            f"multi-LoRA: {_gpus(row['multi_lora_gpus'])}, ${row['multi_lora_monthly_usd']:,.0f}/month "
+            f"\u2192 {row['savings_pct']:.1f}% cheaper\n"
+            f"the shared fleet is sized by {why} (memory needs {row['memory_bound_gpus']}, "
+            f"load {row['load_bound_gpus']})")
+
+
+def _price() -> Control:
+    return Control("gpu_hourly_usd", "GPU price (USD/hour)", values=PRICES_USD_PER_HOUR, default=3.2)
+
+
+def _size() -> Control:
+    return Control("adapter_vram_mb", "adapter size (MiB)", values=ADAPTER_SIZES_MB, default=16.0,
+                   labels=("16 MiB (r=16 q,v on 8B)", "256 MiB", "1 GiB", "4 GiB"))
+
+
+def fleet_savings_panel() -> Panel:
+    """Move tenants, GPU price, adapter size and per-tenant load; read both bills and the saving (chapter 1)."""
+    return Panel(
+        "fleet_savings_panel",
+        title="Monthly bill: one GPU per tenant vs one base with many adapters",
+        controls=[
+            Control("tenants", "tenants", values=tuple(range(10, 201, 10)), default=40),
+            _price(),
+            _size(),
+            Control("tenant_qps", "load per tenant (requests/s)", values=TENANT_QPS, default=0.5),
+        ],
+        compute=lambda tenants, gpu_hourly_usd, adapter_vram_mb, tenant_qps: plan_measures(
+            fleet_under_load(tenants, gpu_hourly_usd, adapter_vram_mb, tenant_qps)),
+        readout=plan_readout,
+        chart=Lines("tenants", BILLS, y_title="monthly bill (USD, log scale)", y_log=True, y_domain=(500, 1_000_000),
+                    y_format="$,.0f"),
+    )
+
+
+def fleet_load_panel() -> Panel:
+    """Raise the load per tenant and watch the saving shrink toward the utilisation ratio (chapter 6)."""
+    return Panel(
+        "fleet_load_panel",
+        title="Under load the shared fleet grows: the saving shrinks",
+        controls=[
+            Control("tenant_qps", "load per tenant (requests/s)", values=tuple(x / 2 for x in range(1, 41)),
+                    default=0.5),
+            Control("tenants", "tenants", values=(10, 20, 40, 80, 160), default=40),
+            Control("gpu_qps", "one GPU sustains (requests/s)", values=(10.0, 20.0, 40.0), default=20.0),
+            _size(),
+        ],
+        compute=lambda tenant_qps, tenants, gpu_qps, adapter_vram_mb: plan_measures(
+            fleet_under_load(tenants, 3.2, adapter_vram_mb, tenant_qps, gpu_qps=gpu_qps)),
+        readout=plan_readout,
+        chart=Lines("tenant_qps", BILLS, y_title="monthly bill at $3.20/GPU-hour (USD, log)", y_log=True,
+                    y_domain=(1_000, 1_000_000), y_format="$,.0f"),
+    )

@@ -1,0 +1,68 @@
+"""Panels for the serving simulator: customer #41 and the onboarding cliff.
+
+>>> row = onboarding_panel().lookup()       # 41 tenants on a forty-adapter pool, Zipf 0.5
+>>> row["p99_after_ms"] > row["p99_before_ms"]
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..plots import OKABE_ITO
+from ..sim import customer41_run, onboarding_timeline
+from ._panel import Control, Lines, Panel, Series
+
+__all__ = ["customer41_panel", "onboarding_panel"]
+
+PHASES = (Series("p99_after_ms", "p99 after the join", OKABE_ITO["vermillion"]),
+          Series("p99_before_ms", "p99 before", OKABE_ITO["blue"], dashed=True),
+          Series("p50_after_ms", "p50 after", OKABE_ITO["bluish_green"]))
+#: Requests replayed per state (the chapters' long runs use 20,000; the panel's grid keeps the page light).
+PANEL_REQUESTS = 6_000
+
+
+def _phases(r: Any) -> dict[str, Any]:
+    before, after = r.phases
+    return {"p99_before_ms": before.p99_ms, "p99_after_ms": after.p99_ms, "p50_after_ms": after.p50_ms,
+            "hit_before_pct": 100 * before.hit_rate, "hit_after_pct": 100 * after.hit_rate}
+
+
+def _readout(r: Any, who: str) -> str:
+    return (f"{who}\n"
+            f"p99 {r['p99_before_ms']:,.1f} ms before the join \u2192 {r['p99_after_ms']:,.1f} ms after "
+            f"(p50 stays {r['p50_after_ms']:,.0f} ms)\n"
+            f"hit rate {r['hit_before_pct']:.2f}% \u2192 {r['hit_after_pct']:.2f}%")
+
+
+def customer41_panel() -> Panel:
+    """Size the cache in adapters and replay customer #41 joining a forty-tenant replica (chapter 5)."""
+    return Panel(
+        "customer41_panel",
+        title="Customer #41 joins: p99 before and after, by cache size",
+        controls=[Control("budget_adapters", "cache budget (16 MiB adapters)", values=tuple(range(34, 47)),
+                          default=40)],
+        compute=lambda budget_adapters: _phases(customer41_run(budget_adapters)),
+        readout=lambda r: _readout(r, f"41 tenants, equal traffic, a cache of {r['budget_adapters']} adapters"),
+        chart=Lines("budget_adapters", PHASES, y_title="request latency (ms)", y_domain=(0, 120)),
+    )
+
+
+def onboarding_panel() -> Panel:
+    """Onboard tenant N onto a pool of P adapters under skew s; read p99 before and after (chapter 8)."""
+    return Panel(
+        "onboarding_panel",
+        title="Onboarding one more tenant: when does p99 jump?",
+        controls=[
+            Control("tenants", "tenants after the join", values=(32, 34, 36, 38, 40, 41, 42, 44, 46, 48, 52, 56),
+                    default=41),
+            Control("pool_adapters", "pool size (16 MiB adapters)", values=(24, 32, 40, 48), default=40),
+            Control("zipf_s", "popularity skew s (Zipf)", values=(0.0, 0.5, 1.0), default=0.5),
+        ],
+        compute=lambda tenants, pool_adapters, zipf_s: _phases(
+            onboarding_timeline(tenants, pool_adapters, zipf_s, requests=PANEL_REQUESTS)),
+        readout=lambda r: _readout(r, f"{r['tenants']} tenants on a {r['pool_adapters']}-adapter pool, "
+                                      f"Zipf s={r['zipf_s']:g}"),
+        chart=Lines("tenants", PHASES, y_title="request latency (ms)", y_domain=(0, 120)),
+        note=f"Each state replays {PANEL_REQUESTS:,} seeded requests.",
+    )

@@ -1,0 +1,144 @@
+"""Panels for adapter sizing: how big an adapter is, exactly, and how many fit beside the base.
+
+>>> row = adapter_vram_panel().lookup()          # Llama-3-8B, r=16 on q,v, bf16
+>>> row["naive_mb"], row["exact_mb"]
+(16.0, 13.0)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..model_config import known_models, load_model_config
+from ..plots import MEMORY_COLORS, OKABE_ITO
+from ..sizing import TARGET_SETS, adapter_vram_mb, exact_sizing, gpu_memory_split
+from ._panel import Bars, Control, Lines, Panel, Series
+
+__all__ = ["adapter_vram_panel", "gpu_split_panel", "fit_quiz_panel"]
+
+RANKS: tuple[int, ...] = (4, 8, 16, 32, 64, 128, 256)
+DTYPE_BYTES: dict[str, int] = {"bf16": 2, "fp8": 1, "fp32": 4}
+BUDGETS_GIB: tuple[float, ...] = (2.0, 8.0, 24.0)
+
+
+def _sizing_models() -> tuple[str, ...]:
+    """Return the shipped dense models whose projections have the q/k/v/o/gate/up/down names.
+
+    MoE models (experts per layer) and Phi-3/4 (fused ``qkv_proj``/``gate_up_proj``) are sized elsewhere.
+    """
+    out = []
+    for name in known_models():
+        cfg = load_model_config(name)
+        if not name.startswith("tiny") and not cfg.is_moe and cfg.model_type != "phi3":
+            out.append(name)
+    return tuple(out)
+
+
+def _adapter_state(model: str, rank: int, targets: str, dtype: str, budget_gib: float) -> dict[str, Any]:
+    s = exact_sizing(model, rank, targets, DTYPE_BYTES[dtype])
+    return {"hidden": s.hidden, "layers": s.layers, "naive_mb": s.naive_mb, "exact_mb": s.exact_mb,
+            "fit_exact": math.floor(budget_gib * 1024 / s.exact_mb),
+            "fit_naive": math.floor(budget_gib * 1024 / s.naive_mb)}
+
+
+def _adapter_readout(row: Any) -> str:
+    gap = 100 * (row["exact_mb"] / row["naive_mb"] - 1)
+    return (f"{row['model']} (hidden {row['hidden']:,}, {row['layers']} layers), r={row['rank']} on "
+            f"{row['targets']}, {row['dtype']}\n"
+            f"exact {row['exact_mb']:,.1f} MiB vs naive {row['naive_mb']:,.1f} MiB ({gap:+.0f}%)\n"
+            f"{row['fit_exact']:,} adapters fit in {row['budget_gib']:g} GiB (the naive size says "
+            f"{row['fit_naive']:,})")
+
+
+def adapter_vram_panel(model: str = "llama-3-8b") -> Panel:
+    """Size an adapter from model (hidden size, layers, GQA), rank, targets and dtype; count what fits (ch. 2, 14)."""
+    models = _sizing_models()
+    return Panel(
+        "adapter_vram_panel",
+        title="Adapter size: exact (from config.json) vs the square formula",
+        controls=[
+            Control("rank", "LoRA rank r", values=RANKS, default=16),
+            Control("model", "base model", values=models, default=model),
+            Control("targets", "target modules", values=tuple(TARGET_SETS), default="q,v"),
+            Control("dtype", "adapter dtype", values=tuple(DTYPE_BYTES), default="bf16"),
+            Control("budget_gib", "adapter budget (GiB)", values=BUDGETS_GIB, default=8.0),
+        ],
+        compute=_adapter_state,
+        readout=_adapter_readout,
+        chart=Lines("rank", (Series("exact_mb", "exact (GQA-aware)", OKABE_ITO["bluish_green"]),
+                             Series("naive_mb", "naive: layers x targets x 2 x r x d", OKABE_ITO["vermillion"],
+                                    dashed=True)),
+                    y_title="adapter size (MiB, log)", x_log=True, y_log=True, y_domain=(0.05, 20_000),
+                    x_title="LoRA rank r (log)"),
+    )
+
+
+GPUS_GIB: tuple[int, ...] = (24, 40, 48, 80, 141, 192)
+
+
+def _split_state(gpu_vram_gb: float, base_vram_gb: float, kv_cache_gb: float, adapter_vram_mb: float) -> dict[str, Any]:
+    spare = max(0.0, gpu_vram_gb - base_vram_gb)
+    kv = min(kv_cache_gb, spare)  # a control cannot overfill the GPU
+    if base_vram_gb > gpu_vram_gb:
+        return {"fits_base": False, "base_gb": float(base_vram_gb), "kv_gb": 0.0, "pool_gb": 0.0, "adapters": 0}
+    s = gpu_memory_split(gpu_vram_gb, base_vram_gb=base_vram_gb, kv_cache_gb=kv, adapter_vram_mb=adapter_vram_mb)
+    return {"fits_base": True, "base_gb": float(base_vram_gb), "kv_gb": float(kv),
+            "pool_gb": s.adapter_pool_mb / 1024, "adapters": s.adapters_that_fit}
+
+
+def _split_readout(row: Any) -> str:
+    if not row["fits_base"]:
+        return (f"a {row['base_vram_gb']:g} GiB base does not fit on a {row['gpu_vram_gb']:g} GiB GPU:\n"
+                "no room for a KV cache or adapters")
+    return (f"{row['gpu_vram_gb']:g} GiB GPU = base {row['base_gb']:g} + KV cache {row['kv_gb']:g} "
+            f"+ adapter pool {row['pool_gb']:,.1f} GiB\n"
+            f"{row['adapters']:,} adapters of {row['adapter_vram_mb']:g} MiB fit in the pool")
+
+
+def gpu_split_panel() -> Panel:
+    """Split one GPU into base weights, KV-cache pool and adapter pool; count the adapters that fit (chapter 2)."""
+    return Panel(
+        "gpu_split_panel",
+        title="One GPU: base weights, KV cache, and what is left for adapters",
+        controls=[
+            Control("gpu_vram_gb", "GPU memory (GiB)", values=GPUS_GIB, default=80),
+            Control("base_vram_gb", "base weights (GiB)", values=(2, 8, 16, 40, 70, 140), default=16,
+                    labels=("2 (1B bf16)", "8 (8B fp8)", "16 (8B bf16)", "40 (70B 4-bit)", "70 (70B fp8)",
+                            "140 (70B bf16)")),
+            Control("kv_cache_gb", "KV-cache pool (GiB)", values=(0, 8, 16, 24, 32, 48, 64), default=24),
+            Control("adapter_vram_mb", "adapter size (MiB)", values=(13.0, 16.0, 64.0, 160.0, 640.0), default=16.0),
+        ],
+        compute=_split_state,
+        readout=_split_readout,
+        chart=Bars((Series("base_gb", "base weights", MEMORY_COLORS["base"]),
+                    Series("kv_gb", "KV-cache pool", MEMORY_COLORS["kv_cache"]),
+                    Series("pool_gb", "adapter pool", MEMORY_COLORS["adapters"])),
+                   x_title="GiB", x_domain=(0, 192)),
+    )
+
+
+LLAMA3_70B = {"hidden": 8192, "layers": 80, "targets": 4}  # q, k, v, o with the square formula
+
+
+def _quiz_state(rank: int, pool_gib: float) -> dict[str, Any]:
+    mb = adapter_vram_mb(rank, **LLAMA3_70B)
+    return {"adapter_mb": mb, "fit": math.floor(pool_gib * 1024 / mb)}
+
+
+def fit_quiz_panel() -> Panel:
+    """Check the 70B quiz: a q,k,v,o adapter's size by rank, and how many fit in the spare VRAM (chapter 7)."""
+    return Panel(
+        "fit_quiz_panel",
+        title="Llama-3-70B, q,k,v,o, bf16, square formula: how many fit?",
+        controls=[
+            Control("rank", "LoRA rank r", values=(4, 8, 16, 32, 64, 128), default=16),
+            Control("pool_gib", "spare VRAM for adapters (GiB)", values=(2.0, 4.0, 8.0, 16.0, 24.0), default=8.0),
+        ],
+        compute=_quiz_state,
+        readout=lambda r: (f"r={r['rank']}: {r['adapter_mb']:,.0f} MiB per adapter\n"
+                           f"{r['fit']:,} fit in {r['pool_gib']:g} GiB"),
+        chart=Lines("rank", (Series("fit", "adapters that fit", OKABE_ITO["bluish_green"]),),
+                    y_title="adapters that fit (log)", x_log=True, y_log=True, y_domain=(1, 2000),
+                    x_title="LoRA rank r (log)"),
+    )

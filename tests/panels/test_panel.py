@@ -1,0 +1,90 @@
+"""Tests for labcore.panels._panel: controls, the grid, and the Vega-Lite spec every panel draws from."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from labcore.panels._panel import READOUT, VEGALITE_MIME, Bars, Control, Lines, Panel, Series
+
+
+def _toy(**overrides):
+    options = dict(
+        title="toy", controls=[Control("a", "a (units)", values=(1, 2, 3), default=2),
+                               Control("mode", "mode", values=("x", "y"), default="y")],
+        compute=lambda a, mode: {"double": 2 * a, "tag": f"{mode}{a}"},
+        readout=lambda r: f"a={r['a']} gives {r['double']}",
+        chart=Lines("a", (Series("double", "twice a", "#000000"),), y_title="value"),
+    )
+    options.update(overrides)
+    return Panel("toy_panel", **options)
+
+
+def test_control_kind_follows_its_values():
+    assert Control("r", "r", values=(1, 2, 4), default=2).kind == "select"  # uneven: a dropdown
+    ranged = Control("b", "b (MiB)", values=(64, 128, 192, 256), default=128)
+    assert (ranged.kind, ranged.step) == ("range", 64)
+    assert ranged.binding() == {"input": "range", "min": 64, "max": 256, "step": 64, "name": "b (MiB) "}
+    labelled = Control("g", "GPU", values=(24, 80), default=80, labels=("L4", "H100"))
+    assert labelled.binding()["labels"] == ["L4", "H100"]
+
+
+@pytest.mark.parametrize("bad, match", [
+    (dict(name="not an id"), "identifier"),
+    (dict(values=()), "at least one"),
+    (dict(values=(1, 1, 2)), "repeat"),
+    (dict(default=9), "not one of"),
+    (dict(labels=("one",)), "labels for"),
+])
+def test_control_rejects_bad_definitions_naming_the_value(bad, match):
+    args = dict(name="c", label="c", values=(1, 2), default=1) | bad
+    with pytest.raises(ValueError, match=match):
+        Control(**args)
+
+
+def test_rows_cover_the_grid_with_labcore_results_and_readouts():
+    panel = _toy()
+    rows = panel.rows()
+    assert len(rows) == 6
+    assert rows[0] == {"a": 1, "mode": "x", "double": 2, "tag": "x1", READOUT: "a=1 gives 2"}
+    assert panel.lookup(a=3) == panel.row(a=3) == {"a": 3, "mode": "y", "double": 6, "tag": "y3", READOUT: "a=3 gives 6"}
+    assert panel.row(a=10)["double"] == 20  # off the grid: computed on demand
+    with pytest.raises(KeyError, match="not a state of the grid"):
+        panel.lookup(a=10)
+    with pytest.raises(KeyError, match="no control"):
+        panel.row(b=1)
+
+
+def test_panel_rejects_a_grid_too_big_for_a_page_and_a_chart_off_its_controls():
+    with pytest.raises(ValueError, match="exceed"):
+        _toy(controls=[Control("a", "a", values=tuple(range(100)), default=0),
+                       Control("mode", "m", values=tuple(range(100)), default=0)])
+    with pytest.raises(ValueError, match="is not a control"):
+        _toy(chart=Lines("zzz", (Series("double", "d", "#000"),), y_title="v"))
+
+
+def test_compute_may_not_shadow_a_control_or_return_non_finite_numbers():
+    with pytest.raises(ValueError, match="control names"):
+        _toy(compute=lambda a, mode: {"a": a}).rows()
+    with pytest.raises(ValueError, match="finite"):
+        _toy(compute=lambda a, mode: {"double": float("nan")}).rows()
+
+
+@pytest.mark.parametrize("chart", [Lines("a", (Series("double", "d", "#000"),), y_title="v"),
+                                   Bars((Series("double", "d", "#000"),), x_title="v")])
+def test_spec_binds_every_control_and_filters_the_current_state(chart):
+    spec = _toy(chart=chart).spec()
+    assert [p["name"] for p in spec["params"]] == ["a", "mode"]
+    assert [p["value"] for p in spec["params"]] == [2, "y"]
+    assert spec["data"]["values"] == _toy().rows()
+    readout = spec["vconcat"][1]
+    assert readout["transform"] == [{"filter": "abs(datum.a - a) < 1e-9 && datum.mode == mode"}]
+    assert readout["encoding"]["text"]["field"] == READOUT
+    json.dumps(spec, allow_nan=False)  # the page embeds it as strict JSON
+
+
+def test_display_bundle_is_the_vegalite_v5_mimetype():
+    bundle = _toy()._repr_mimebundle_()
+    assert set(bundle) == {VEGALITE_MIME, "text/plain"}
+    assert bundle[VEGALITE_MIME]["$schema"].endswith("vega-lite/v5.json")
