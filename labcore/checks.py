@@ -538,25 +538,68 @@ def _repo_root(start: Any = None) -> Any:
     raise FileNotFoundError(f"no tests/contract folder in {here} or above: run this from inside the course repository")
 
 
+def _run_pytest(args: list[str], root: Any, lab_module: str | None = None) -> str:
+    """Run ``pytest args`` in this process from ``root`` and return what it printed.
+
+    In-process, so it also works where there are no subprocesses (JupyterLite's Pyodide kernel).
+    The contract modules and the lab module under test are imported afresh on every run, so a second
+    run sees the ``LAB_MODULE`` it is given and a learner's edits to ``lab/mine``; the working
+    directory, ``sys.path`` and ``LAB_MODULE`` are restored afterwards.
+
+    >>> "no tests collected" in _run_pytest(["tests/contract", "--collect-only", "-q", "-k", "no_such_test"],
+    ...                                     _repo_root())
+    True
+    """
+    import contextlib
+    import io
+    import os
+    import sys
+
+    import pytest
+
+    def forget() -> None:
+        fresh = ("tests.contract", *([lab_module] if lab_module and lab_module != "labcore" else []))
+        for name in [m for m in sys.modules if any(m == f or m.startswith(f + ".") for f in fresh)]:
+            del sys.modules[name]
+
+    saved_cwd, saved_path, saved_env = os.getcwd(), list(sys.path), os.environ.get("LAB_MODULE")
+    out = io.StringIO()
+    forget()
+    try:
+        os.chdir(root)
+        sys.path.insert(0, str(root))
+        if lab_module is not None:
+            os.environ["LAB_MODULE"] = lab_module
+        with contextlib.redirect_stdout(out):
+            pytest.main([*args, "-p", "no:cacheprovider", "-o", "addopts=", "--capture=sys"])
+    finally:
+        os.chdir(saved_cwd)
+        sys.path[:] = saved_path
+        if saved_env is None:
+            os.environ.pop("LAB_MODULE", None)
+        else:
+            os.environ["LAB_MODULE"] = saved_env
+        forget()
+    return out.getvalue()
+
+
 def run_contract_suite(lab_module: str = "labcore", *, select: str | None = None, root: Any = None,
-                       timeout_s: float = 300) -> ContractRun:
+                       timeout_s: float | None = None) -> ContractRun:
     """Run ``pytest tests/contract`` against ``lab_module`` (the ``LAB_MODULE`` switch) and summarise it.
 
     ``select`` is a pytest ``-k`` expression. Only counts and the first failure's hint line are kept
-    (no timings, no absolute paths), so the summary is the same on every machine.
-    """
-    import os
-    import re
-    import subprocess
-    import sys
+    (no timings, no absolute paths), so the summary is the same on every machine. The suite runs in
+    this process (see :func:`_run_pytest`); ``timeout_s`` is accepted for older callers and unused.
 
-    root = _repo_root(root)
-    cmd = [sys.executable, "-m", "pytest", "tests/contract", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
-           "--tb=line", "-p", "no:randomly"]
+    >>> run_contract_suite("labcore", select="no_such_test").passed
+    0
+    """
+    import re
+
+    args = ["tests/contract", "-q", "--tb=line", "-p", "no:randomly"]
     if select:
-        cmd += ["-k", select]
-    env = {**os.environ, "LAB_MODULE": lab_module, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
-    out = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True, timeout=timeout_s).stdout
+        args += ["-k", select]
+    out = _run_pytest(args, _repo_root(root), lab_module)
     counts = {k: 0 for k in ("passed", "failed", "error", "deselected")}
     summary = [line for line in out.splitlines() if re.search(r"\d+ (passed|failed|deselected|error)", line)]
     for n, word in re.findall(r"(\d+) (passed|failed|deselected|errors?)", summary[-1] if summary else ""):
@@ -571,15 +614,13 @@ def run_contract_suite(lab_module: str = "labcore", *, select: str | None = None
                        hint)
 
 
-def count_contract_tests(*, root: Any = None, timeout_s: float = 120) -> int:
-    """Return how many tests ``pytest tests/contract`` collects (without running them)."""
-    import subprocess
-    import sys
+def count_contract_tests(*, root: Any = None, timeout_s: float | None = None) -> int:
+    """Return how many tests ``pytest tests/contract`` collects (without running them), in this process.
 
-    root = _repo_root(root)
-    out = subprocess.run([sys.executable, "-m", "pytest", "tests/contract", "--collect-only", "-q", "-p",
-                          "no:cacheprovider", "-o", "addopts="], cwd=root, capture_output=True, text=True,
-                         timeout=timeout_s).stdout
+    >>> count_contract_tests() > 0
+    True
+    """
+    out = _run_pytest(["tests/contract", "--collect-only", "-q"], _repo_root(root))
     return sum(1 for line in out.splitlines() if line.startswith("tests/contract/") and "::" in line)
 
 
