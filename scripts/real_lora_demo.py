@@ -23,6 +23,8 @@ The story, in order:
    the checkpoint files, refuses every pairing but A at registration.
 5. Sizes read back without torch (``labcore.peft_files``) against torch and ``labcore.model_config``;
    merged (``merge_and_unload``) vs unmerged forward time.
+6. The same LoRA saved with ``modules_to_save=["lm_head"]``: its bytes per role, and its serving size
+   with and without the full copy of the head.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ from labcore.adapter import Adapter
 from labcore.digest import checkpoint_digest
 from labcore.errors import LabcoreError
 from labcore.model_config import exact_adapter_mb, load_model_config, lora_params
-from labcore.peft_files import DEMO_RESULTS_FORMAT, read_peft_adapter
+from labcore.peft_files import DEMO_RESULTS_FORMAT, LOW_RANK_ROLES, read_peft_adapter
 from labcore.registry import AdapterRegistry
 from labcore.sizing import MIB, adapter_vram_mb
 
@@ -326,6 +328,22 @@ def run(workdir: Path) -> dict:
             "total_s": time.perf_counter() - t_start,
         }
     )
+
+    # 6. the same LoRA saved with a full copy of the output head (modules_to_save): what a cache must hold
+    head_model = get_peft_model(
+        load_base(bases["A"]),
+        LoraConfig(r=LORA_RANK, lora_alpha=LORA_ALPHA, lora_dropout=0.0, target_modules=list(LORA_TARGETS),
+                   bias="none", modules_to_save=["lm_head"]),
+    )
+    head_model.save_pretrained(workdir / "adapter_with_head")
+    with_head = read_peft_adapter(workdir / "adapter_with_head")
+    sizes["bytes_by_role"] = files.bytes_by_role()
+    sizes["modules_to_save_lm_head"] = {
+        "bytes_by_role": with_head.bytes_by_role(),
+        "serving_bf16_bytes": with_head.serving_bytes("bf16"),
+        "serving_bf16_low_rank_bytes": with_head.serving_bytes("bf16", include=LOW_RANK_ROLES),
+        "module_copy_over_lora": with_head.module_copy_bytes / with_head.lora_bytes,
+    }
 
     deterministic = {
         "setup": {

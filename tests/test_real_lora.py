@@ -104,6 +104,12 @@ def test_the_story_holds_in_the_rerun(rerun: dict) -> None:
     s = d["sizes"]
     assert s["tensor_bytes"] == s["torch_tensor_bytes"] == s["model_config_fp32_bytes"] < s["naive_fp32_bytes"]
     assert d["merge"]["merged_atbash_exact_match"] == m["A"]["adapter_atbash_exact_match"]
+    assert s["bytes_by_role"]["lora"] == s["tensor_bytes"] == sum(s["bytes_by_role"].values())
+    head = s["modules_to_save_lm_head"]
+    tiny = json.loads((ROOT / "labcore" / "data" / "models" / "tiny-llama-demo.json").read_text())
+    assert head["bytes_by_role"]["module_copy"] == 4 * tiny["vocab_size"] * tiny["hidden_size"]
+    assert head["serving_bf16_low_rank_bytes"] == s["serving_bf16_bytes"]
+    assert head["serving_bf16_bytes"] == s["serving_bf16_bytes"] + 2 * tiny["vocab_size"] * tiny["hidden_size"]
 
 
 def test_timings_are_present_and_positive(rerun: dict) -> None:
