@@ -37,8 +37,16 @@ from .canary import CanaryController, CanarySplit, CanaryThresholds
 from .digest import checkpoint_digest, is_digest
 from .fleet import FleetPlan, fleet_plan
 from .gpus import Gpu, UnknownGpuError, known_gpus, load_gpu
-from .model_config import ModelConfig, exact_adapter_mb, known_models, load_model_config, lora_params, target_dims
-from .peft_files import PeftAdapterFiles, adapter_from_dir, load_demo_results, read_peft_adapter
+from .model_config import (
+    ModelConfig,
+    exact_adapter_mb,
+    known_models,
+    load_model_config,
+    lora_params,
+    peft_lora_params,
+    target_dims,
+)
+from .peft_files import PeftAdapterFiles, adapter_from_dir, load_demo_results, read_peft_adapter, variant_table
 from .registry import AdapterRegistry
 from .router import (
     MODE_BASE,
@@ -132,6 +140,7 @@ __all__ = [
     "moe_lora_targets",
     "parse_model_ref",
     "parse_version",
+    "peft_lora_params",
     "percentile",
     "published_params",
     "read_peft_adapter",
@@ -141,6 +150,7 @@ __all__ = [
     "standard_fleet",
     "target_dims",
     "tenant_adapters",
+    "variant_table",
 ]
 
 __version__ = "1.0.0"
