@@ -377,13 +377,14 @@ def peft_lora_params(config: Mapping[str, Any] | str, lora_config: Mapping[str, 
     >>> peft_lora_params("mixtral-8x7b", {"r": 8, "lora_alpha": 16, "target_modules": ["gate"]})  # the routers
     1050624
     """
-    from .peft_files import is_targeted, module_rank_and_alpha  # the reader owns PEFT's matching rules
+    from .peft_files import ADAPTER_CONFIG_NAME, _rank_alpha, _settings, _targeted  # the reader owns PEFT's rules
 
     if not isinstance(lora_config, Mapping):
         raise ModelConfigError(f"lora_config must be a LoraConfig as a JSON object, got {type(lora_config).__name__}")
+    settings = _settings(lora_config, Path(ADAPTER_CONFIG_NAME))  # parsed once: MoE models have 10^4 modules
     total = 0
     for path, kind, d_in, d_out in peft_modules(config):
-        if is_targeted(lora_config, path, kind=kind):
-            rank, _ = module_rank_and_alpha(lora_config, path)
+        if _targeted(settings, path, kind):
+            rank, _ = _rank_alpha(settings, path)
             total += rank * (d_in + d_out)
     return total

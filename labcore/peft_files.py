@@ -6,6 +6,14 @@ length ``N``, ``N`` bytes of JSON (dtype, shape and ``[begin, end)`` data offset
 the raw tensor bytes. Everything needed to size an adapter is in the header, so this module reads
 only ``8 + N`` bytes of the weights file, whatever its size, and treats every byte as untrusted.
 
+Every LoraConfig variant PEFT 0.21 writes is read exactly or refused by name: targets given as
+``all-linear``, suffixes or a regex are matched as PEFT matches them; each :class:`LoraModule`
+carries its own rank and scaling (``rank_pattern``, ``alpha_pattern``, ``use_rslora``), embeddings
+included; every tensor gets a role (:data:`TENSOR_ROLES`: low-rank pairs, DoRA magnitudes, trained
+biases, full module copies, trainable tokens) whose bytes are reported apart, and
+:meth:`PeftAdapterFiles.serving_bytes` says which roles a size includes. MoE ``target_parameters``
+and the other options in :data:`UNSUPPORTED_FEATURES` are refused. :func:`variant_table` sums it up.
+
 >>> import json, pathlib, struct, tempfile
 >>> d = pathlib.Path(tempfile.mkdtemp())
 >>> _ = (d / "adapter_config.json").write_text(json.dumps({"peft_type": "LORA", "r": 2,

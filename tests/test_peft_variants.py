@@ -45,6 +45,10 @@ def qwen2():  # q, k and v carry biases
     return transformers.Qwen2ForCausalLM(transformers.Qwen2Config(**LLAMA))
 
 
+def qwen3():  # explicit head_dim (8 heads of 8 on a hidden of 32: q is wider than the hidden size)
+    return transformers.Qwen3ForCausalLM(transformers.Qwen3Config(**{**LLAMA, "num_attention_heads": 8}, head_dim=8))
+
+
 def mixtral():
     return transformers.MixtralForCausalLM(transformers.MixtralConfig(**LLAMA, num_local_experts=EXPERTS, num_experts_per_tok=2))
 
@@ -82,6 +86,12 @@ READ: dict[str, tuple[Callable, dict, dict]] = {
     "llama lora_bias": (llama, dict(target_modules=QV, lora_bias=True), {}),
     "gpt2 c_attn": (gpt2, dict(target_modules=["c_attn"], fan_in_fan_out=True), {}),
     "gpt2 all-linear": (gpt2, dict(target_modules="all-linear"), {}),
+    "gpt2 wte embedding + c_attn": (gpt2, dict(target_modules=["wte", "c_attn"], fan_in_fan_out=True), {}),
+    "gpt2 bias=all": (gpt2, dict(target_modules=["c_attn"], bias="all", fan_in_fan_out=True), {}),
+    "qwen3 all-linear": (qwen3, dict(target_modules="all-linear"), {}),
+    "qwen3 rslora + patterns": (qwen3, dict(target_modules=["q_proj", "k_proj", "v_proj", "o_proj"], use_rslora=True,
+                                            rank_pattern={"o_proj": 8}, alpha_pattern={"layers.0.self_attn.k_proj": 32}), {}),
+    "qwen3 exclude regex": (qwen3, dict(target_modules="all-linear", exclude_modules=r".*\.layers\.0\..*"), {}),
     "llama bf16 stored": (lambda: llama().to(torch.bfloat16), dict(target_modules=QV), dict(autocast_adapter_dtype=False)),
 }
 REFUSED: dict[str, tuple[Callable, dict, str]] = {
