@@ -243,3 +243,63 @@ def test_variant_table_covers_every_case_here() -> None:
                  "target_parameters", "layers_to_transform"):
         assert word in labels, word
     assert all(r.labcore_reads and r.peft_writes and r.serving_engine for r in rows)
+
+
+def _corrupt(blob: bytes, edit) -> bytes:
+    n = int.from_bytes(blob[:8], "little")
+    header = json.loads(blob[8 : 8 + n])
+    edit(header)
+    raw = json.dumps(header).encode()
+    return len(raw).to_bytes(8, "little") + raw + blob[8 + n :]
+
+
+def _alias(h: dict) -> None:
+    names = [k for k in h if k != "__metadata__"]
+    h[names[1]]["data_offsets"] = h[names[0]]["data_offsets"]
+
+
+def _huge(h: dict) -> None:
+    name = next(k for k in h if k != "__metadata__")
+    h[name]["shape"] = [2**40, 2**40]
+
+
+def _past_end(h: dict) -> None:
+    name = max((k for k in h if k != "__metadata__"), key=lambda k: h[k]["data_offsets"][1])
+    begin, end = h[name]["data_offsets"]
+    h[name]["data_offsets"] = [begin + 8, end + 8]
+
+
+@pytest.mark.parametrize(
+    ("corruption", "words"),
+    [
+        (lambda b: b[:-1], "holds"),
+        (lambda b: b[:7], "shorter than the 8-byte"),
+        (lambda b: (2**40).to_bytes(8, "little") + b[8:], "exceeds the"),
+        (lambda b: _corrupt(b, _alias), "overlaps"),
+        (lambda b: _corrupt(b, _huge), "data_offsets span"),
+        (lambda b: _corrupt(b, _past_end), "gap of 8 bytes"),
+        (lambda b: _corrupt(b, lambda h: h.update({"__metadata__": {"format": 1}})), "__metadata__"),
+    ],
+    ids=["truncated", "cut-in-prefix", "huge-header", "aliased", "huge-shape", "offset-past-end", "bad-metadata"],
+)
+def test_corrupted_real_adapters_are_refused(tmp_path: Path, corruption, words: str) -> None:
+    make, lora, extra = READ["llama q,v"]
+    _, folder = save(tmp_path, make, lora, extra)
+    weights = folder / "adapter_model.safetensors"
+    weights.write_bytes(corruption(weights.read_bytes()))
+    with pytest.raises(AdapterFileError, match=words) as info:
+        read_peft_adapter(folder)
+    assert info.value.path == str(weights)
+
+
+def test_a_real_pickle_only_adapter_is_refused_unopened(tmp_path: Path) -> None:
+    torch.manual_seed(0)
+    model = llama()
+    model.name_or_path = "tiny"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        peft_model = peft.get_peft_model(model, peft.LoraConfig(r=4, lora_alpha=8, target_modules=QV))
+        peft_model.save_pretrained(tmp_path / "adapter", safe_serialization=False)
+    assert (tmp_path / "adapter" / "adapter_model.bin").is_file()
+    with pytest.raises(AdapterFileError, match="pickle-based weights are refused"):
+        read_peft_adapter(tmp_path / "adapter")
