@@ -1001,8 +1001,9 @@ def adapter_from_dir(
 
 # Engine facts, each checked in vLLM's source or documentation:
 # [slots] vllm/lora/layers/base_linear.py (vllm-project/vllm, commit 1ace43ed), create_lora_weights:
-#     every LoRA layer preallocates lora_a_stacked/lora_b_stacked of shape (max_loras, 1,
-#     max_lora_rank, ...) - each slot is max_lora_rank wide whatever the adapter's own rank.
+#     every linear LoRA layer preallocates lora_a_stacked (max_loras, 1, max_lora_rank, in) and
+#     lora_b_stacked (max_loras, 1, out, max_lora_rank); set_lora copies an adapter into the top-left
+#     corner of its slot, so each slot costs max_lora_rank whatever the adapter's own rank.
 # [helper] vllm/lora/peft_helper.py (vllm-project/vllm, commit e745baff), PEFTHelper: reads r,
 #     lora_alpha, target_modules, bias, modules_to_save, use_rslora, use_dora (from_dict drops every
 #     other key, rank_pattern and alpha_pattern included) and computes one scaling per adapter,
@@ -1014,17 +1015,21 @@ def adapter_from_dir(
 # [ranks] docs.vllm.ai/en/v0.14.0/api/vllm/config/lora/: MaxLoRARanks = Literal[1, 8, 16, 32, 64,
 #     128, 256, 320, 512], default max_lora_rank 16.
 _NOT_CHECKED = "not checked against an engine here"
+_SLOTS = "vLLM vllm/lora/layers/base_linear.py (create_lora_weights, set_lora)"
+_HELPER = "vLLM vllm/lora/peft_helper.py (PEFTHelper)"
+_RANKS = "docs.vllm.ai/en/v0.14.0/api/vllm/config/lora/"
 
 
 @dataclass(frozen=True, slots=True)
 class VariantRow:
-    """Describe one LoraConfig variant: what PEFT writes, what labcore reads, what a serving engine does."""
+    """Describe one LoraConfig variant: what PEFT writes, what labcore reads, what a serving engine does (and where that was checked)."""
 
     variant: str
     lora_config: str
     peft_writes: str
     labcore_reads: str
     serving_engine: str
+    engine_source: str = ""
 
 
 def variant_table() -> tuple[VariantRow, ...]:
@@ -1054,7 +1059,8 @@ def variant_table() -> tuple[VariantRow, ...]:
         ("rank_pattern / alpha_pattern", "rank_pattern={...}, alpha_pattern={...}",
          "A/B of each module at its own rank",
          "each module's own rank and scaling; adapter rank = the largest",
-         "one scaling per adapter from r and lora_alpha (the patterns are not read); slots sized at --max-lora-rank"),
+         "vLLM's PEFTHelper computes one scaling from r and lora_alpha: rank_pattern and alpha_pattern are not "
+         "among the keys it reads; slots are sized at --max-lora-rank"),
         ("LoRA on embeddings", "target_modules=['embed_tokens', ...]",
          "lora_embedding_A (r x vocab), lora_embedding_B (hidden x r), and the whole embedding (save_embedding_layers)",
          "embedding modules with their own rank; the saved embedding counted as a module copy", _NOT_CHECKED),
@@ -1073,7 +1079,15 @@ def variant_table() -> tuple[VariantRow, ...]:
          "LoRA on 3-D expert tensors under the experts module's name",
          "refused: target_parameters (MoE expert parameters) is not supported", _NOT_CHECKED),
     ]
-    return tuple(VariantRow(*row) for row in rows)
+    sources = {
+        "plain LoRA (q_proj, v_proj)": f"{_SLOTS}; {_HELPER}; {_RANKS}",
+        "rsLoRA": _HELPER,
+        "rank_pattern / alpha_pattern": f"{_HELPER}; {_SLOTS}",
+        "modules_to_save": _HELPER,
+        "DoRA": _HELPER,
+        "trained biases": f"{_HELPER}; docs.vllm.ai/en/latest/api/vllm/lora/peft_helper/",
+    }
+    return tuple(VariantRow(*row, engine_source=sources.get(row[0], "")) for row in rows)
 
 
 # -- results of scripts/real_lora_demo.py ----------------------------------------------------

@@ -243,6 +243,7 @@ def test_variant_table_covers_every_case_here() -> None:
                  "target_parameters", "layers_to_transform"):
         assert word in labels, word
     assert all(r.labcore_reads and r.peft_writes and r.serving_engine for r in rows)
+    assert all(r.engine_source for r in rows if "not checked" not in r.serving_engine)  # every engine fact is cited
 
 
 def _corrupt(blob: bytes, edit) -> bytes:
