@@ -542,6 +542,8 @@ UNSUPPORTED_FEATURES: Mapping[str, str] = {
     "use_bdlora": "use_bdlora (block-diagonal LoRA) is not supported",
     "monteclora_config": "monteclora_config is not supported",
 }
+#: Initialisations after which PEFT has changed the base weights themselves (pissa_niter_* included).
+_BASE_REWRITING_INITS = ("pissa", "olora", "corda", "loftq")
 _BIAS_MODES = ("none", "all", "lora_only")
 #: Layers PEFT saves whole when they are targeted (``save_embedding_layers``).
 _EMBEDDING_LAYER_NAMES = ("embed_tokens", "lm_head")
@@ -630,6 +632,14 @@ def _settings(config: Mapping[str, Any], path: Path) -> _Settings:
     for feature, why in UNSUPPORTED_FEATURES.items():
         if _is_set(config.get(feature)):
             raise AdapterFileError(path, f"{why} ({feature}={config[feature]!r})")
+    init = config.get("init_lora_weights")
+    if isinstance(init, str) and (init.lower() in _BASE_REWRITING_INITS or init.lower().startswith("pissa")):
+        raise AdapterFileError(
+            path,
+            f"init_lora_weights={init!r} is not supported: it rewrote the base weights when the adapter was created, "
+            "so the adapter is a delta on that modified base, not on the checkpoint it names (PEFT converts it to a "
+            "plain LoRA with save_pretrained(..., path_initial_model_for_weight_conversion=...))",
+        )
     rank = config.get("r")
     if isinstance(rank, bool) or not isinstance(rank, int) or rank <= 0:
         raise AdapterFileError(path, f"r must be a positive int, got {rank!r}")
@@ -1075,6 +1085,10 @@ def variant_table() -> tuple[VariantRow, ...]:
          "base biases (all, or of adapted modules only), or lora_B.bias",
          "bytes reported as bias; a bias the config does not allow is refused",
          "bias != 'none' refused unless the engine enables LoRA bias; the latest docs allow only 'none'"),
+        ("PiSSA, OLoRA, CorDA, LoftQ initialisation", "init_lora_weights='pissa' (or 'olora', 'corda', 'loftq')",
+         "ordinary A/B tensors, but the base weights were rewritten in memory when the adapter was created",
+         "refused: the adapter is a delta on a modified base (PEFT can convert it to a plain LoRA of rank 2r)",
+         _NOT_CHECKED),
         ("MoE target_parameters", "target_parameters=[...], or a router/expert target on Mixtral",
          "LoRA on 3-D expert tensors under the experts module's name",
          "refused: target_parameters (MoE expert parameters) is not supported", _NOT_CHECKED),

@@ -499,3 +499,16 @@ def test_load_demo_results_refuses_malformed_files(tmp_path: Path) -> None:
     bad.write_text(json.dumps({"format": "labcore.real_lora_demo/1", "deterministic": {}, "timings": []}))
     with pytest.raises(AdapterFileError, match="'timings'"):
         load_demo_results(bad)
+
+
+@pytest.mark.parametrize("init", ["pissa", "pissa_niter_4", "olora", "corda", "loftq"])
+def test_inits_that_rewrite_the_base_are_refused(tmp_path: Path, init: str) -> None:
+    folder = write_adapter(tmp_path / "a", config={"init_lora_weights": init})
+    with pytest.raises(AdapterFileError) as info:
+        read_peft_adapter(folder)
+    assert_file_error(info, folder / "adapter_config.json", f"init_lora_weights={init!r}", "modified base")
+
+
+@pytest.mark.parametrize("init", [True, False, "gaussian", "eva", "orthogonal", "lora_ga"])
+def test_inits_that_leave_the_base_alone_are_read(tmp_path: Path, init: object) -> None:
+    assert read_peft_adapter(write_adapter(tmp_path / "a", config={"init_lora_weights": init})).rank == 4

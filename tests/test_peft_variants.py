@@ -98,6 +98,8 @@ REFUSED: dict[str, tuple[Callable, dict, str]] = {
     "mixtral all-linear": (mixtral, dict(target_modules="all-linear"), "target_parameters (MoE expert parameters)"),
     "mixtral router gate": (mixtral, dict(target_modules=["q_proj", "gate"]), "target_parameters (MoE expert parameters)"),
     "mixtral experts": (mixtral, dict(target_modules=[], target_parameters=["experts.gate_up_proj"]), "target_parameters"),
+    "llama PiSSA init": (llama, dict(target_modules=QV, init_lora_weights="pissa_niter_2"), "init_lora_weights='pissa_niter_2'"),
+    "llama OLoRA init": (llama, dict(target_modules=QV, init_lora_weights="olora"), "rewrote the base weights"),
 }
 
 
@@ -199,7 +201,7 @@ def test_each_extra_is_reported_in_its_own_bytes(tmp_path: Path, case: str, expe
 
 
 @pytest.mark.parametrize("case", list(REFUSED))
-def test_moe_target_parameters_are_refused_by_name(tmp_path: Path, case: str) -> None:
+def test_unreadable_variants_are_refused_by_name(tmp_path: Path, case: str) -> None:
     make, lora, words = REFUSED[case]
     _, folder = save(tmp_path, make, lora, {})
     with pytest.raises(AdapterFileError, match=words.replace("(", r"\(").replace(")", r"\)")) as info:
