@@ -49,6 +49,10 @@ def qwen3():  # explicit head_dim (8 heads of 8 on a hidden of 32: q is wider th
     return transformers.Qwen3ForCausalLM(transformers.Qwen3Config(**{**LLAMA, "num_attention_heads": 8}, head_dim=8))
 
 
+def qwen2_tied():  # lm_head shares the embedding's weight
+    return transformers.Qwen2ForCausalLM(transformers.Qwen2Config(**{**LLAMA, "tie_word_embeddings": True}))
+
+
 def mixtral():
     return transformers.MixtralForCausalLM(transformers.MixtralConfig(**LLAMA, num_local_experts=EXPERTS, num_experts_per_tok=2))
 
@@ -92,6 +96,16 @@ READ: dict[str, tuple[Callable, dict, dict]] = {
     "qwen3 rslora + patterns": (qwen3, dict(target_modules=["q_proj", "k_proj", "v_proj", "o_proj"], use_rslora=True,
                                             rank_pattern={"o_proj": 8}, alpha_pattern={"layers.0.self_attn.k_proj": 32}), {}),
     "qwen3 exclude regex": (qwen3, dict(target_modules="all-linear", exclude_modules=r".*\.layers\.0\..*"), {}),
+    "qwen2 tied embedding LoRA": (qwen2_tied, dict(target_modules=["embed_tokens", "q_proj"]), {}),
+    "qwen2 tied lm_head LoRA": (qwen2_tied, dict(target_modules=["lm_head", "q_proj"]), {}),
+    "qwen2 tied modules_to_save + weight tying": (qwen2_tied, dict(target_modules=QV, modules_to_save=["embed_tokens"],
+                                                                   ensure_weight_tying=True), {}),
+    "qwen2 tied trainable tokens": (qwen2_tied, dict(target_modules=QV, trainable_token_indices=[1, 5]), {}),
+    "llama trainable tokens by module": (llama, dict(target_modules=QV, trainable_token_indices={"embed_tokens": [1, 2]}), {}),
+    "llama DoRA + rsLoRA": (llama, dict(target_modules=QV, use_dora=True, use_rslora=True, r=16), {}),
+    "llama modules_to_save norms": (llama, dict(target_modules=QV, modules_to_save=["input_layernorm"]), {}),
+    "gpt2 modules_to_save lm_head (tied)": (gpt2, dict(target_modules=["c_attn"], modules_to_save=["lm_head"],
+                                                       fan_in_fan_out=True), {}),
     "llama bf16 stored": (lambda: llama().to(torch.bfloat16), dict(target_modules=QV), dict(autocast_adapter_dtype=False)),
 }
 REFUSED: dict[str, tuple[Callable, dict, str]] = {
@@ -191,6 +205,9 @@ def _bytes(case: str, tmp_path: Path) -> dict[str, int]:
         ("qwen2 bias=all", {"bias": LAYERS * (HIDDEN + 2 * KV_HEADS * HIDDEN // HEADS)}),
         ("qwen2 bias=lora_only", {"bias": LAYERS * (HIDDEN + KV_HEADS * HIDDEN // HEADS)}),
         ("llama lora_bias", {"bias": LAYERS * (HIDDEN + KV_HEADS * HIDDEN // HEADS)}),
+        ("qwen2 tied modules_to_save + weight tying", {"module_copy": 2 * VOCAB * HIDDEN}),  # both copies are in the file
+        ("qwen2 tied trainable tokens", {"trainable_tokens": 2 * HIDDEN}),
+        ("llama modules_to_save norms", {"module_copy": LAYERS * HIDDEN}),
     ],
 )
 def test_each_extra_is_reported_in_its_own_bytes(tmp_path: Path, case: str, expected: dict[str, int]) -> None:
