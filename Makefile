@@ -14,10 +14,11 @@ BIN := $(VENV)/bin
 REQS := requirements.txt $(wildcard requirements-real.txt requirements-lite.txt)
 STAMP := $(VENV)/.requirements.stamp
 VENDOR := _build/_vendor
-WIDGET_JS := $(VENDOR)/html-manager/embed.js
+VENDOR_STAMP := $(VENDOR)/.fetched.json
 SITE := _build/html/index.html
 CHROMIUM := /usr/bin/chromium
-BOOK_SOURCES := _config.yml _toc.yml pyproject.toml $(shell find book labcore -type f \
+# Every input of the site: chapters, the library, the site plumbing, the Lite build, the demo results.
+BOOK_SOURCES := _config.yml _toc.yml pyproject.toml requirements-lite.txt $(shell find book labcore coursebuild scripts lab results -type f \
 	-not -path '*/.*' -not -path '*/__pycache__/*' -not -name '*.pyc' 2>/dev/null)
 # One worker per core; --dist loadfile keeps each notebook (and each browser session) in one process.
 PYTEST_ARGS ?= -n 2 --dist loadfile
@@ -31,15 +32,16 @@ export HF_HUB_DISABLE_PROGRESS_BARS := 1
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help install book rebuild test test-quick lab chromium clean distclean
+.PHONY: help install book rebuild execute test test-quick lab chromium clean distclean
 
 help:
-	@echo "make book        build the course into $(SITE) (fails on any warning or notebook error)"
+	@echo "make book        build the course into $(SITE) (fails on any warning)"
 	@echo "make test        build the book, then run every test (unit, nbval over book/, browser)"
 	@echo "make test-quick  unit tests + nbval, no book build and no browser"
 	@echo "make rebuild     rebuild the book even if nothing changed"
+	@echo "make execute     re-execute every chapter and store its outputs (then review the diff)"
 	@echo "make lab         open the chapters live in JupyterLab"
-	@echo "make clean       remove _build/ and the fetched widget/MathJax assets"
+	@echo "make clean       remove _build/ and the fetched Vega/MathJax assets"
 
 install: $(STAMP)
 
@@ -58,20 +60,27 @@ chromium:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium chromium-driver >/dev/null; \
 	fi
 
-# The widget manager and MathJax, from the npm registry (pinned, integrity-checked).
-$(WIDGET_JS): scripts/fetch_widget_js.py scripts/widget_mathjax_shim.js
+# Vega, Vega-Lite, vega-embed and MathJax, from the npm registry (pinned, integrity-checked).
+# (A plain `jupyter-book build .` fetches them too, through coursebuild.panels_site.)
+$(VENDOR_STAMP): coursebuild/vendor.py
 	@command -v npm >/dev/null || { $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq npm >/dev/null; }
-	$(PYTHON) scripts/fetch_widget_js.py --dest $(VENDOR)
+	$(PYTHON) -m coursebuild.vendor --dest $(VENDOR)
 	@touch $@
 
 book: $(SITE)
 
-$(SITE): $(STAMP) $(WIDGET_JS) $(BOOK_SOURCES)
+$(SITE): $(STAMP) $(VENDOR_STAMP) $(BOOK_SOURCES)
 	rm -rf _build/html _build/jupyter_execute _build/.doctrees
 	$(BIN)/jupyter-book build --all -W -n --keep-going .
 	@test -f $@
 	@echo "The course is at $(abspath $@)"
+
+# The book renders the outputs stored in the notebooks (make test re-executes and compares them);
+# after changing labcore, re-execute the chapters here and review what changed before committing.
+execute: $(STAMP)
+	cd book && ls [0-9][0-9]_*.ipynb | xargs -P 2 -I{} ../$(BIN)/jupyter nbconvert --to notebook --execute \
+	  --inplace --ExecutePreprocessor.timeout=600 {}
 
 rebuild:
 	@rm -f $(SITE)

@@ -57,10 +57,10 @@ class VegaLitePage:
         return [nodes.raw("", panel_html(spec), format="html", classes=["output", "lc-panel-output"])]
 
 
-def _vendor(app: Any) -> None:
+def _vendor(app: Any, config: Any) -> None:
     from .vendor import DEFAULT_DEST, fetch
 
-    extra = [Path(app.confdir, p) for p in app.config.html_extra_path]
+    extra = [Path(app.confdir, p) for p in config.html_extra_path]
     dest = next((p for p in extra if p.name == "_vendor"), DEFAULT_DEST)
     fetch(dest)
 
@@ -80,6 +80,6 @@ def _page_assets(app: Any, pagename: str, templatename: str, context: dict[str, 
 def setup(app: Any) -> dict[str, Any]:
     """Register the vendoring step, the static files and the per-page scripts."""
     app.connect("config-inited", _add_static)
-    app.connect("builder-inited", _vendor)
+    app.connect("config-inited", _vendor, priority=400)  # before Sphinx checks html_extra_path exists
     app.connect("html-page-context", _page_assets)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

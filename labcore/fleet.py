@@ -22,7 +22,7 @@ from .adapter import Adapter
 from .sizing import gib_to_mb
 from ._validate import number
 
-__all__ = ["FleetPlan", "fleet_plan", "fleet_under_load", "GPU_QPS"]
+__all__ = ["FleetPlan", "FleetQuote", "fleet_plan", "fleet_quote", "fleet_under_load", "GPU_QPS", "KV_CACHE_FRACTION"]
 
 #: Requests per second one GPU sustains on the base model: the course's one assumption for load.
 GPU_QPS = 20.0
@@ -170,3 +170,63 @@ def fleet_under_load(tenants: int = 40, gpu_hourly_usd: float = 3.20, adapter_vr
 
     return fleet_plan(tenant_adapters(tenants, vram_mb=adapter_vram_mb), gpu_hourly_usd=gpu_hourly_usd,
                       tenant_qps=tenant_qps, gpu_qps=None if tenant_qps is None else gpu_qps)
+
+
+#: Share of a GPU's memory the calculator keeps for the KV cache (24 GiB of 80: the course's split).
+KV_CACHE_FRACTION = 0.30
+
+
+@dataclass(frozen=True, slots=True)
+class FleetQuote:
+    """A fleet plan for a real model on a real GPU, or the reason there is none (``plan is None``).
+
+    ``base_gib`` is the base model's weights at ``dtype`` (derived from its config, see
+    :mod:`labcore.base_model`); ``kv_cache_gib`` the KV-cache pool kept on every GPU; ``adapter_mb``
+    the exact size of one tenant's adapter (GQA-aware, bf16).
+    """
+
+    model: str
+    gpu: str
+    gpu_gib: float
+    base_gib: float
+    kv_cache_gib: float
+    adapter_mb: float
+    plan: FleetPlan | None
+
+    @property
+    def fits(self) -> bool:
+        """Whether the base and its KV cache fit on one GPU of this kind."""
+        return self.plan is not None
+
+
+def fleet_quote(model: str = "llama-3.1-8b", gpu: str = "H100-80GB", *, tenants: int = 40, tenant_qps: float = 0.5,
+                gpu_hourly_usd: float = 3.20, gpu_qps: float = GPU_QPS, rank: int = 16,
+                targets: Sequence[str] = ("q_proj", "v_proj"), dtype: str = "bf16",
+                kv_cache_fraction: float = KV_CACHE_FRACTION) -> FleetQuote:
+    """Quote both fleets for ``tenants`` adapters of ``model`` on ``gpu`` at the reader's load and price.
+
+    Every GPU holds the base (at ``dtype``), a KV-cache pool of ``kv_cache_fraction`` of its memory,
+    and adapters in what is left. The GPU's stated memory is read as decimal GB and converted to GiB.
+
+    >>> q = fleet_quote()                       # Llama-3.1-8B on H100s, 40 tenants at 0.5 req/s, $3.20/hour
+    >>> round(q.base_gib, 1), q.adapter_mb, q.plan.multi_lora_gpus, q.plan.savings_pct
+    (15.0, 13.0, 1, 97.5)
+    >>> fleet_quote("llama-3.3-70b", "L4-24GB").fits
+    False
+    """
+    from .adapter import tenant_adapters
+    from .base_model import base_weights_gib
+    from .gpus import load_gpu
+    from .model_config import exact_adapter_mb
+
+    number("kv_cache_fraction", kv_cache_fraction)
+    card = load_gpu(gpu)
+    base = base_weights_gib(model, dtype=dtype)
+    kv = kv_cache_fraction * card.memory_gib
+    adapter_mb = exact_adapter_mb(model, rank, targets)
+    if base + kv >= card.memory_gib:
+        return FleetQuote(model, card.name, card.memory_gib, base, kv, adapter_mb, None)
+    plan = fleet_plan(tenant_adapters(tenants, vram_mb=adapter_mb), gpu_hourly_usd=gpu_hourly_usd,
+                      gpu_vram_gb=card.memory_gib, base_vram_gb=base, kv_cache_gb=kv, tenant_qps=tenant_qps,
+                      gpu_qps=gpu_qps)
+    return FleetQuote(model, card.name, card.memory_gib, base, kv, adapter_mb, plan)

@@ -20,7 +20,7 @@
     const opts = { renderer: "svg", actions: false, tooltip: false };
     if (dark()) {
       opts.theme = "dark";
-      spec.config = Object.assign({}, spec.config, { background: null });
+      spec.config = Object.assign({}, spec.config, { background: null, text: { color: "#e6e6e6" } });
     }
     entry.target.innerHTML = "";
     return vegaEmbed(entry.target, spec, opts).then(function (result) {

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from .adapter import Adapter
 from .sizing import gib_to_mb
 from ._validate import number
-__all__ = ['FleetPlan', 'fleet_plan']
+__all__ = ['FleetPlan', 'FleetQuote', 'fleet_plan', 'fleet_quote', 'fleet_under_load', 'GPU_QPS', 'KV_CACHE_FRACTION']
+GPU_QPS = 20.0
 
 @dataclass(frozen=True, slots=True)
 class FleetPlan:
@@ -54,3 +55,50 @@ def fleet_plan(adapters: Sequence[Adapter], *, gpu_hourly_usd: float=3.2, hours_
     tenant or a shared GPU may need more than one GPU; ``dynamic_overhead`` derates the shared GPUs.
     """
     raise NotImplementedError('TODO(lab): implement fleet.fleet_plan: Price one GPU per tenant against a shared base with hot-swapped adapters.')
+
+def fleet_under_load(tenants: int=40, gpu_hourly_usd: float=3.2, adapter_vram_mb: float=16.0, tenant_qps: float | None=0.5, *, gpu_qps: float=GPU_QPS) -> FleetPlan:
+    """Price ``tenants`` same-sized adapters, each sending ``tenant_qps`` requests/s, on GPUs that sustain ``gpu_qps``.
+
+    ``tenant_qps=None`` prices memory only (the lab's original plan).
+
+    >>> p = fleet_under_load(tenant_qps=5)
+    >>> p.multi_lora_gpus, p.savings_pct, p.binding_constraint
+    (10, 75.0, 'load')
+    """
+    raise NotImplementedError('TODO(lab): implement fleet.fleet_under_load: Price ``tenants`` same-sized adapters, each sending ``tenant_qps`` requests/s, on GPUs that sustain ``gpu_qps``.')
+KV_CACHE_FRACTION = 0.3
+
+@dataclass(frozen=True, slots=True)
+class FleetQuote:
+    """A fleet plan for a real model on a real GPU, or the reason there is none (``plan is None``).
+
+    ``base_gib`` is the base model's weights at ``dtype`` (derived from its config, see
+    :mod:`labcore.base_model`); ``kv_cache_gib`` the KV-cache pool kept on every GPU; ``adapter_mb``
+    the exact size of one tenant's adapter (GQA-aware, bf16).
+    """
+    model: str
+    gpu: str
+    gpu_gib: float
+    base_gib: float
+    kv_cache_gib: float
+    adapter_mb: float
+    plan: FleetPlan | None
+
+    @property
+    def fits(self) -> bool:
+        """Whether the base and its KV cache fit on one GPU of this kind."""
+        raise NotImplementedError('TODO(lab): implement fleet.FleetQuote.fits: Whether the base and its KV cache fit on one GPU of this kind.')
+
+def fleet_quote(model: str='llama-3.1-8b', gpu: str='H100-80GB', *, tenants: int=40, tenant_qps: float=0.5, gpu_hourly_usd: float=3.2, gpu_qps: float=GPU_QPS, rank: int=16, targets: Sequence[str]=('q_proj', 'v_proj'), dtype: str='bf16', kv_cache_fraction: float=KV_CACHE_FRACTION) -> FleetQuote:
+    """Quote both fleets for ``tenants`` adapters of ``model`` on ``gpu`` at the reader's load and price.
+
+    Every GPU holds the base (at ``dtype``), a KV-cache pool of ``kv_cache_fraction`` of its memory,
+    and adapters in what is left. The GPU's stated memory is read as decimal GB and converted to GiB.
+
+    >>> q = fleet_quote()                       # Llama-3.1-8B on H100s, 40 tenants at 0.5 req/s, $3.20/hour
+    >>> round(q.base_gib, 1), q.adapter_mb, q.plan.multi_lora_gpus, q.plan.savings_pct
+    (15.0, 13.0, 1, 97.5)
+    >>> fleet_quote("llama-3.3-70b", "L4-24GB").fits
+    False
+    """
+    raise NotImplementedError("TODO(lab): implement fleet.fleet_quote: Quote both fleets for ``tenants`` adapters of ``model`` on ``gpu`` at the reader's load and price.")

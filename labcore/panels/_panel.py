@@ -25,6 +25,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,7 +39,10 @@ READOUT = "readout"
 #: Largest grid a panel may embed in a page (rows); a bigger one must coarsen its controls.
 MAX_ROWS = 6000
 CHART_HEIGHT_PX = 220
-FONT_PX = 13
+FONT_PX = 12
+#: Longest readout line (characters): it must fit a 390 px phone screen at FONT_PX.
+READOUT_LINE_CHARS = 56
+TITLE_LINE_CHARS = 46  # bold and larger: wrapped into lines of this many characters
 
 
 def _is_number(v: Any) -> bool:
@@ -198,6 +202,10 @@ class Panel:
             raise ValueError(f"{self.name}: compute returned control names {sorted(clash)} as measures")
         row = state | {k: _json_number(v) for k, v in measures.items()}
         row[READOUT] = self.readout(row)
+        long = [line for line in row[READOUT].split("\n") if len(line) > READOUT_LINE_CHARS]
+        if long:
+            raise ValueError(f"{self.name}: readout line longer than {READOUT_LINE_CHARS} characters "
+                             f"(it would not fit a phone): {long[0]!r}")
         return row
 
     def rows(self) -> list[dict[str, Any]]:
@@ -222,6 +230,7 @@ class Panel:
         current = " && ".join(c.test() for c in self.controls)
         chart = _lines(self, current) if isinstance(self.chart, Lines) else _bars(self, current)
         readout = {
+            "name": "readout",  # the page's SVG marks it class "readout_marks" (the browser tests read it)
             "width": "container",
             "height": max(r[READOUT].count("\n") + 1 for r in self.rows()) * (FONT_PX + 5) + 4,
             "transform": [{"filter": current}],
@@ -233,7 +242,7 @@ class Panel:
         return {
             "$schema": VEGALITE_SCHEMA,
             "description": f"labcore panel {self.name}",
-            "title": {"text": self.title, "anchor": "start", "fontSize": FONT_PX + 2},
+            "title": {"text": textwrap.wrap(self.title, TITLE_LINE_CHARS), "anchor": "start", "fontSize": FONT_PX + 2},
             "data": {"name": "grid", "values": self.rows()},
             "params": params,
             "vconcat": [chart, readout],
@@ -264,7 +273,8 @@ def _json_number(v: Any) -> Any:
 
 
 def _axis(title: str, fmt: str) -> dict[str, Any]:
-    return {"title": title, "format": fmt, "grid": True}
+    return {"title": title, "format": fmt, "grid": True, "gridOpacity": 0.6, "labelOverlap": "greedy",
+            "tickCount": 6, "labelSeparation": 6}
 
 
 def _color(series: Sequence[Series]) -> dict[str, Any]:
@@ -282,7 +292,7 @@ def _lines(panel: Panel, current: str) -> dict[str, Any]:
     others = " && ".join(c.test() for c in panel.controls if c.name != chart.x) or "true"
     fields = [s.field for s in chart.series]
     x = {"field": chart.x, "type": "quantitative", "axis": _axis(chart.x_title or control.label, chart.x_format),
-         "scale": {"type": "log" if chart.x_log else "linear", "zero": False, "nice": False}}
+         "scale": {"type": "log", "nice": False} if chart.x_log else {"type": "linear", "zero": False, "nice": False}}
     y_scale: dict[str, Any] = {"type": "log" if chart.y_log else "linear"}
     if chart.y_domain is not None:
         y_scale["domain"] = list(chart.y_domain)
@@ -303,8 +313,7 @@ def _lines(panel: Panel, current: str) -> dict[str, Any]:
              "encoding": {"x": {"field": chart.x, "type": "quantitative"}}},
             {"transform": [{"filter": current}, fold], "mark": {"type": "point", "filled": True, "size": 70,
                                                                "clip": True},
-             "encoding": {"x": x, "y": y, "color": {"field": "measure", "type": "nominal", "legend": None,
-                                                   "scale": _color(chart.series)["scale"]}}},
+             "encoding": {"x": x, "y": y, "color": _color(chart.series)}},
         ],
     }
 

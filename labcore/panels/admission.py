@@ -28,9 +28,9 @@ def _admission_state(pool_adapters: int, hold_ms: float, max_queue: int) -> dict
 
 
 def _readout(r: Any) -> str:
-    return (f"{r['pool_adapters']}-adapter pool, requests hold their adapter {r['hold_ms']:g} ms, "
-            f"queue of {r['max_queue']}\n"
-            f"{r['queued']:,} of {r['requests']:,} waited (longest {r['max_wait_ms']:,.0f} ms), "
+    return (f"{r['pool_adapters']}-adapter pool, adapters held {r['hold_ms']:g} ms extra,\n"
+            f"a queue of {r['max_queue']}\n"
+            f"{r['queued']:,} of {r['requests']:,} waited (longest {r['max_wait_ms']:,.0f} ms)\n"
             f"{r['refused']:,} refused, p99 {r['p99_ms']:,.0f} ms")
 
 

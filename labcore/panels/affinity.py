@@ -33,8 +33,8 @@ def _affinity_state(zipf_s: float, replicas: int, load_factor: float) -> dict[st
 def _readout(r: Any) -> str:
     return (f"round-robin: p99 {r['p99_round_robin_ms']:,.0f} ms, hit {r['hit_round_robin_pct']:.0f}%\n"
             f"rendezvous: p99 {r['p99_rendezvous_ms']:,.0f} ms, hit {r['hit_rendezvous_pct']:.0f}%, "
-            f"busiest replica x{r['imbalance_rendezvous']:.2f}\n"
-            f"bounded (c={r['load_factor']:g}): p99 {r['p99_bounded_ms']:,.0f} ms, hit {r['hit_bounded_pct']:.0f}%, "
+            f"busiest x{r['imbalance_rendezvous']:.2f}\n"
+            f"bounded c={r['load_factor']:g}: p99 {r['p99_bounded_ms']:,.0f} ms, hit {r['hit_bounded_pct']:.0f}%, "
             f"busiest x{r['imbalance_bounded']:.2f}")
 
 

@@ -22,9 +22,10 @@ def _batch_state(distinct: int, rank: int) -> dict[str, Any]:
 
 
 def _readout(r: Any) -> str:
-    return (f"{r['distinct']} distinct r={r['rank']} adapters per decode batch: overhead {r['overhead_pct']:.1f}%\n"
-            f"a merged GPU wins above {r['break_even_pct']:.1f}% utilisation "
-            f"(flat 5% model: {r['flat_break_even_pct']:.1f}%)")
+    return (f"{r['distinct']} distinct r={r['rank']} adapters per decode batch\n"
+            f"overhead {r['overhead_pct']:.1f}% per decode step\n"
+            f"a merged GPU wins above {r['break_even_pct']:.1f}% utilisation\n"
+            f"(with the flat 5%: above {r['flat_break_even_pct']:.1f}%)")
 
 
 def batch_panel() -> Panel:

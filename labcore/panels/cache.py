@@ -41,7 +41,7 @@ def _readout(r: Any) -> str:
             f"(working set {r['working_set_mb']:g} MiB)\n"
             f"LRU {r['lru_hit_pct']:.1f}% hits, {r['lru_evictions']:,} evictions; "
             f"FIFO {r['fifo_hit_pct']:.1f}%, {r['fifo_evictions']:,}\n"
-            f"after a {WARMUP}-request warmup, requests take p50 {r['p50_ms']:.0f} ms, p99 {r['p99_ms']:.1f} ms")
+            f"after {WARMUP} warmup requests: p50 {r['p50_ms']:.0f} ms, p99 {r['p99_ms']:.1f} ms")
 
 
 def lru_thrash_panel() -> Panel:

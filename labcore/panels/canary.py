@@ -26,11 +26,11 @@ def _canary_state(candidate_error_pct: float, candidate_latency_ms: float, candi
 
 
 def _readout(r: Any) -> str:
-    reason = textwrap.fill(r["reason"], 66)
+    reason = textwrap.fill(r["reason"], 54)
     return (f"candidate: {r['candidate_error_pct']:g}% errors, {r['candidate_latency_ms']:g} ms, "
-            f"eval pass rate {r['candidate_quality']:.2f}\n"
-            f"{r['decisions']} decisions; last: {r['outcome']} at {r['at_request']:,} requests "
-            f"with {r['final_share_pct']:.0f}% of traffic\n{reason}")
+            f"eval pass {r['candidate_quality']:.2f}\n"
+            f"{r['decisions']} decisions; last: {r['outcome']} at {r['at_request']:,} requests,\n"
+            f"with {r['final_share_pct']:.0f}% of traffic on the candidate. Why:\n{reason}")
 
 
 def canary_panel() -> Panel:

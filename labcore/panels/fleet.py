@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..fleet import GPU_QPS, FleetPlan, fleet_under_load
+from ..fleet import FleetPlan, fleet_quote, fleet_under_load
 from ..plots import OKABE_ITO
 from ._panel import Control, Lines, Panel, Series
 
-__all__ = ["fleet_savings_panel", "fleet_load_panel", "plan_measures", "plan_readout"]
+__all__ = ["fleet_savings_panel", "fleet_load_panel", "fleet_calculator_panel", "plan_measures", "plan_readout"]
 
 PRICES_USD_PER_HOUR: tuple[float, ...] = tuple(round(0.8 + 0.4 * i, 2) for i in range(11))  # 0.80 ... 4.80
 ADAPTER_SIZES_MB: tuple[float, ...] = (16.0, 256.0, 1024.0, 4096.0)
@@ -41,11 +41,11 @@ def _gpus(n: int) -> str:
 def plan_readout(row: Any) -> str:
     """Return the three readout lines of a fleet state."""
     why = "traffic" if row["binding"] == "load" else "adapter memory"
-    return (f"{row['tenants']} tenants: one GPU each = {_gpus(row['dedicated_gpus'])}, "
-            f"${row['dedicated_monthly_usd']:,.0f}/month\n"
-            f"multi-LoRA: {_gpus(row['multi_lora_gpus'])}, ${row['multi_lora_monthly_usd']:,.0f}/month "
-            f"\u2192 {row['savings_pct']:.1f}% cheaper\n"
-            f"the shared fleet is sized by {why} (memory needs {row['memory_bound_gpus']}, "
+    return (f"{row['tenants']} tenants, one GPU each: {_gpus(row['dedicated_gpus'])}, "
+            f"${row['dedicated_monthly_usd']:,.0f}/mo\n"
+            f"multi-LoRA: {_gpus(row['multi_lora_gpus'])}, ${row['multi_lora_monthly_usd']:,.0f}/mo: "
+            f"{row['savings_pct']:.1f}% cheaper\n"
+            f"sized by {why} (memory needs {row['memory_bound_gpus']}, "
             f"load {row['load_bound_gpus']})")
 
 
@@ -94,4 +94,48 @@ def fleet_load_panel() -> Panel:
         readout=plan_readout,
         chart=Lines("tenant_qps", BILLS, y_title="monthly bill at $3.20/GPU-hour (USD, log)", y_log=True,
                     y_domain=(1_000, 1_000_000), y_format="$,.0f"),
+    )
+
+
+CALCULATOR_MODELS: tuple[str, ...] = ("llama-3.2-3b", "llama-3.1-8b", "qwen2.5-7b", "mistral-7b", "gemma-2-9b",
+                                      "qwen3-14b", "llama-3.3-70b")
+CALCULATOR_GPUS: tuple[str, ...] = ("L4-24GB", "A100-40GB", "A100-80GB", "H100-80GB", "H200-141GB")
+
+
+def _quote_state(tenants: int, tenant_qps: float, model: str, gpu: str, gpu_hourly_usd: float) -> dict[str, Any]:
+    q = fleet_quote(model, gpu, tenants=tenants, tenant_qps=tenant_qps, gpu_hourly_usd=gpu_hourly_usd)
+    row: dict[str, Any] = {"gpu_gib": q.gpu_gib, "base_gib": q.base_gib, "kv_gib": q.kv_cache_gib,
+                           "adapter_mb": q.adapter_mb, "fits": q.fits}
+    if q.plan is None:
+        keys = ("dedicated_gpus", "multi_lora_gpus", "dedicated_monthly_usd", "multi_lora_monthly_usd", "savings_usd",
+                "savings_pct", "memory_bound_gpus", "load_bound_gpus", "binding")
+        return row | dict.fromkeys(keys)
+    return row | plan_measures(q.plan)
+
+
+def _quote_readout(r: Any) -> str:
+    head = (f"{r['model']}: {r['base_gib']:,.1f} GiB in bf16; "
+            f"{r['gpu']}: {r['gpu_gib']:,.1f} GiB")
+    if not r["fits"]:
+        return (f"{head}\nthe base and a {r['kv_gib']:,.1f} GiB KV cache do not fit one GPU:\n"
+                "pick a bigger GPU (sharding is not modelled here)")
+    return f"{head}\nadapter (r=16 on q,v) {r['adapter_mb']:,.1f} MiB\n{plan_readout(r)}"
+
+
+def fleet_calculator_panel() -> Panel:
+    """Quote both fleets for your tenants, load, model, GPU and price (the fleet calculator page)."""
+    return Panel(
+        "fleet_calculator_panel",
+        title="Your fleet: one GPU per tenant vs one base with many adapters",
+        controls=[
+            Control("tenants", "tenants", values=(10, 40, 100, 200, 500), default=40),
+            Control("tenant_qps", "load per tenant (requests/s)", values=(0.1, 0.5, 1.0, 2.0, 5.0), default=0.5),
+            Control("model", "base model", values=CALCULATOR_MODELS, default="llama-3.1-8b"),
+            Control("gpu", "GPU", values=CALCULATOR_GPUS, default="H100-80GB"),
+            Control("gpu_hourly_usd", "GPU price (USD/hour)", values=(1.0, 2.0, 3.2, 6.0), default=3.2),
+        ],
+        compute=_quote_state,
+        readout=_quote_readout,
+        chart=Lines("tenants", BILLS, y_title="monthly bill (USD, log scale)", x_log=True, y_log=True,
+                    y_domain=(500, 20_000_000), y_format="$,.0f", x_title="tenants (log)"),
     )

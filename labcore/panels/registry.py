@@ -24,11 +24,11 @@ def _release_state(minor_releases: int, pinned_pct: int) -> dict[str, Any]:
 
 
 def _release_readout(r: Any) -> str:
-    head = (f"after 1.{r['minor_releases']}.0: semver picks {r['semver_latest']}, "
+    head = (f"after 1.{r['minor_releases']}.0: semver picks {r['semver_latest']},\n"
             f"a string sort {r['string_latest']}")
     if r["releases_behind"] == 0:
         return head + "\nno unpinned request has gone to a stale adapter yet"
-    return (f"{head} ({r['releases_behind']} behind)\n"
+    return (f"{head} ({r['releases_behind']} releases behind)\n"
             f"{r['stale_unpinned_pct']:.0f}% of unpinned traffic went to a stale adapter;\n"
             f"with {r['pinned_pct']}% of requests pinned, {r['stale_all_pct']:.0f}% of all traffic")
 

@@ -28,8 +28,8 @@ def _route_state(adapter_vram_mb: float, base_latency_ms: float, overhead_pct: i
 
 def _readout(r: Any) -> str:
     return (f"base and dedicated (merged): {r['base_ms']:,.1f} ms\n"
-            f"dynamic, adapter resident: {r['hit_ms']:,.1f} ms (+{r['overhead_ms']:,.1f} ms LoRA overhead)\n"
-            f"dynamic, cache miss: {r['miss_ms']:,.1f} ms (+{r['load_ms']:,.1f} ms to copy "
+            f"dynamic hit: {r['hit_ms']:,.1f} ms (+{r['overhead_ms']:,.1f} ms LoRA overhead)\n"
+            f"dynamic miss: {r['miss_ms']:,.1f} ms (+{r['load_ms']:,.1f} ms to copy "
             f"{r['adapter_vram_mb']:g} MiB)")
 
 

@@ -30,9 +30,9 @@ def _phases(r: Any) -> dict[str, Any]:
 
 def _readout(r: Any, who: str) -> str:
     return (f"{who}\n"
-            f"p99 {r['p99_before_ms']:,.1f} ms before the join \u2192 {r['p99_after_ms']:,.1f} ms after "
-            f"(p50 stays {r['p50_after_ms']:,.0f} ms)\n"
-            f"hit rate {r['hit_before_pct']:.2f}% \u2192 {r['hit_after_pct']:.2f}%")
+            f"p99 {r['p99_before_ms']:,.1f} ms before the join, {r['p99_after_ms']:,.1f} ms after\n"
+            f"p50 after: {r['p50_after_ms']:,.0f} ms; hit rate {r['hit_before_pct']:.2f}% "
+            f"\u2192 {r['hit_after_pct']:.2f}%")
 
 
 def customer41_panel() -> Panel:
@@ -43,7 +43,7 @@ def customer41_panel() -> Panel:
         controls=[Control("budget_adapters", "cache budget (16 MiB adapters)", values=tuple(range(34, 47)),
                           default=40)],
         compute=lambda budget_adapters: _phases(customer41_run(budget_adapters)),
-        readout=lambda r: _readout(r, f"41 tenants, equal traffic, a cache of {r['budget_adapters']} adapters"),
+        readout=lambda r: _readout(r, f"41 equal tenants, a cache of {r['budget_adapters']} adapters"),
         chart=Lines("budget_adapters", PHASES, y_title="request latency (ms)", y_domain=(0, 120)),
     )
 
@@ -61,7 +61,7 @@ def onboarding_panel() -> Panel:
         ],
         compute=lambda tenants, pool_adapters, zipf_s: _phases(
             onboarding_timeline(tenants, pool_adapters, zipf_s, requests=PANEL_REQUESTS)),
-        readout=lambda r: _readout(r, f"{r['tenants']} tenants on a {r['pool_adapters']}-adapter pool, "
+        readout=lambda r: _readout(r, f"{r['tenants']} tenants, a {r['pool_adapters']}-adapter pool, "
                                       f"Zipf s={r['zipf_s']:g}"),
         chart=Lines("tenants", PHASES, y_title="request latency (ms)", y_domain=(0, 120)),
         note=f"Each state replays {PANEL_REQUESTS:,} seeded requests.",

@@ -15,7 +15,7 @@ from ..plots import MEMORY_COLORS, OKABE_ITO
 from ..sizing import TARGET_SETS, adapter_vram_mb, exact_sizing, gpu_memory_split
 from ._panel import Bars, Control, Lines, Panel, Series
 
-__all__ = ["adapter_vram_panel", "gpu_split_panel", "fit_quiz_panel"]
+__all__ = ["adapter_vram_panel", "gpu_split_panel", "gpu_fit_panel", "fit_quiz_panel"]
 
 RANKS: tuple[int, ...] = (4, 8, 16, 32, 64, 128, 256)
 DTYPE_BYTES: dict[str, int] = {"bf16": 2, "fp8": 1, "fp32": 4}
@@ -37,18 +37,21 @@ def _sizing_models() -> tuple[str, ...]:
 
 def _adapter_state(model: str, rank: int, targets: str, dtype: str, budget_gib: float) -> dict[str, Any]:
     s = exact_sizing(model, rank, targets, DTYPE_BYTES[dtype])
-    return {"hidden": s.hidden, "layers": s.layers, "naive_mb": s.naive_mb, "exact_mb": s.exact_mb,
+    row = {"hidden": s.hidden, "layers": s.layers, "naive_mb": s.naive_mb, "exact_mb": s.exact_mb,
             "fit_exact": math.floor(budget_gib * 1024 / s.exact_mb),
             "fit_naive": math.floor(budget_gib * 1024 / s.naive_mb)}
+    row["fit_exact_plot"] = row["fit_exact"] or None  # a log axis has no zero
+    row["fit_naive_plot"] = row["fit_naive"] or None
+    return row
 
 
 def _adapter_readout(row: Any) -> str:
     gap = 100 * (row["exact_mb"] / row["naive_mb"] - 1)
-    return (f"{row['model']} (hidden {row['hidden']:,}, {row['layers']} layers), r={row['rank']} on "
-            f"{row['targets']}, {row['dtype']}\n"
-            f"exact {row['exact_mb']:,.1f} MiB vs naive {row['naive_mb']:,.1f} MiB ({gap:+.0f}%)\n"
-            f"{row['fit_exact']:,} adapters fit in {row['budget_gib']:g} GiB (the naive size says "
-            f"{row['fit_naive']:,})")
+    return (f"{row['model']}: hidden {row['hidden']:,}, {row['layers']} layers\n"
+            f"r={row['rank']} on {row['targets']}, {row['dtype']}\n"
+            f"exact size {row['exact_mb']:,.1f} MiB\n"
+            f"naive formula {row['naive_mb']:,.1f} MiB ({gap:+.0f}%)\n"
+            f"{row['fit_exact']:,} fit in {row['budget_gib']:g} GiB (naive says {row['fit_naive']:,})")
 
 
 def adapter_vram_panel(model: str = "llama-3-8b") -> Panel:
@@ -56,7 +59,7 @@ def adapter_vram_panel(model: str = "llama-3-8b") -> Panel:
     models = _sizing_models()
     return Panel(
         "adapter_vram_panel",
-        title="Adapter size: exact (from config.json) vs the square formula",
+        title="How many adapters fit: exact size (from config.json) vs the square formula",
         controls=[
             Control("rank", "LoRA rank r", values=RANKS, default=16),
             Control("model", "base model", values=models, default=model),
@@ -66,10 +69,10 @@ def adapter_vram_panel(model: str = "llama-3-8b") -> Panel:
         ],
         compute=_adapter_state,
         readout=_adapter_readout,
-        chart=Lines("rank", (Series("exact_mb", "exact (GQA-aware)", OKABE_ITO["bluish_green"]),
-                             Series("naive_mb", "naive: layers x targets x 2 x r x d", OKABE_ITO["vermillion"],
+        chart=Lines("rank", (Series("fit_exact_plot", "exact size (GQA-aware)", OKABE_ITO["bluish_green"]),
+                             Series("fit_naive_plot", "naive: layers x targets x 2 x r x d", OKABE_ITO["vermillion"],
                                     dashed=True)),
-                    y_title="adapter size (MiB, log)", x_log=True, y_log=True, y_domain=(0.05, 20_000),
+                    y_title="adapters that fit the budget (log)", x_log=True, y_log=True, y_domain=(1, 1_000_000),
                     x_title="LoRA rank r (log)"),
     )
 
@@ -91,8 +94,8 @@ def _split_readout(row: Any) -> str:
     if not row["fits_base"]:
         return (f"a {row['base_vram_gb']:g} GiB base does not fit on a {row['gpu_vram_gb']:g} GiB GPU:\n"
                 "no room for a KV cache or adapters")
-    return (f"{row['gpu_vram_gb']:g} GiB GPU = base {row['base_gb']:g} + KV cache {row['kv_gb']:g} "
-            f"+ adapter pool {row['pool_gb']:,.1f} GiB\n"
+    return (f"{row['gpu_vram_gb']:g} GiB = base {row['base_gb']:g} + KV {row['kv_gb']:g} "
+            f"+ adapters {row['pool_gb']:,.1f} GiB\n"
             f"{row['adapters']:,} adapters of {row['adapter_vram_mb']:g} MiB fit in the pool")
 
 
@@ -140,5 +143,52 @@ def fit_quiz_panel() -> Panel:
                            f"{r['fit']:,} fit in {r['pool_gib']:g} GiB"),
         chart=Lines("rank", (Series("fit", "adapters that fit", OKABE_ITO["bluish_green"]),),
                     y_title="adapters that fit (log)", x_log=True, y_log=True, y_domain=(1, 2000),
+                    x_title="LoRA rank r (log)"),
+    )
+
+
+def _fit_state(model: str, gpu: str, rank: int, targets: str) -> dict[str, Any]:
+    from ..base_model import base_weights_gib
+    from ..fleet import KV_CACHE_FRACTION
+    from ..gpus import load_gpu
+
+    card = load_gpu(gpu)
+    base, kv = base_weights_gib(model), KV_CACHE_FRACTION * load_gpu(gpu).memory_gib
+    adapter = exact_sizing(model, rank, targets).exact_mb
+    pool = max(0.0, card.memory_gib - base - kv)
+    row = {"gpu_gib": card.memory_gib, "base_gib": base, "kv_gib": kv, "pool_gib": pool, "adapter_mb": adapter,
+            "fit": math.floor(pool * 1024 / adapter) if base + kv < card.memory_gib else 0,
+            "fits_base": base + kv < card.memory_gib}
+    row["fit_plot"] = row["fit"] or None  # a log axis has no zero: no point where nothing fits
+    return row
+
+
+def _fit_readout(r: Any) -> str:
+    head = f"{r['model']} on {r['gpu']} ({r['gpu_gib']:,.1f} GiB)"
+    if not r["fits_base"]:
+        return (f"{head}\nbase {r['base_gib']:,.1f} GiB + KV {r['kv_gib']:,.1f} GiB: no room\n"
+                "pick a bigger GPU (sharding is not modelled here)")
+    return (f"{head}\nbase {r['base_gib']:,.1f} + KV {r['kv_gib']:,.1f} + adapters {r['pool_gib']:,.1f} GiB\n"
+            f"r={r['rank']} on {r['targets']}: {r['adapter_mb']:,.1f} MiB each\n"
+            f"{r['fit']:,} adapters fit beside the base")
+
+
+def gpu_fit_panel() -> Panel:
+    """Pick a model, a GPU, a rank and targets: how many exact-size adapters fit beside the base and its KV cache."""
+    from ..gpus import known_gpus
+
+    return Panel(
+        "gpu_fit_panel",
+        title="Your model on your GPU: how many adapters fit?",
+        controls=[
+            Control("rank", "LoRA rank r", values=(4, 8, 16, 32, 64, 128), default=16),
+            Control("model", "base model (bf16)", values=_sizing_models(), default="llama-3.1-8b"),
+            Control("gpu", "GPU", values=known_gpus(), default="H100-80GB"),
+            Control("targets", "target modules", values=tuple(TARGET_SETS), default="q,v"),
+        ],
+        compute=_fit_state,
+        readout=_fit_readout,
+        chart=Lines("rank", (Series("fit_plot", "adapters that fit", OKABE_ITO["bluish_green"]),),
+                    y_title="adapters that fit (log)", x_log=True, y_log=True, y_domain=(1, 100_000),
                     x_title="LoRA rank r (log)"),
     )

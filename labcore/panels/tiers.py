@@ -31,9 +31,9 @@ def _spill_state(tenants: int, host_adapters: int, gpu_adapters: int) -> dict[st
 
 
 def _readout(r: Any) -> str:
-    return (f"{r['tenants']} tenants, GPU pool {r['gpu_adapters']}, host tier {r['host_adapters']} adapters\n"
-            f"GPU hit rate {r['gpu_hit_pct']:.1f}%: p99 {r['p99_gpu_only_ms']:,.1f} ms GPU-only, "
-            f"{r['p99_tiered_ms']:,.1f} ms with the host tier")
+    return (f"{r['tenants']} tenants; GPU pool {r['gpu_adapters']}, host tier {r['host_adapters']} adapters\n"
+            f"GPU hit rate {r['gpu_hit_pct']:.1f}%\n"
+            f"p99 {r['p99_gpu_only_ms']:,.1f} ms GPU-only, {r['p99_tiered_ms']:,.1f} ms with the host tier")
 
 
 def spill_panel() -> Panel:

@@ -12,7 +12,7 @@ SITE = ROOT / "_build" / "html"
 TOC = ROOT / "_toc.yml"
 BOOK = ROOT / "book"
 
-# A chapter is book/NN_slug.ipynb; every one must have a kernel-free headline panel.
+# A chapter is book/NN_slug.ipynb; every one must have at least one kernel-free panel.
 CHAPTER_RE = re.compile(r"^\d\d_[a-z0-9_]+\.ipynb$")
 
 # Console errors every stock Jupyter Book 1 page logs (harmless, see TOOLCHAIN.md).
@@ -21,8 +21,12 @@ KNOWN_STOCK_ERRORS = (
     "Got invalid theme mode",
 )
 
-# The widget manager served by the site (scripts/fetch_widget_js.py, _config.yml).
-EMBED_JS = "html-manager/embed.js"
+# The panels' scripts served by the site (coursebuild/vendor.py, coursebuild/panels_site.py).
+PANEL_SCRIPTS = ("vega/vega.min.js", "vega/vega-lite.min.js", "vega/vega-embed.min.js", "lc-panels.js")
+# A page of the theme with next to nothing on it: the baseline of the page-weight limit.
+BLANK_PAGE = "genindex.html"
+# Issue 10: a chapter may load at most this many bytes more than the blank page, gzip-compressed.
+PAGE_WEIGHT_LIMIT_BYTES = 750_000
 
 
 def chapter_sources() -> list[Path]:

@@ -143,8 +143,8 @@ def open_page(browser, base_url: str):  # noqa: ANN001
 
     contexts = []
 
-    def _open(rel: str):  # noqa: ANN202
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
+    def _open(rel: str, *, viewport: dict | None = None, on_response=None):  # noqa: ANN202, ANN001
+        context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900}, service_workers="block")
         contexts.append(context)
         log = PageLog()
 
@@ -167,6 +167,8 @@ def open_page(browser, base_url: str):  # noqa: ANN001
             and not r.url.endswith("/favicon.ico")
             and log.failed.append(f"{r.url} (HTTP {r.status})"),
         )
+        if on_response is not None:
+            page.on("response", on_response)
         page.on("console", lambda m: m.type == "error" and log.console_errors.append(m.text))
         page.on("pageerror", lambda e: log.page_errors.append(str(e)))
         page.on(

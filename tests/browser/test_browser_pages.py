@@ -5,17 +5,19 @@ The contract (see README "Tests"):
   127.0.0.1 with no request to any other host (all such requests are blocked and fail
   the test) and no failed local request;
 - no console or page errors except the two every stock Jupyter Book 1 page logs;
-- a page that embeds widget state loads the site's own widget manager exactly once
-  (a page without widgets loads it not at all), and every widget view is rendered:
-  no unrendered view, no error widget, no "Loading widget"/"Error displaying" text,
-  every ``.lc-panel`` rendered with a non-zero size;
-- every chapter notebook ``book/NN_slug.ipynb`` is in the toc and has at least one
-  kernel-free ``.lc-static`` panel; in each, ArrowRight on the focused
-  ``.lc-headline .noUi-handle`` changes the ``src`` of the visible ``img`` in it.
-Chapters are discovered from the files on disk, so new chapters are covered as added.
+- no raw markup in the visible text (a ``{glue`` role, a Markdown pipe table);
+- no upscaled bitmap: every raster image is shown at most at its natural width;
+- every control in the article belongs to a kernel-free panel (nothing that needs a kernel);
+- the panels' scripts load only on pages with a panel, and every panel draws;
+- a chapter page loads at most ``PAGE_WEIGHT_LIMIT_BYTES`` more than a blank page of the theme,
+  counting every file at its gzip size.
+``test_panels.py`` moves every control of every panel.
 """
 
 from __future__ import annotations
+
+import gzip
+import re
 
 import pytest
 
@@ -23,40 +25,31 @@ import browser_site as site
 
 pytestmark = pytest.mark.browser
 
-WIDGET_VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]'
-WIDGET_STATE = 'script[type="application/vnd.jupyter.widget-state+json"]'
-RENDER_TIMEOUT_MS = 20_000
+RENDER_TIMEOUT_MS = 30_000
+RAW_MARKUP = (re.compile(r"\{glue(:\w+)?\}"), re.compile(r"\{term\}"), re.compile(r"^\s*\|[\s:|-]*---[\s:|-]*\|\s*$", re.M))
 
-_UNRENDERED_JS = """
-() => {
-  const views = [...document.querySelectorAll('%s')];
-  return views.filter(v => {
-    const prev = v.previousElementSibling;
-    return !(prev && prev.classList.contains('widget-subarea') && prev.childElementCount > 0);
-  }).length;
-}
-""" % WIDGET_VIEW
+_UPSCALED_JS = """
+() => [...document.querySelectorAll('article img')]
+  .filter(img => img.complete && img.naturalWidth > 0 && !/\\.svg(\\?|$)/i.test(img.currentSrc || img.src))
+  .filter(img => img.getBoundingClientRect().width > img.naturalWidth + 1)
+  .map(img => `${img.getAttribute('src')}: shown ${Math.round(img.getBoundingClientRect().width)} px, natural ${img.naturalWidth} px`)
+"""
 
-_VISIBLE_IMG_SRCS_JS = """
-(panel) => [...panel.querySelectorAll('img')]
-  .filter(img => {
-    const r = img.getBoundingClientRect();
-    const s = getComputedStyle(img);
-    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && img.offsetParent !== null;
-  })
-  .map(img => img.getAttribute('src'))
+_STRAY_CONTROLS_JS = """
+() => [...document.querySelectorAll('article input, article select, article textarea')]
+  .filter(el => !el.closest('.lc-panel'))
+  .map(el => el.outerHTML.slice(0, 120))
 """
 
 
-def _wait_for_widgets(page) -> int:  # noqa: ANN001
-    """Wait until every widget view on the page is rendered; return how many are not."""
-    if page.locator(WIDGET_VIEW).count() == 0:
-        return 0
-    try:
-        page.wait_for_function(f"() => ({_UNRENDERED_JS})() === 0", timeout=RENDER_TIMEOUT_MS)
-    except Exception:  # noqa: BLE001 - reported through the count below
-        pass
-    return page.evaluate(_UNRENDERED_JS)
+def wait_for_panels(page) -> int:  # noqa: ANN001
+    """Wait until every ``.lc-panel`` on the page has drawn; return how many panels there are."""
+    count = page.locator("div.lc-panel").count()
+    if count:
+        page.wait_for_function(
+            "() => window.lcPanels && window.lcPanels.length === document.querySelectorAll('div.lc-panel').length"
+            " && window.lcPanels.every(p => p.target.dataset.ready === '1')", timeout=RENDER_TIMEOUT_MS)
+    return count
 
 
 def test_book_has_chapters() -> None:
@@ -84,68 +77,83 @@ def test_site_root_opens_the_landing_page(built_site, open_page) -> None:  # noq
 
 @pytest.mark.parametrize("rel", site.page_paths())
 def test_page_renders_offline_without_errors(built_site, open_page, rel: str) -> None:  # noqa: ANN001
-    """Each page loads with no outside request, no unexpected error, and all widgets drawn."""
+    """Each page loads with no outside request, no unexpected error, no raw markup, every panel drawn."""
     assert (built_site / rel).is_file(), f"{rel} is in _toc.yml but not built: run `make book`"
     page, log = open_page(rel)
-    unrendered = _wait_for_widgets(page)
+    panels = wait_for_panels(page)
 
     assert not log.blocked, f"{rel} tried to reach outside 127.0.0.1: {log.blocked}"
     assert not log.failed, f"{rel}: local requests failed: {log.failed}"
     assert not log.unexpected_errors(), f"{rel}: console/page errors: {log.unexpected_errors()}"
 
-    embeds = page.locator(f'script[src*="{site.EMBED_JS}"]').count()
-    has_state = page.locator(WIDGET_STATE).count() > 0
-    assert embeds == (1 if has_state else 0), (
-        f"{rel}: widget manager loaded {embeds} times (page {'has' if has_state else 'has no'} widget state)"
-    )
-    cdn_embeds = page.locator('script[src*="html-manager@"], script[src*="require.js"]').count()
-    assert cdn_embeds == 0, f"{rel}: a CDN widget manager or require.js is still referenced"
+    scripts = [page.locator(f'script[src*="{s}"]').count() for s in site.PANEL_SCRIPTS]
+    assert scripts == [1 if panels else 0] * len(scripts), f"{rel}: panel scripts {scripts} for {panels} panel(s)"
+    assert page.locator('script[type="application/vnd.jupyter.widget-state+json"]').count() == 0, (
+        f"{rel}: embeds ipywidgets state, which needs a widget manager (or a kernel) to work")
 
-    assert unrendered == 0, f"{rel}: {unrendered} widget view(s) not rendered after {RENDER_TIMEOUT_MS} ms"
-    errors = page.locator(".jupyter-widgets-error-widget, .widget-error").count()
-    assert errors == 0, f"{rel}: {errors} widget(s) show an error placeholder"
-    text = page.inner_text("body")
-    for placeholder in ("Loading widget", "Error displaying widget", "Could not render"):
-        assert placeholder not in text, f"{rel}: page shows {placeholder!r}"
+    stray = page.evaluate(_STRAY_CONTROLS_JS)
+    assert not stray, f"{rel}: controls outside a kernel-free panel: {stray}"
+    upscaled = page.evaluate(_UPSCALED_JS)
+    assert not upscaled, f"{rel}: bitmaps shown wider than they are: {upscaled}"
 
-    empty = page.evaluate(
-        """() => [...document.querySelectorAll('.lc-panel')]
-              .filter(p => p.childElementCount === 0 || p.getBoundingClientRect().height === 0
-                           && p.offsetParent !== null).length"""
-    )
-    assert empty == 0, f"{rel}: {empty} .lc-panel(s) rendered empty"
+    text = page.inner_text("article")
+    for pattern in RAW_MARKUP:
+        found = pattern.search(text)
+        assert not found, f"{rel}: raw markup in the visible text: {found.group(0)!r}"
+    drawn = page.evaluate("() => [...document.querySelectorAll('div.lc-panel svg')].filter("
+                          "s => s.getBoundingClientRect().width > 100).length")
+    assert drawn >= panels, f"{rel}: {panels - drawn} of {panels} panel(s) not drawn"
+
+
+def _gzip_bytes_loaded(open_page, rel: str) -> tuple[int, list[tuple[str, int]]]:  # noqa: ANN001
+    """Open ``rel`` with an empty cache; return the gzip size of everything it loaded, and the parts."""
+    sizes: dict[str, int] = {}
+    page, _log = open_page(rel, on_response=lambda r: r.ok and sizes.setdefault(r.url, len(gzip.compress(r.body()))))
+    wait_for_panels(page)
+    page.wait_for_load_state("networkidle")
+    return sum(sizes.values()), sorted(sizes.items(), key=lambda kv: -kv[1])
+
+
+def test_chapter_pages_stay_light(built_site, open_page) -> None:  # noqa: ANN001
+    """No chapter page loads more than the limit above a blank page of the theme (gzip, as a static host sends)."""
+    blank, _ = _gzip_bytes_loaded(open_page, site.BLANK_PAGE)
+    heavy = []
+    for rel in site.chapter_pages():
+        total, parts = _gzip_bytes_loaded(open_page, rel)
+        if total - blank > site.PAGE_WEIGHT_LIMIT_BYTES:
+            heavy.append(f"{rel}: +{(total - blank) / 1e6:.2f} MB over the blank page; largest: "
+                         + ", ".join(f"{u.rsplit('/', 1)[-1]} {n / 1e3:.0f} kB" for u, n in parts[:4]))
+    assert not heavy, "\n".join(heavy)
 
 
 @pytest.mark.parametrize("rel", site.chapter_pages())
-def test_chapter_headline_slider_changes_figure(built_site, open_page, rel: str) -> None:  # noqa: ANN001
-    """Each chapter has a kernel-free panel whose headline slider changes its figure."""
-    assert (built_site / rel).is_file(), f"chapter page {rel} not built: run `make book`"
-    page, log = open_page(rel)
-    _wait_for_widgets(page)
-    panels = page.locator(".lc-static")
-    count = panels.count()
-    assert count >= 1, f"{rel}: no kernel-free headline panel (.lc-static) on this chapter page"
+def test_chapter_has_a_working_panel(built_site, open_page, rel: str) -> None:  # noqa: ANN001
+    """Each chapter has at least one kernel-free panel, drawn as SVG."""
+    page, _log = open_page(rel)
+    assert wait_for_panels(page) >= 1, f"{rel}: no kernel-free panel on this chapter page"
 
-    for i in range(count):
-        panel = panels.nth(i)
-        panel.scroll_into_view_if_needed()
-        handle = panel.locator(".lc-headline .noUi-handle").first
-        assert handle.count() == 1, f"{rel}: .lc-static panel #{i} has no .lc-headline slider handle"
-        before = panel.evaluate(_VISIBLE_IMG_SRCS_JS)
-        assert before, f"{rel}: .lc-static panel #{i} shows no image"
-        handle.focus()
-        page.keyboard.press("ArrowRight")
-        try:
-            page.wait_for_function(
-                f"([panel, before]) => JSON.stringify(({_VISIBLE_IMG_SRCS_JS})(panel)) !== JSON.stringify(before)",
-                arg=[panel.element_handle(), before],
-                timeout=3_000,
-            )
-        except Exception:  # noqa: BLE001 - reported by the assert below
-            pass
-        after = panel.evaluate(_VISIBLE_IMG_SRCS_JS)
-        assert after and after != before, (
-            f"{rel}: ArrowRight on the headline slider of .lc-static panel #{i} did not change the "
-            f"visible figure (before {before}, after {after}); is the slider at its maximum by default?"
-        )
-    assert not log.unexpected_errors(), f"{rel}: errors while moving sliders: {log.unexpected_errors()}"
+
+def test_dark_theme_redraws_panels_and_darkens_figures(built_site, open_page) -> None:  # noqa: ANN001
+    """Switching the theme to dark redraws every panel in the dark theme and inverts the figures' lightness."""
+    rel = site.chapter_pages()[0]
+    page, log = open_page(rel)
+    wait_for_panels(page)
+    page.evaluate("() => document.documentElement.dataset.theme = 'dark'")
+    page.wait_for_function("() => window.lcPanels.every(p => p.theme === 'dark' && p.target.dataset.ready === '1')",
+                           timeout=RENDER_TIMEOUT_MS)
+    filters = page.evaluate("() => [...document.querySelectorAll('.cell_output img')].map(i => getComputedStyle(i).filter)")
+    assert filters and all("invert" in f for f in filters), filters
+    fill = page.evaluate("() => getComputedStyle(document.querySelector('.lc-panel svg .readout_marks text')).fill")
+    assert fill not in ("rgb(0, 0, 0)", "#000", "black"), f"readout text stays black on a dark page: {fill}"
+    assert not log.unexpected_errors(), log.unexpected_errors()
+
+
+def test_panels_fit_a_phone(built_site, open_page) -> None:  # noqa: ANN001
+    """At 390 px wide no panel is wider than the screen."""
+    for rel in site.chapter_pages():
+        page, _log = open_page(rel, viewport={"width": 390, "height": 844})
+        wait_for_panels(page)
+        wide = page.evaluate("() => [...document.querySelectorAll('div.lc-panel')].map(p => ["
+                             "p.dataset.panel, Math.round(p.querySelector('svg').getBoundingClientRect().width)])"
+                             ".filter(([n, w]) => w > 390)")
+        assert not wide, f"{rel}: panels wider than a 390 px phone: {wide}"

@@ -1,0 +1,82 @@
+"""Move every control of every panel on the static pages and compare what is drawn with labcore.
+
+For each panel on each chapter page (no kernel, no network): each control is moved through every
+value it offers, through its real input element (a range slider or a dropdown), the others held at
+their defaults. After each move the readout the SVG shows must equal the readout labcore computes for
+that state (``labcore.panels.show(name).row(**state)``), and each control must change the figure.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import browser_site as site
+from labcore.panels import show
+from labcore.panels._panel import READOUT
+from test_browser_pages import wait_for_panels
+
+pytestmark = pytest.mark.browser
+
+_READOUT_JS = """
+(i) => { const p = window.lcPanels[i];
+         const t = p.target.querySelector('svg .readout_marks text');
+         return t ? [...t.querySelectorAll('tspan')].map(s => s.textContent).join('\\n') || t.textContent : null; }
+"""
+_FIGURE_JS = """
+(i) => { const svg = window.lcPanels[i].target.querySelector('svg');
+         return [...svg.querySelectorAll('.mark-line path, .mark-symbol path, .mark-rule line, .mark-rect path')]
+           .map(e => e.getAttribute('d') || e.getAttribute('transform') || (e.getAttribute('x2') + ',' + e.getAttribute('y2')))
+           .join('|'); }
+"""
+_MOVE_JS = """
+([i, name, index]) => {
+  const p = window.lcPanels[i];
+  const input = p.target.querySelector(`.vega-bindings [name="${name}"]`);
+  if (!input) return 'no input for ' + name;
+  const param = p.spec.params.find(q => q.name === name);
+  if (input.tagName === 'SELECT') {
+    input.selectedIndex = index;
+    input.dispatchEvent(new Event('change', {bubbles: true}));
+  } else {
+    const b = param.bind;
+    input.value = String(b.min + index * b.step);
+    input.dispatchEvent(new Event('input', {bubbles: true}));
+  }
+  return null;
+}
+"""
+
+
+def _wait_readout(page, i: int, want: str) -> str:  # noqa: ANN001
+    try:
+        page.wait_for_function(f"([i, want]) => ({_READOUT_JS})(i) === want", arg=[i, want], timeout=5_000)
+    except Exception:  # noqa: BLE001 - the caller's assert reports what was shown
+        pass
+    return page.evaluate(_READOUT_JS, i)
+
+
+@pytest.mark.parametrize("rel", site.page_paths())
+def test_every_control_moves_the_readout_and_the_figure(built_site, open_page, rel: str) -> None:  # noqa: ANN001
+    page, log = open_page(rel)
+    if wait_for_panels(page) == 0:
+        return  # a page without panels (the landing page, the live page) has nothing to move
+    names = page.evaluate("() => window.lcPanels.map(p => p.name)")
+    for i, name in enumerate(names):
+        panel = show(name)
+        state = panel.defaults()
+        shown = _wait_readout(page, i, panel.row(**state)[READOUT])
+        assert shown == panel.row(**state)[READOUT], f"{rel} {name} at its defaults shows {shown!r}"
+        for control in panel.controls:
+            figures = set()
+            for index, value in enumerate(control.values):
+                problem = page.evaluate(_MOVE_JS, [i, control.name, index])
+                assert problem is None, f"{rel} {name}: {problem}"
+                expected = panel.row(**(state | {control.name: value}))[READOUT]
+                shown = _wait_readout(page, i, expected)
+                assert shown == expected, (f"{rel} {name}: {control.name}={value!r} shows {shown!r}, "
+                                           f"labcore says {expected!r}")
+                figures.add(page.evaluate(_FIGURE_JS, i))
+            assert len(figures) > 1 or len(control.values) == 1, f"{rel} {name}: {control.name} never changes the figure"
+            page.evaluate(_MOVE_JS, [i, control.name, control.values.index(control.default)])
+            _wait_readout(page, i, panel.row(**state)[READOUT])
+    assert not log.unexpected_errors(), f"{rel}: errors while moving controls: {log.unexpected_errors()}"
