@@ -83,6 +83,8 @@ class AdapterCache:
         self.eviction_log: list[str] = []
         self._entries: OrderedDict[str, float] = OrderedDict()  # key -> vram_mb, LRU first
         self._pins: dict[str, int] = {}
+        # A hit is one bound C method: move_to_end refreshes (LRU), __getitem__ only looks (FIFO).
+        self._touch = self._entries.move_to_end if self.refresh_on_hit else self._entries.__getitem__
 
     # -- the hot path --------------------------------------------------------------------
     def access(self, adapter: Adapter, *, pin: bool = False) -> CacheAccess:
@@ -93,14 +95,18 @@ class AdapterCache:
         ``AdapterInUseError`` (nothing changes) if only pinned adapters could make room.
         """
         key = adapter.key
+        try:
+            self._touch(key)  # one C call finds the entry and, for LRU, refreshes it; KeyError on a miss
+        except KeyError:
+            return self._load(adapter, key, pin)
+        self.hits += 1
+        if pin:
+            self._pins[key] = self._pins.get(key, 0) + 1
+        return _HIT
+
+    def _load(self, adapter: Adapter, key: str, pin: bool) -> CacheAccess:
+        """Handle a miss: evict LRU-first unpinned adapters until ``adapter`` fits, then load it."""
         entries = self._entries
-        if key in entries:
-            if self.refresh_on_hit:
-                entries.move_to_end(key)
-            self.hits += 1
-            if pin:
-                self._pins[key] = self._pins.get(key, 0) + 1
-            return _HIT
         size = adapter.vram_mb
         if size > self.budget_mb:
             raise AdapterTooLargeError(

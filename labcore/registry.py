@@ -35,7 +35,7 @@ from .errors import (
     UnknownBaseError,
     VersionExistsError,
 )
-from .versions import Version, parse_version
+from .versions import Version, format_version, parse_version
 
 __all__ = ["AdapterRegistry", "REGISTRY_FORMAT"]
 
@@ -142,14 +142,17 @@ class AdapterRegistry:
         if not isinstance(ref, str):
             raise AdapterNotFoundError(f"adapter ref must be a string like 'name' or 'name@1.2.0', got {ref!r}")
         name, at, version = ref.partition("@")
-        if not at:
+        return self._find(name, parse_version(version) if at else None)
+
+    def _find(self, name: str, semver: Version | None) -> Adapter:
+        """Return ``name`` at ``semver`` (the highest version if ``None``): ``resolve`` once the ref is parsed."""
+        if semver is None:
             latest = self._latest.get(name)
             if latest is None:
                 raise AdapterNotFoundError(
                     f"no adapter named {name!r} is registered; known adapters: {sorted(self._latest)}"
                 )
             return latest
-        semver = parse_version(version)
         versions = self._by_name.get(name)
         if versions is None:
             raise AdapterNotFoundError(
@@ -159,7 +162,7 @@ class AdapterRegistry:
             return versions[semver]
         except KeyError:
             raise AdapterNotFoundError(
-                f"{name}@{version} is not registered; {name} has versions {self._version_strings(name)}"
+                f"{name}@{format_version(semver)} is not registered; {name} has versions {self._version_strings(name)}"
             ) from None
 
     def versions(self, name: str) -> list[str]:

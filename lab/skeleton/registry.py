@@ -28,7 +28,7 @@ from dataclasses import fields
 from pathlib import Path
 from .adapter import Adapter
 from .errors import AdapterNotFoundError, BaseDigestMismatchError, LabcoreError, RegistryFileError, UnknownBaseError, VersionExistsError
-from .versions import Version, parse_version
+from .versions import Version, format_version, parse_version
 __all__ = ['AdapterRegistry', 'REGISTRY_FORMAT']
 REGISTRY_FORMAT = 'labcore.registry/1'
 _ADAPTER_FIELDS = tuple((f.name for f in fields(Adapter) if f.init))

@@ -29,7 +29,7 @@ from .adapter import Adapter
 from .cache import CacheAccess
 from .errors import InvalidModelRefError, InvalidVersionError, WrongBaseError
 from .registry import AdapterRegistry
-from .versions import parse_version
+from .versions import Version, parse_version
 from ._validate import number
 __all__ = ['MODE_BASE', 'MODE_DYNAMIC', 'MODE_DEDICATED', 'MODES', 'ModelRef', 'parse_model_ref', 'RouteDecision', 'MultiLoRARouter']
 MODE_BASE = 'base'
