@@ -153,4 +153,4 @@ __all__ = [
     "variant_table",
 ]
 
-__version__ = "1.0.0"
+__version__ = "1.1.0"

@@ -134,8 +134,8 @@ class Lines:
     x_log: bool = False
     y_log: bool = False
     y_domain: tuple[float, float] | None = None
-    y_format: str = ",.4~g"
-    x_format: str = ",.4~g"
+    y_format: str = ",.3~r"
+    x_format: str = ",.3~r"
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +145,7 @@ class Bars:
     series: tuple[Series, ...]
     x_title: str
     x_domain: tuple[float, float] | None = None
-    x_format: str = ",.4~g"
+    x_format: str = ",.3~r"
     x_log: bool = False
 
 

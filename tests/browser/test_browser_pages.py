@@ -26,7 +26,10 @@ import browser_site as site
 pytestmark = pytest.mark.browser
 
 RENDER_TIMEOUT_MS = 30_000
-RAW_MARKUP = (re.compile(r"\{glue(:\w+)?\}"), re.compile(r"\{term\}"), re.compile(r"^\s*\|[\s:|-]*---[\s:|-]*\|\s*$", re.M))
+RAW_MARKUP = (re.compile(r"\{glue(:\w+)?\}"), re.compile(r"\{term\}"),
+              re.compile(r"\|\s*:?[-\u2013\u2014]{1,}:?\s*\|"))  # a pipe table's rule, dashes typeset or not
+_PROSE_TEXT_JS = "() => [...document.querySelectorAll('article p, article li, article td, article h1, article h2, article h3')]" \
+                 ".filter(e => !e.closest('pre, .highlight')).map(e => e.innerText).join('\\n')"
 
 _UPSCALED_JS = """
 () => [...document.querySelectorAll('article img')]
@@ -96,7 +99,7 @@ def test_page_renders_offline_without_errors(built_site, open_page, rel: str) ->
     upscaled = page.evaluate(_UPSCALED_JS)
     assert not upscaled, f"{rel}: bitmaps shown wider than they are: {upscaled}"
 
-    text = page.inner_text("article")
+    text = page.evaluate(_PROSE_TEXT_JS)
     for pattern in RAW_MARKUP:
         found = pattern.search(text)
         assert not found, f"{rel}: raw markup in the visible text: {found.group(0)!r}"
