@@ -1,7 +1,4 @@
-"""Tests for the chapter 3-4 sections of labcore.plots: figures.
-
-The data they draw (``release_timeline``, ``replay_cache``, ...) are tested in ``tests/test_sim.py``.
-"""
+"""Tests for labcore.plots.cache: hit rate, evictions and load time over a trace, hit rate against budget, VRAM in use."""
 
 from __future__ import annotations
 
@@ -16,10 +13,9 @@ from labcore.plots import (  # noqa: E402
     CACHE_POLICY_COLORS,
     plot_cache_over_time,
     plot_hit_rate_vs_budget,
-    plot_release_timeline,
     plot_vram_used,
 )
-from labcore.sim import budget_sweep, cache_runs, release_timeline  # noqa: E402
+from labcore.sim import budget_sweep, cache_runs  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -31,26 +27,6 @@ def _close_figures():
 @pytest.fixture(scope="module")
 def runs():
     return cache_runs(320, 40, 1.0)
-
-
-# ---------------------------------------------------------------------------- chapter 3: release timeline
-
-
-def test_plot_release_timeline_titles_and_lines():
-    fig = plot_release_timeline(release_timeline(12))
-    ax = fig.axes[0]
-    assert ax.get_title() == "String sort stuck on 1.9.0 since 1.10.0: 23% of unpinned traffic stale"
-    semver, string = ax.get_lines()[:2]
-    assert list(semver.get_ydata())[-1] == 12 and list(string.get_ydata())[-1] == 9
-    assert plot_release_timeline(release_timeline(9)).axes[0].get_title() == "Up to 1.9.0 string sort and semver agree"
-
-
-def test_plot_release_timeline_draws_on_given_axes():
-    fig, ax = plt.subplots()
-    assert plot_release_timeline(release_timeline(3), ax=ax) is fig
-
-
-# ---------------------------------------------------------------------------- chapter 4: figures
 
 
 @pytest.mark.parametrize("metric", ["hit_rate", "evictions", "load_ms"])

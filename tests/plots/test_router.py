@@ -1,4 +1,4 @@
-"""Tests for the chapter 5-7 figures in labcore.plots (no ipywidgets): data in, figure out, titles from the data."""
+"""Tests for labcore.plots.router: the latency breakdown per mode, and merged against dynamic serving."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt
 import pytest
 
 from labcore import fleet_plan, tenant_adapters
-from labcore.plots import LATENCY_PART_COLORS, plot_latency_breakdown, plot_merge_vs_dynamic, plot_savings_sweep
+from labcore.plots import LATENCY_PART_COLORS, plot_latency_breakdown, plot_merge_vs_dynamic
 from labcore.router import RouteDecision
 
 
@@ -55,24 +55,3 @@ def test_merge_vs_dynamic_picks_the_cheaper_option_per_workload():
     assert title == "(a) flagship: merge (20 vs 21 GPUs); (b) tail: dynamic (1 vs 300 GPUs)"
     labels = [t.get_text() for t in fig.axes[0].texts]
     assert "20\n40 ms" in labels and "21\n42 ms" in labels and "300\n40 ms" in labels
-
-
-def test_savings_sweep_marks_the_value_in_use_and_checks_lengths():
-    sizes = [16, 1024, 2048]
-    plans = [fleet_plan(tenant_adapters(40, vram_mb=mb)) for mb in sizes]
-    fig = plot_savings_sweep(sizes, plans, x_quantity="Adapter size", x_unit="MiB", now=2048)
-    assert fig.axes[0].get_title() == "Saving at 2048: 95.0% (range 95.0% to 97.5%)"
-    assert fig.axes[0].get_ylabel() == "Saving vs dedicated (%)"
-    with pytest.raises(ValueError, match="one plan per x"):
-        plot_savings_sweep(sizes, plans[:2], x_quantity="Adapter size", x_unit="MiB")
-
-
-def test_savings_sweep_draws_a_reference_curve():
-    loads = [1, 5, 20]
-    plans = [fleet_plan(tenant_adapters(40), tenant_qps=q, gpu_qps=20) for q in loads]
-    idle = [100 * (1 - q / 20) for q in loads]
-    fig = plot_savings_sweep(loads, plans, x_quantity="Load per tenant", x_unit="requests/s", reference=idle,
-                             reference_label="idle share")
-    (line, ref) = fig.axes[0].get_lines()
-    assert list(ref.get_ydata()) == idle
-    assert [p.savings_pct for p in plans] == pytest.approx(idle)  # the saving is the dedicated fleet's idle share

@@ -1,4 +1,4 @@
-"""Tests for chapter 14's plots and panels: exact against naive sizes, and the wrong-base figure."""
+"""Tests for labcore.plots.real_files: exact sizes from config.json against naive ones, and the wrong-base figure."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from labcore.plots import (  # noqa: E402
 )
 from labcore.sizing import adapter_vram_mb  # noqa: E402
 
-RESULTS = Path(__file__).resolve().parents[1] / "results" / "real_lora.json"
+RESULTS = Path(__file__).resolve().parents[2] / "results" / "real_lora.json"
 
 
 @pytest.fixture(autouse=True)

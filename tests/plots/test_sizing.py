@@ -1,0 +1,52 @@
+"""Tests for labcore.plots.sizing: adapter VRAM against rank, and one GPU's memory split."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import pytest
+
+from labcore import gpu_memory_split
+from labcore.plots import plot_adapter_vram, plot_gpu_split
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+def test_plot_adapter_vram_marks_the_chosen_rank_and_labels_units():
+    fig = plot_adapter_vram(32, hidden=8192, layers=80, targets=4)
+    ax = fig.axes[0]
+    assert ax.texts[0].get_text() == "r=32: 320.0 MiB"
+    assert "MiB" in ax.get_ylabel() and "rank" in ax.get_xlabel()
+    marker = ax.lines[1]
+    assert list(marker.get_xdata()) == [32] and list(marker.get_ydata()) == [320.0]
+
+
+def test_plot_adapter_vram_curve_is_linear_in_rank():
+    fig = plot_adapter_vram(16, hidden=4096, layers=32, targets=2, ranks=(1, 2, 4, 8))
+    xs, ys = fig.axes[0].lines[0].get_data()
+    assert list(xs) == [1, 2, 4, 8, 16]
+    assert [y / x for x, y in zip(xs, ys)] == [1.0] * 5  # 1 MiB per unit of rank for this shape
+
+
+def test_plot_draws_on_a_given_axes_and_returns_its_figure():
+    fig, (left, right) = plt.subplots(1, 2)
+    out = plot_gpu_split(gpu_memory_split(80, base_vram_gb=16, kv_cache_gb=24, adapter_vram_mb=16), ax=right)
+    assert out is fig
+    assert not left.patches and right.patches
+
+
+def test_plot_gpu_split_segments_add_up_to_the_gpu():
+    split = gpu_memory_split(80, base_vram_gb=16, kv_cache_gb=24, adapter_vram_mb=300)
+    ax = plot_gpu_split(split).axes[0]
+    widths = [p.get_width() for p in ax.patches]
+    assert widths[:2] == [16, 24]
+    assert sum(widths) == pytest.approx(80)
+    assert ax.get_title() == f"{split.adapters_that_fit} adapters fit in 40.0 GiB"
+    assert "GiB" in ax.get_xlabel()
