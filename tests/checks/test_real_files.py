@@ -1,4 +1,4 @@
-"""Tests for chapter 14's checkers: the right answers come from labcore, and known mistakes get their hint."""
+"""Tests for labcore.checks.real_files: exact adapter size from config.json and peft tensor bytes, with a hint per known mistake."""
 
 from __future__ import annotations
 

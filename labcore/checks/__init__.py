@@ -1,0 +1,142 @@
+"""Check a learner's exercise answers at once, with a hint that names the likely mistake.
+
+One module per domain noun, as in the core, :mod:`labcore.plots` and :mod:`labcore.panels`: the
+cache's checks are in :mod:`labcore.checks.cache`, the router's in :mod:`labcore.checks.router`, and
+so on; :mod:`labcore.checks.verdict` holds what they share. Each exercise has a pure
+``grade_<thing>(answer, ...) -> Verdict`` and a one-line ``check_<thing>(answer, ...)`` that prints
+the verdict (``✓ ...`` or ``✗ ... hint``). The expected value always comes from labcore itself, so a
+checker can never disagree with the library it teaches. This package imports the domain modules,
+and none of them imports it.
+
+Chapter 7's contract runner (``run_contract_suite``, ``count_contract_tests``, ``ContractRun``) lives
+in the lab package, ``lab/contract.py``, beside the implementations it tests; it is re-exported here
+and imported on first use (the installed labcore does not ship ``lab``).
+
+>>> grade_adapter_vram_mb(320).ok
+True
+>>> print(grade_adapter_vram_mb(160).message)
+✗ 160 MiB is half the answer: each target gets two matrices, A (r x d) and B (d x r), so count 2·r·d parameters per target.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from .verdict import Mistake, Verdict
+from .fleet import (
+    check_fleet_gpus,
+    check_monthly_bill_usd,
+    check_savings_pct,
+    check_savings_under_load_pct,
+    grade_fleet_gpus,
+    grade_monthly_bill_usd,
+    grade_savings_pct,
+    grade_savings_under_load_pct,
+)
+from .sizing import check_adapter_vram_mb, check_adapters_that_fit, grade_adapter_vram_mb, grade_adapters_that_fit
+from .registry import (
+    VERSION_KEY_PROBE,
+    check_releases_behind,
+    check_version_key,
+    grade_releases_behind,
+    grade_version_key,
+)
+from .cache import EVICTION_EXERCISE, check_lru_evictions, check_miss_load_ms, grade_lru_evictions, grade_miss_load_ms
+from .router import check_cache_budget_mb, check_route_latency_ms, grade_cache_budget_mb, grade_route_latency_ms
+from .sim import check_p99_ms, check_pool_adapters, grade_p99_ms, grade_pool_adapters
+from .tiers import check_cold_load_ms, check_host_hit_ms, grade_cold_load_ms, grade_host_hit_ms
+from .affinity import check_bounded_capacity, check_moved_fraction, grade_bounded_capacity, grade_moved_fraction
+from .canary import check_requests_before_judging, check_sticky_share, grade_requests_before_judging, grade_sticky_share
+from .batching import check_break_even_pct, check_expected_distinct, grade_break_even_pct, grade_expected_distinct
+from .admission import check_admitted_after_finish, check_refused, grade_admitted_after_finish, grade_refused
+from .real_files import check_exact_adapter_mb, check_peft_tensor_bytes, grade_exact_adapter_mb, grade_peft_tensor_bytes
+
+#: Names served from ``lab.contract`` (see the module docstring).
+CONTRACT_RUNNER_NAMES = ("ContractRun", "run_contract_suite", "count_contract_tests")
+
+__all__ = [
+    "Verdict",
+    *CONTRACT_RUNNER_NAMES,
+    "grade_savings_pct",
+    "grade_monthly_bill_usd",
+    "check_savings_pct",
+    "check_monthly_bill_usd",
+    "grade_fleet_gpus",
+    "grade_savings_under_load_pct",
+    "check_fleet_gpus",
+    "check_savings_under_load_pct",
+    "grade_adapter_vram_mb",
+    "grade_adapters_that_fit",
+    "check_adapter_vram_mb",
+    "check_adapters_that_fit",
+    "VERSION_KEY_PROBE",
+    "grade_version_key",
+    "check_version_key",
+    "grade_releases_behind",
+    "check_releases_behind",
+    "EVICTION_EXERCISE",
+    "grade_lru_evictions",
+    "check_lru_evictions",
+    "grade_miss_load_ms",
+    "check_miss_load_ms",
+    "grade_route_latency_ms",
+    "grade_cache_budget_mb",
+    "check_route_latency_ms",
+    "check_cache_budget_mb",
+    "grade_p99_ms",
+    "grade_pool_adapters",
+    "check_p99_ms",
+    "check_pool_adapters",
+    "grade_host_hit_ms",
+    "grade_cold_load_ms",
+    "check_host_hit_ms",
+    "check_cold_load_ms",
+    "grade_moved_fraction",
+    "grade_bounded_capacity",
+    "check_moved_fraction",
+    "check_bounded_capacity",
+    "grade_requests_before_judging",
+    "grade_sticky_share",
+    "check_requests_before_judging",
+    "check_sticky_share",
+    "grade_break_even_pct",
+    "grade_expected_distinct",
+    "check_break_even_pct",
+    "check_expected_distinct",
+    "grade_refused",
+    "grade_admitted_after_finish",
+    "check_refused",
+    "check_admitted_after_finish",
+    "grade_exact_adapter_mb",
+    "grade_peft_tensor_bytes",
+    "check_exact_adapter_mb",
+    "check_peft_tensor_bytes",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """Return a contract-runner name from ``lab.contract``, importing it on first use (PEP 562)."""
+    if name in CONTRACT_RUNNER_NAMES:
+        return getattr(_lab_contract(), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _lab_contract() -> ModuleType:
+    """Import ``lab.contract``; if ``lab`` is not importable, add the course repository that holds it to ``sys.path``."""
+    try:
+        return importlib.import_module("lab.contract")
+    except ModuleNotFoundError as error:
+        if error.name not in ("lab", "lab.contract"):
+            raise
+    here = Path.cwd().resolve()
+    for folder in (Path(__file__).resolve().parents[2], here, *here.parents):
+        if (folder / "lab" / "contract.py").is_file():
+            sys.path.append(str(folder))
+            return importlib.import_module("lab.contract")
+    raise ModuleNotFoundError(
+        f"the contract runner lives in lab/contract.py of the course repository, and none was found beside labcore "
+        f"or in {here} or above: run this from inside the course repository", name="lab.contract")

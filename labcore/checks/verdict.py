@@ -1,0 +1,66 @@
+"""What every check returns and prints: a ``Verdict`` (right or not, and the one line the learner sees).
+
+Each exercise has a pure ``grade_<thing>(answer, ...) -> Verdict`` and a one-line
+``check_<thing>(answer, ...)`` that prints the verdict (``✓ ...`` or ``✗ ... hint``). Known wrong
+answers (a forgotten factor of two, MB for MiB, a fraction for a percentage, ...) are listed as
+``Mistake`` pairs and get their specific hint; anything else gets the formula.
+
+>>> _grade(15.9, 16.0, unit="MiB", what="the size", mistakes=[(8.0, "is half.")], fallback="Size = ...").ok
+False
+>>> print(_grade(8.0, 16.0, unit="MiB", what="the size", mistakes=[(8.0, "is half.")], fallback="Size = ...").message)
+✗ 8 MiB is half.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Mistake", "Verdict"]
+
+Mistake = tuple[float, str]  # (the value that mistake produces, the hint)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The outcome of one check: whether the answer is right, and the line shown to the learner."""
+
+    ok: bool
+    message: str
+
+    def __post_init__(self) -> None:
+        if not self.message.startswith("✓" if self.ok else "✗"):
+            raise ValueError(f"a verdict message starts with ✓ or ✗ to match ok={self.ok}, got {self.message!r}")
+
+
+def _close(a: float, b: float, rel_tol: float) -> bool:
+    return math.isclose(a, b, rel_tol=rel_tol, abs_tol=1e-9)
+
+
+def _grade(answer: Any, expected: float, *, unit: str, what: str, mistakes: Sequence[Mistake],
+           fallback: str, rel_tol: float = 0.005, integer: bool = False) -> Verdict:
+    if answer is None or answer is Ellipsis:
+        return Verdict(False, f"✗ Not answered yet: replace None with your answer, {what} ({unit}).")
+    if isinstance(answer, bool) or not isinstance(answer, (int, float)) or math.isnan(answer):
+        return Verdict(False, f"✗ Expected a number in {unit} for {what}, got {answer!r}.")
+    shown = f"{answer:,g}"
+    if _close(answer, expected, rel_tol):
+        if integer and answer != int(answer):
+            return Verdict(False, f"✗ {shown} is not a whole number: {what} is a count.")
+        return Verdict(True, f"✓ Correct: {what} is {expected:,g} {unit}.")
+    for value, hint in mistakes:
+        if _close(answer, value, rel_tol):
+            return Verdict(False, f"✗ {shown} {unit} {hint}")
+    return Verdict(False, f"✗ {shown} {unit} is not it. {fallback}")
+
+
+def _printer(grade: Callable[..., Verdict]) -> Callable[..., None]:
+    def check(answer: Any, **kwargs: Any) -> None:
+        print(grade(answer, **kwargs).message)
+
+    name = grade.__name__.replace("grade_", "check_")
+    check.__name__ = check.__qualname__ = name
+    check.__doc__ = f"Print whether ``answer`` is right (see ``{grade.__name__}``); one line, with a hint if not."
+    return check

@@ -1,0 +1,33 @@
+"""Tests for labcore.checks.sim: a p99 by nearest rank and the adapter pool a GPU holds: the right answer, and a hint for each known mistake."""
+
+from __future__ import annotations
+
+import pytest
+
+from labcore.checks import grade_p99_ms, grade_pool_adapters
+
+RIGHT = [  # (grader, the answer, keyword arguments)
+    (grade_p99_ms, 110, {}),
+    (grade_p99_ms, 42, {"slow": 2}),  # two slow requests fit in the top 1%
+    (grade_pool_adapters, 41, {}),
+]
+
+WRONG = [  # (grader, a known-wrong answer, a phrase its hint must contain)
+    (grade_p99_ms, 42, "1% of 200 is 2"),
+    (grade_p99_ms, (197 * 42 + 3 * 110) / 200, "mean"),
+    (grade_pool_adapters, 40, "before the join"),
+    (grade_pool_adapters, 656, "MiB"),
+    (grade_pool_adapters, None, "Not answered yet"),
+]
+
+
+@pytest.mark.parametrize(("grade", "answer", "kwargs"), RIGHT, ids=lambda v: getattr(v, "__name__", None))
+def test_checker_accepts_the_answer(grade, answer, kwargs) -> None:
+    verdict = grade(answer, **kwargs)
+    assert verdict.ok and verdict.message.startswith("✓")
+
+
+@pytest.mark.parametrize(("grade", "answer", "hint"), WRONG, ids=lambda v: getattr(v, "__name__", None))
+def test_checker_names_the_known_mistake(grade, answer, hint) -> None:
+    verdict = grade(answer)
+    assert not verdict.ok and hint in verdict.message
