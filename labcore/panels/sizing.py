@@ -13,7 +13,7 @@ from typing import Any
 from ..model_config import known_models, load_model_config
 from ..plots import MEMORY_COLORS, OKABE_ITO
 from ..sizing import TARGET_SETS, adapter_vram_mb, exact_sizing, gpu_memory_split
-from ._panel import Bars, Control, Lines, Panel, Series
+from ._panel import Control, Lines, Panel, Series
 
 __all__ = ["adapter_vram_panel", "gpu_split_panel", "gpu_fit_panel", "fit_quiz_panel"]
 
@@ -84,10 +84,12 @@ def _split_state(gpu_vram_gb: float, base_vram_gb: float, kv_cache_gb: float, ad
     spare = max(0.0, gpu_vram_gb - base_vram_gb)
     kv = min(kv_cache_gb, spare)  # a control cannot overfill the GPU
     if base_vram_gb > gpu_vram_gb:
-        return {"fits_base": False, "base_gb": float(base_vram_gb), "kv_gb": 0.0, "pool_gb": 0.0, "adapters": 0}
+        return {"fits_base": False, "base_gb": float(base_vram_gb), "kv_gb": 0.0, "pool_gb": 0.0, "adapters": 0,
+                "adapters_plot": None}
     s = gpu_memory_split(gpu_vram_gb, base_vram_gb=base_vram_gb, kv_cache_gb=kv, adapter_vram_mb=adapter_vram_mb)
     return {"fits_base": True, "base_gb": float(base_vram_gb), "kv_gb": float(kv),
-            "pool_gb": s.adapter_pool_mb / 1024, "adapters": s.adapters_that_fit}
+            "pool_gb": s.adapter_pool_mb / 1024, "adapters": s.adapters_that_fit,
+            "adapters_plot": s.adapters_that_fit or None}  # a log axis has no zero
 
 
 def _split_readout(row: Any) -> str:
@@ -105,19 +107,18 @@ def gpu_split_panel() -> Panel:
         "gpu_split_panel",
         title="One GPU: base weights, KV cache, and what is left for adapters",
         controls=[
+            Control("kv_cache_gb", "KV-cache pool (GiB)", values=(0, 8, 16, 24, 32, 48, 64), default=24),
             Control("gpu_vram_gb", "GPU memory (GiB)", values=GPUS_GIB, default=80),
             Control("base_vram_gb", "base weights (GiB)", values=(2, 8, 16, 40, 70, 140), default=16,
                     labels=("2 (1B bf16)", "8 (8B fp8)", "16 (8B bf16)", "40 (70B 4-bit)", "70 (70B fp8)",
                             "140 (70B bf16)")),
-            Control("kv_cache_gb", "KV-cache pool (GiB)", values=(0, 8, 16, 24, 32, 48, 64), default=24),
             Control("adapter_vram_mb", "adapter size (MiB)", values=(13.0, 16.0, 64.0, 160.0, 640.0), default=16.0),
         ],
         compute=_split_state,
         readout=_split_readout,
-        chart=Bars((Series("base_gb", "base weights", MEMORY_COLORS["base"]),
-                    Series("kv_gb", "KV-cache pool", MEMORY_COLORS["kv_cache"]),
-                    Series("pool_gb", "adapter pool", MEMORY_COLORS["adapters"])),
-                   x_title="GiB", x_domain=(0, 192)),
+        chart=Lines("kv_cache_gb", (Series("adapters_plot", "adapters that fit", MEMORY_COLORS["adapters"]),),
+                    y_title="adapters that fit (log)", y_log=True, y_domain=(1, 200_000),
+                    x_title="KV-cache pool (GiB): it trades against the adapter pool"),
     )
 
 

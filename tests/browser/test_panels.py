@@ -1,9 +1,10 @@
 """Move every control of every panel on the static pages and compare what is drawn with labcore.
 
-For each panel on each chapter page (no kernel, no network): each control is moved through every
-value it offers, through its real input element (a range slider or a dropdown), the others held at
-their defaults. After each move the readout the SVG shows must equal the readout labcore computes for
-that state (``labcore.panels.show(name).row(**state)``), and each control must change the figure.
+For each panel on each page (no kernel, no network): each control is moved through every value it
+offers, through its real input element (a range slider or a dropdown), the others held at their
+defaults. After each move the readout the SVG shows must equal the readout labcore computes for that
+state (``labcore.panels.show(name).row(**state)``), and whenever labcore's chart data differ between
+two of those states, the drawn figure must differ too.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import pytest
 
 import browser_site as site
 from labcore.panels import show
-from labcore.panels._panel import READOUT
+from labcore.panels._panel import READOUT, Lines
 from test_browser_pages import wait_for_panels
 
 pytestmark = pytest.mark.browser
@@ -47,6 +48,16 @@ _MOVE_JS = """
 """
 
 
+def _drawn_data(panel, state: dict) -> tuple:  # noqa: ANN001
+    """Return what the chart draws for ``state`` per labcore: each series over the chart's x, and the marker."""
+    chart = panel.chart
+    if isinstance(chart, Lines):
+        xs = next(c for c in panel.controls if c.name == chart.x).values
+        curve = tuple(tuple(panel.row(**(state | {chart.x: x}))[s.field] for s in chart.series) for x in xs)
+        return curve, state[chart.x]
+    return tuple(panel.row(**state)[s.field] for s in chart.series)
+
+
 def _wait_readout(page, i: int, want: str) -> str:  # noqa: ANN001
     try:
         page.wait_for_function(f"([i, want]) => ({_READOUT_JS})(i) === want", arg=[i, want], timeout=5_000)
@@ -67,7 +78,7 @@ def test_every_control_moves_the_readout_and_the_figure(built_site, open_page, r
         shown = _wait_readout(page, i, panel.row(**state)[READOUT])
         assert shown == panel.row(**state)[READOUT], f"{rel} {name} at its defaults shows {shown!r}"
         for control in panel.controls:
-            figures = set()
+            figures, data = set(), set()
             for index, value in enumerate(control.values):
                 problem = page.evaluate(_MOVE_JS, [i, control.name, index])
                 assert problem is None, f"{rel} {name}: {problem}"
@@ -76,7 +87,9 @@ def test_every_control_moves_the_readout_and_the_figure(built_site, open_page, r
                 assert shown == expected, (f"{rel} {name}: {control.name}={value!r} shows {shown!r}, "
                                            f"labcore says {expected!r}")
                 figures.add(page.evaluate(_FIGURE_JS, i))
-            assert len(figures) > 1 or len(control.values) == 1, f"{rel} {name}: {control.name} never changes the figure"
+                data.add(_drawn_data(panel, state | {control.name: value}))
+            assert len(figures) >= len(data) > 0, (f"{rel} {name}: moving {control.name} changes labcore's chart data "
+                                                   f"{len(data)} ways but the drawn figure only {len(figures)}")
             page.evaluate(_MOVE_JS, [i, control.name, control.values.index(control.default)])
             _wait_readout(page, i, panel.row(**state)[READOUT])
     assert not log.unexpected_errors(), f"{rel}: errors while moving controls: {log.unexpected_errors()}"

@@ -31,6 +31,20 @@ def test_defaults_are_a_state_and_each_control_moves_something(panel):
     assert default[READOUT] == panel.readout(default)
 
 
+def test_every_control_changes_the_chart_somewhere_on_the_grid(panel):
+    """No dead control: each one changes what the chart draws for some state of the others (not only the text)."""
+    fields = [s.field for s in panel.chart.series]
+    x = panel.chart.x if isinstance(panel.chart, Lines) else None
+    for control in panel.controls:
+        if control.name == x or len(control.values) == 1:
+            continue  # the marker moves along x
+        others = [c.name for c in panel.controls if c.name != control.name]
+        seen: dict[tuple, set] = {}
+        for row in panel.rows():
+            seen.setdefault(tuple(row[o] for o in others), set()).add(tuple(row[f] for f in fields))
+        assert any(len(v) > 1 for v in seen.values()), f"{panel.name}.{control.name} never changes the chart"
+
+
 def test_grid_rows_equal_a_fresh_computation(panel):
     """The page shows what labcore computes: a recomputed state equals the precomputed row (deterministic)."""
     for row in panel.rows()[:: max(1, len(panel.rows()) // 5)]:
