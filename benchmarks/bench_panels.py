@@ -2,7 +2,8 @@
 
 For each chapter page of the built site (``make book`` first), every panel's controls are moved
 through their values by their real inputs; ``lc-panels.js`` records, per move, the time from the
-signal change to the end of Vega's redraw (dataflow + SVG). The report is the median and the
+input event to the end of Vega's redraw (dataflow, SVG update and the browser's layout of it). The
+report is the median and the
 worst per panel, and, as a peer measured in the same run, the time the same browser takes to
 replace one SVG element's markup of the same size (what any redraw must at least pay).
 
@@ -27,15 +28,18 @@ _MOVE_ALL_JS = """
 async () => {
   const out = {};
   for (const p of window.lcPanels) {
-    p.timings.length = 0;
+    const moves = [];
     for (const param of p.spec.params) {
       const input = p.target.querySelector(`.vega-bindings [name="${param.name}"]`);
       const n = input.tagName === 'SELECT' ? input.options.length
                 : Math.round((param.bind.max - param.bind.min) / param.bind.step) + 1;
       for (let i = 0; i < n; i++) {
+        const t0 = performance.now();
         if (input.tagName === 'SELECT') { input.selectedIndex = i; input.dispatchEvent(new Event('change')); }
         else { input.value = String(param.bind.min + i * param.bind.step); input.dispatchEvent(new Event('input')); }
         await p.view.runAsync();
+        p.target.querySelector('svg').getBoundingClientRect();  // the layout of the new SVG
+        moves.push(performance.now() - t0);
       }
     }
     const svg = p.target.querySelector('svg');
@@ -46,11 +50,16 @@ async () => {
       box.getBoundingClientRect(); box.remove();
       peer.push(performance.now() - t0);
     }
-    out[p.name] = {moves: p.timings.slice(), peer: peer};
+    out[p.name] = {moves: moves, peer: peer};
   }
   return out;
 }
 """
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
 
 
 def main() -> None:
@@ -58,8 +67,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", type=Path, default=ROOT / "_build" / "html")
     args = parser.parse_args()
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(args.site))
-    handler.log_message = lambda *a: None  # type: ignore[method-assign]
+    handler = functools.partial(_Quiet, directory=str(args.site))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}/"
