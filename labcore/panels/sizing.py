@@ -54,9 +54,14 @@ def _adapter_readout(row: Any) -> str:
             f"{row['fit_exact']:,} fit in {row['budget_gib']:g} GiB (naive says {row['fit_naive']:,})")
 
 
+#: The models of the sizing panel in chapters 2 and 14 (the fleet calculator page offers every dense config).
+SIZING_PANEL_MODELS: tuple[str, ...] = ("llama-2-7b", "llama-3-8b", "llama-3.2-1b", "llama-3.2-3b", "llama-3-70b",
+                                        "llama-3.1-405b", "mistral-7b", "qwen2.5-7b", "qwen3-8b", "gemma-2-9b")
+
+
 def adapter_vram_panel(model: str = "llama-3-8b") -> Panel:
     """Size an adapter from model (hidden size, layers, GQA), rank, targets and dtype; count what fits (ch. 2, 14)."""
-    models = _sizing_models()
+    models = tuple(m for m in SIZING_PANEL_MODELS if m in _sizing_models())
     return Panel(
         "adapter_vram_panel",
         title="How many adapters fit: exact size (from config.json) vs the square formula",
