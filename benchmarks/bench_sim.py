@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from labcore.sim import Join, Workload, make_trace, simulate, standard_fleet  # noqa: E402
+from labcore.sim import Join, Workload, make_trace, simulate, single_replica_router  # noqa: E402
 
 
 def _timed(fn):
@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> None:
     for _ in range(args.repeat):
         trace, wall, cpu = _timed(lambda: make_trace(workload))
         best["trace"] = min(best.get("trace", (wall, cpu)), (wall, cpu))
-        result, wall, cpu = _timed(lambda: simulate(lambda: standard_fleet(41, budget_mb=640.0), trace))
+        result, wall, cpu = _timed(lambda: simulate(lambda: single_replica_router(41, budget_mb=640.0), trace))
         best["simulate"] = min(best.get("simulate", (wall, cpu)), (wall, cpu))
         _, wall, cpu = _timed(lambda: _peer(trace))
         best["peer (dict lookup per request)"] = min(best.get("peer (dict lookup per request)", (wall, cpu)), (wall, cpu))

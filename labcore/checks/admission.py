@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..admission import AdmissionController
 from ..errors import QueueFullError
-from ..sim import standard_fleet
+from ..sim import single_replica_router
 from .verdict import Verdict, _grade, _printer
 
 __all__ = [
@@ -17,7 +17,7 @@ __all__ = [
 
 def _burst(slots: int, max_queue: int, arrivals: int) -> tuple[int, int, int]:
     """Admitted at once, queued and refused when ``arrivals`` distinct tenants arrive and nobody finishes."""
-    gate = AdmissionController(standard_fleet(arrivals, budget_mb=16.0 * slots), max_queue=max_queue)
+    gate = AdmissionController(single_replica_router(arrivals, budget_mb=16.0 * slots), max_queue=max_queue)
     refused = 0
     for i in range(1, arrivals + 1):
         try:
@@ -49,7 +49,7 @@ def grade_admitted_after_finish(answer: object, *, slots: int = 2, max_queue: in
     >>> grade_admitted_after_finish(2).message
     '✗ 2 requests frees more than one finish can: one 16 MiB slot comes free, and the second waiter needs its own.'
     """
-    gate = AdmissionController(standard_fleet(arrivals, budget_mb=16.0 * slots), max_queue=max_queue)
+    gate = AdmissionController(single_replica_router(arrivals, budget_mb=16.0 * slots), max_queue=max_queue)
     first = [gate.start(f"llama-3-8b:tenant-{i:02d}") for i in range(1, arrivals + 1)][0]
     expected = len(gate.finish(first.ticket))
     mistakes = [

@@ -1,4 +1,4 @@
-"""Tests for labcore.sim: trace generation, nearest-rank percentiles, the simulator's bookkeeping."""
+"""Tests for labcore.sim.replay: nearest-rank percentiles, simulate through a real router, in-flight admission, the single-replica router."""
 
 from __future__ import annotations
 
@@ -9,21 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from labcore import FifoAdapterCache, parse_version, tenant_adapters
 from labcore.cache import AdapterCache
-from labcore.sim import budget_sweep, cache_runs, release_timeline, replay_cache
-from labcore.sim import (
-    Join,
-    SimResult,
-    Trace,
-    Workload,
-    make_trace,
-    percentile,
-    percentiles,
-    simulate,
-    standard_fleet,
-    zipf_weights,
-)
+from labcore.sim import Join, SimResult, Trace, Workload, make_trace, percentile, percentiles, simulate, standard_fleet
 
 BASE = "llama-3-8b"
 
@@ -60,73 +47,6 @@ def test_percentile_rejects_empty_and_out_of_range():
         percentile([], 50)
     with pytest.raises(ValueError, match=r"\[0, 100\]"):
         percentile([1, 2], 101)
-
-
-# --------------------------------------------------------------------------- workloads and traces
-def test_zipf_weights_sum_to_one_and_decrease():
-    w = zipf_weights(10, 1.2)
-    assert math.isclose(sum(w), 1.0)
-    assert all(a > b for a, b in zip(w, w[1:]))
-    assert zipf_weights(4, 0) == [0.25] * 4
-
-
-def test_same_seed_same_trace_other_seed_other_trace():
-    w = Workload(tenants=20, requests=2_000, zipf_s=1.0, seed=3)
-    assert make_trace(w) == make_trace(w)
-    other = make_trace(Workload(tenants=20, requests=2_000, zipf_s=1.0, seed=4))
-    assert other != make_trace(w)
-
-
-def test_trace_follows_zipf_popularity():
-    w = Workload(tenants=5, requests=50_000, zipf_s=1.0, seed=11)
-    counts = Counter(make_trace(w).tenant_index)
-    for i, weight in enumerate(zipf_weights(5, 1.0)):
-        assert abs(counts[i] / 50_000 - weight) < 0.01
-
-
-def test_arrivals_are_poisson_at_the_rate():
-    trace = make_trace(Workload(tenants=3, requests=20_000, rate_per_s=500.0, seed=5))
-    assert all(b >= a for a, b in zip(trace.arrival_ms, trace.arrival_ms[1:]))
-    mean_gap_ms = trace.duration_ms / len(trace)
-    assert abs(mean_gap_ms - 2.0) < 0.1  # 500 req/s = one every 2 ms
-
-
-def test_a_joining_tenant_is_silent_before_and_active_after():
-    w = Workload(tenants=41, requests=20_000, zipf_s=0.5, rate_per_s=1000.0, seed=2,
-                 joins=(Join(at_ms=10_000, tenant=41),))
-    trace = make_trace(w)
-    before = [r for t, r in trace if t < 10_000]
-    after = [r for t, r in trace if t >= 10_000]
-    assert ref(41) not in before and len(before) > 1000
-    assert after.count(ref(41)) > 50
-
-
-def test_base_share_sends_some_requests_to_the_bare_base():
-    trace = make_trace(Workload(tenants=3, requests=10_000, base_share=0.2, seed=1))
-    share = trace.refs.count(BASE) / len(trace)
-    assert 0.18 < share < 0.22
-
-
-@pytest.mark.parametrize(
-    "kwargs, match",
-    [
-        (dict(tenants=0, requests=10), "tenants"),
-        (dict(tenants=3, requests=10, zipf_s=-0.5), "zipf_s"),
-        (dict(tenants=3, requests=10, rate_per_s=0), "rate_per_s"),
-        (dict(tenants=3, requests=10, joins=(Join(5.0, 4),)), "tenant #4"),
-        (dict(tenants=3, requests=10, joins=(Join(5.0, 2), Join(9.0, 2))), "once"),
-        (dict(tenants=1, requests=10, joins=(Join(5.0, 1),)), "active at t=0"),
-        (dict(tenants=3, requests=10, base_share=1.0), "base_share"),
-    ],
-)
-def test_workload_rejects_bad_values_with_a_clear_message(kwargs, match):
-    with pytest.raises(ValueError, match=match):
-        Workload(**kwargs)
-
-
-def test_trace_rejects_time_going_backwards():
-    with pytest.raises(ValueError, match="non-decreasing"):
-        Trace.from_pairs([(5.0, BASE), (1.0, BASE)])
 
 
 # --------------------------------------------------------------------------- simulate
@@ -264,76 +184,9 @@ def test_phases_give_exact_before_and_after_statistics():
         simulate(lambda: standard_fleet(41, budget_mb=640), trace, phases=(-5.0,))
 
 
-# --------------------------------------------------------------------------- chapter scenarios: chapter 3
+def test_standard_fleet_is_the_single_replica_router_under_its_old_name():
+    from labcore.sim import single_replica_router
 
-
-@given(st.integers(min_value=0, max_value=40))
-def test_release_timeline_matches_string_max_and_semver(n):
-    t = release_timeline(n)
-    assert t.versions == tuple(f"1.{m}.0" for m in range(n + 1))
-    for i in range(n + 1):
-        published = t.versions[: i + 1]
-        assert t.string_latest[i] == max(published)
-        assert t.semver_latest[i] == max(published, key=parse_version) == t.versions[i]
-    assert t.stale_periods == max(0, n - 9)
-    assert t.releases_behind == max(0, n - 9)
-    assert t.first_stale == (10 if n >= 10 else None)
-
-
-def test_release_timeline_rejects_bad_counts():
-    for bad in (-1, 1.5, True):
-        with pytest.raises(ValueError, match="minor_releases"):
-            release_timeline(bad)
-
-
-# --------------------------------------------------------------------------- chapter scenarios: chapter 4
-
-
-def test_replay_counts_match_the_cache_itself():
-    adapters = tenant_adapters(5)
-    seq = [adapters[i] for i in (0, 1, 2, 0, 3, 4, 0, 1, 2, 3)]
-    cache = AdapterCache(48, 8.0)
-    run = replay_cache(cache, seq, tenants=5, zipf_s=0.0, window=4)
-    assert (run.hits, run.misses) == (cache.hits, cache.misses)
-    assert run.evictions == len(cache.eviction_log)
-    assert run.window_requests == (4, 4, 2) and sum(run.window_hits) == run.hits
-    assert run.load_ms == pytest.approx(run.misses * 2.0)
-    assert run.policy == "LRU" and run.working_set_mb == 80.0 and run.hot_key == "tenant-01@1.0.0"
-
-
-adapter_seq = st.lists(st.integers(min_value=0, max_value=7), min_size=1, max_size=120)
-
-
-@given(adapter_seq, st.integers(min_value=1, max_value=6), st.sampled_from([AdapterCache, FifoAdapterCache]))
-def test_replay_never_exceeds_budget_and_load_first_peaks_do(indices, slots, cls):
-    pool = tenant_adapters(8)
-    run = replay_cache(cls(16.0 * slots, 8.0), [pool[i] for i in indices], tenants=8, zipf_s=1.0, window=7)
-    assert all(used <= run.budget_mb for used in run.used_mb)
-    over = [p for p in run.load_first_peak_mb if p > run.budget_mb]
-    assert len(over) == sum(1 for u, p in zip(run.used_mb, run.load_first_peak_mb) if p != u)
-    assert len(over) <= run.evictions  # one crossing per miss that had to evict
-    assert run.hits + run.misses == len(indices) == sum(run.window_requests)
-    assert run.policy == ("FIFO" if cls is FifoAdapterCache else "LRU")
-
-
-def test_replay_rejects_bad_window():
-    with pytest.raises(ValueError, match="window"):
-        replay_cache(AdapterCache(32, 8.0), tenant_adapters(2), tenants=2, zipf_s=1.0, window=0)
-
-
-def test_cache_runs_are_seeded_and_lru_protects_the_hot_adapter():
-    runs = cache_runs(320, 40, 1.0)
-    again = cache_runs(320, 40, 1.0)
-    assert again == runs
-    assert runs["LRU"].hit_rate > runs["FIFO"].hit_rate
-    assert runs["LRU"].hot_evictions < runs["FIFO"].hot_evictions
-    assert cache_runs(320, 40, 1.0, seed=1) != runs
-
-
-def test_budget_sweep_hits_rise_with_budget_and_stop_evicting_at_the_working_set():
-    sweep = budget_sweep([64, 320, 640, 704], 40, 1.0)
-    lru = sweep["LRU"]
-    rates = [r.hit_rate for r in lru]
-    assert rates == sorted(rates)  # LRU has no Belady anomaly
-    assert [r.evictions for r in lru][2:] == [0, 0]
-    assert lru[2].misses == 40  # only the cold loads
+    assert standard_fleet is single_replica_router
+    router = single_replica_router(3, budget_mb=32.0)
+    assert len(router.registry) == 3 and router.cache.budget_mb == 32.0

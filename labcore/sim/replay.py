@@ -1,0 +1,457 @@
+"""Replay a trace through a real router: :func:`simulate` returns a :class:`SimResult` (p50/p95/p99, hit rate, evictions).
+
+Latency model: each request costs exactly the router's ``total_latency_ms`` (base latency times
+``1 + dynamic_overhead``, plus the adapter load time on a miss). There is no compute queue; the
+only waiting modelled is the in-flight admission queue of :mod:`labcore.admission`
+(``hold_ms=...``), which adds the time a request waited for VRAM to its latency. Simulated time
+comes from the trace, never from the wall clock.
+
+>>> from labcore.sim.workload import Workload, make_trace
+>>> w = Workload(tenants=4, requests=1_000, zipf_s=1.0, seed=7)
+>>> result = simulate(lambda: single_replica_router(4, budget_mb=48.0), make_trace(w))   # room for 3 of 4
+>>> result.requests, result.p50_ms, round(result.p99_ms, 2), result.misses, result.hit_rate
+(1000, 42.0, 109.55, 180, 0.82)
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+import operator
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..adapter import tenant_adapters
+from ..admission import AdmissionController
+from ..errors import QueueFullError
+from ..registry import AdapterRegistry
+from ..router import MODE_DYNAMIC, MODES, MultiLoRARouter, RouteDecision
+from ..tiers import OBJECT_STORE, PCIE4_X16, Link, single_tier_cache
+from .._validate import count, number
+from .workload import DEFAULT_BASE, DEFAULT_BASE_DIGEST, Trace, Workload, make_trace
+
+__all__ = [
+    "nearest_rank",
+    "percentile",
+    "percentiles",
+    "Window",
+    "SimResult",
+    "single_replica_router",
+    "standard_fleet",
+    "simulate",
+    "tenant_sweep",
+]
+
+
+# --------------------------------------------------------------------------- percentiles
+def percentile(values: Sequence[float], p: float) -> float:
+    """Return the nearest-rank ``p``-th percentile: the smallest value with at least p% of values <= it.
+
+    Exactly: sort the n values, take the one at 1-based rank ``ceil(p/100 * n)`` (rank 1 for p=0).
+    No interpolation, so the answer is always one of the observed latencies.
+
+    >>> percentile([15, 20, 35, 40, 50], 30), percentile([15, 20, 35, 40, 50], 40), percentile([15, 20, 35, 40, 50], 100)
+    (20, 20, 50)
+    >>> percentile([], 50)
+    Traceback (most recent call last):
+    ...
+    ValueError: percentile of an empty sequence is undefined
+    """
+    return percentiles(values, (p,))[0]
+
+
+def nearest_rank(p: float, n: int) -> int:
+    """Return the 1-based rank of the ``p``-th percentile among ``n`` sorted values (nearest-rank method).
+
+    >>> nearest_rank(99, 200), nearest_rank(50, 5)
+    (198, 3)
+    """
+    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 100:
+        raise ValueError(f"percentile p must be a number in [0, 100], got {p!r}")
+    # p/100*n in exact rational arithmetic via integers where possible, to avoid 0.95*100 = 94.999...
+    rank = math.ceil(round(p * n, 9) / 100)
+    return max(1, min(n, rank))
+
+
+def percentiles(values: Sequence[float] | Counter, ps: Sequence[float]) -> tuple[float, ...]:
+    """Return nearest-rank percentiles for each ``p`` in ``ps`` (one pass; accepts a value Counter).
+
+    >>> percentiles([1, 2, 3, 4, 100], (50, 99))
+    (3, 100)
+    """
+    counts = values if isinstance(values, Counter) else Counter(values)
+    n = sum(counts.values())
+    if n == 0:
+        raise ValueError("percentile of an empty sequence is undefined")
+    ranks = [nearest_rank(p, n) for p in ps]
+    order = sorted(range(len(ranks)), key=ranks.__getitem__)
+    out: list[float] = [0.0] * len(ranks)
+    seen = 0
+    k = 0
+    for value in sorted(counts):
+        seen += counts[value]
+        while k < len(order) and ranks[order[k]] <= seen:
+            out[order[k]] = value
+            k += 1
+        if k == len(order):
+            break
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- results
+@dataclass(frozen=True, slots=True)
+class Window:
+    """One slice of simulated time: how many requests arrived, their hit rate and latency tail."""
+
+    start_ms: float
+    end_ms: float
+    requests: int
+    misses: int
+    evictions: int
+    hit_rate: float
+    p50_ms: float
+    p95_ms: float
+    p99_ms: float
+
+
+@dataclass(frozen=True, slots=True)
+class SimResult:
+    """The outcome of one simulation: latency percentiles, cache behaviour, a time series.
+
+    ``hit_rate`` is over the adapter (dynamic) requests counted; ``misses``/``evictions`` too.
+    Requests before ``warmup`` are routed (they warm the cache) but left out of every statistic
+    except ``windows``, which always covers the whole trace (equal slices of time for plots);
+    ``phases`` hold exact statistics between the ``phases=`` boundaries, after the warmup. ``refused`` requests (admission
+    queue full) have no latency and are left out of the percentiles.
+    """
+
+    requests: int
+    p50_ms: float
+    p95_ms: float
+    p99_ms: float
+    mean_ms: float
+    max_ms: float
+    hit_rate: float
+    hits: int
+    misses: int
+    evictions: int
+    by_mode: dict[str, int]
+    windows: tuple[Window, ...]
+    warmup: int = 0
+    queued: int = 0
+    refused: int = 0
+    max_wait_ms: float = 0.0
+    phases: tuple[Window, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.hits + self.misses > self.requests:
+            raise ValueError(f"hits + misses ({self.hits} + {self.misses}) exceed the requests ({self.requests})")
+
+    def summary(self) -> dict[str, float]:
+        """Return the headline numbers as a flat dict (for tables and glue)."""
+        return {
+            "requests": self.requests, "p50_ms": self.p50_ms, "p95_ms": self.p95_ms, "p99_ms": self.p99_ms,
+            "hit_rate": round(self.hit_rate, 6), "misses": self.misses, "evictions": self.evictions,
+        }
+
+
+# --------------------------------------------------------------------------- the fleet
+def single_replica_router(
+    tenants: int | Workload,
+    *,
+    budget_mb: float,
+    adapter_mb: float = 16.0,
+    rank: int = 16,
+    storage: Link = OBJECT_STORE,
+    pcie: Link = PCIE4_X16,
+    base_latency_ms: float = 40.0,
+    dynamic_overhead: float = 0.05,
+    cache: Any = None,
+    base_model: str = DEFAULT_BASE,
+) -> MultiLoRARouter:
+    """Build a registry of ``tenants`` adapters, a VRAM cache and a router over them: one replica.
+
+    Pass a :class:`Workload` instead of a count to take its tenants, adapter size and rank. The
+    cache is GPU-only: a miss fetches the adapter from ``storage`` and copies it over ``pcie``
+    (see :func:`labcore.tiers.single_tier_cache`); ``cache`` replaces it (e.g. with a
+    :class:`labcore.tiers.TieredCache`).
+
+    >>> router = single_replica_router(40, budget_mb=640)
+    >>> router.cache.budget_mb, len(router.registry), round(router.route("llama-3-8b:tenant-07").adapter_load_ms, 2)
+    (640.0, 40, 67.55)
+    """
+    if isinstance(tenants, Workload):
+        adapter_mb, rank, base_model, tenants = tenants.adapter_mb, tenants.rank, tenants.base_model, tenants.tenants
+    registry = AdapterRegistry()
+    registry.register_base(base_model, DEFAULT_BASE_DIGEST)
+    for adapter in tenant_adapters(tenants, vram_mb=adapter_mb, rank=rank, base_model=base_model,
+                                   base_digest=DEFAULT_BASE_DIGEST):
+        registry.register(adapter)
+    if cache is None:
+        cache = single_tier_cache(budget_mb, storage=storage, pcie=pcie)
+    return MultiLoRARouter(registry, cache, base_model, base_latency_ms=base_latency_ms,
+                           dynamic_overhead=dynamic_overhead)
+
+
+#: The name the chapters and panels use; :func:`single_replica_router` says what it builds.
+standard_fleet = single_replica_router
+
+
+# --------------------------------------------------------------------------- simulate
+class Router(Protocol):
+    """Anything that routes a ref to a :class:`RouteDecision` (one replica or a whole fleet)."""
+
+    def route(self, ref: str, *, pin: bool = False) -> RouteDecision: ...
+
+
+RouterOrFactory = Router | Callable[[], Router]
+Progress = Callable[[int, int], None]
+
+
+def _windows(arrivals: Sequence[float], latency: Sequence[float], miss_at: Sequence[int],
+             miss_evictions: Sequence[int], dynamic: Sequence[int], edges: Sequence[float],
+             served: Sequence[bool] | None, first: int = 0) -> tuple[Window, ...]:
+    """Slice the run at the time ``edges`` (first = start, last = end) and summarise each slice.
+
+    Requests before index ``first`` (the warmup) are left out of every slice.
+    """
+    n = len(arrivals)
+    out = []
+    lo = first
+    for k in range(len(edges) - 1):
+        w_start, w_end = edges[k], edges[k + 1]
+        hi = n if k == len(edges) - 2 else max(lo, bisect_left(arrivals, w_end, lo=lo))
+        m_lo, m_hi = bisect_left(miss_at, lo), bisect_left(miss_at, hi)
+        misses = m_hi - m_lo
+        if served is None:
+            lat = latency[lo:hi]
+        else:
+            lat = [x for x, ok in zip(latency[lo:hi], served[lo:hi]) if ok]
+        dyn = dynamic[hi] - dynamic[lo]
+        p50, p95, p99 = percentiles(lat, (50, 95, 99)) if lat else (0.0, 0.0, 0.0)
+        out.append(Window(w_start, w_end, hi - lo, misses, sum(miss_evictions[m_lo:m_hi]),
+                          (dyn - misses) / dyn if dyn else 1.0, p50, p95, p99))
+        lo = hi
+    return tuple(out)
+
+
+def _edges(arrivals: Sequence[float], count: int) -> list[float]:
+    if not arrivals or count == 0:
+        return []
+    end = arrivals[-1]
+    width = end / count if end > 0 else 1.0
+    return [k * width for k in range(count)] + [end]
+
+
+def simulate(
+    router: RouterOrFactory,
+    trace: Trace,
+    *,
+    windows: int = 40,
+    warmup: int = 0,
+    progress: Progress | None = None,
+    progress_every: int = 100_000,
+    hold_ms: float | None = None,
+    max_queue: int = 64,
+    phases: Sequence[float] = (),
+) -> SimResult:
+    """Route every request of ``trace`` through ``router`` and measure what each one cost.
+
+    ``router`` is a router (anything with ``route(ref)``) or a zero-argument factory that builds a
+    fresh one (preferred: every run then starts cold and runs are independent). ``warmup``
+    requests are routed but excluded from the statistics. ``windows`` equal slices of simulated
+    time give the time series for plots; ``phases`` (boundaries in ms, e.g. the time a tenant
+    joins) give exact statistics for "before" and "after". ``progress(done, total)`` is called
+    every ``progress_every`` requests and at the end.
+
+    With ``hold_ms`` set, each request pins its adapter while in flight — from admission to
+    admission + its latency + ``hold_ms`` — through a :class:`labcore.admission.AdmissionController`
+    with a FIFO queue of ``max_queue``; a request that waited has the wait added to its latency,
+    and one that found the queue full is counted in ``refused`` (and has no latency).
+
+    >>> trace = Trace.from_pairs([(0, "llama-3-8b:tenant-01"), (1, "llama-3-8b:tenant-01"), (2, "llama-3-8b")])
+    >>> r = simulate(lambda: single_replica_router(2, budget_mb=16), trace, windows=1)
+    >>> r.misses, r.hits, r.by_mode["base"], round(r.p99_ms, 2)
+    (1, 1, 1, 109.55)
+    """
+    if not hasattr(router, "route"):
+        router = router()
+    if isinstance(windows, bool) or not isinstance(windows, int) or windows < 0:
+        raise ValueError(f"windows must be an int >= 0, got {windows!r}")
+    n = len(trace)
+    if isinstance(warmup, bool) or not isinstance(warmup, int) or not 0 <= warmup < max(n, 1):
+        raise ValueError(f"warmup must be an int in [0, {max(n - 1, 0)}] for a trace of {n} requests, got {warmup!r}")
+    if isinstance(progress_every, bool) or not isinstance(progress_every, int) or progress_every < 1:
+        raise ValueError(f"progress_every must be a positive int, got {progress_every!r}")
+    bounds = sorted(float(b) for b in phases)
+    if any(not 0 < b < math.inf for b in bounds):
+        raise ValueError(f"phases must be times in ms inside the trace, got {tuple(phases)!r}")
+    if hold_ms is None:
+        log = _run_plain(router, trace, progress, progress_every)
+    else:
+        log = _run_in_flight(router, trace, progress, progress_every,
+                             number("hold_ms", hold_ms, inclusive=True), max_queue)
+    return log.result(trace.arrival_ms, warmup, windows, bounds)
+
+
+class _Log:
+    """What a run recorded, per request, in the cheapest form the statistics need."""
+
+    __slots__ = ("latency", "served", "dynamic_prefix", "miss_at", "miss_evictions", "other_modes", "waits")
+
+    def __init__(self, n: int) -> None:
+        self.latency = [0.0] * n
+        self.served: list[bool] | None = None  # None: every request was served
+        self.dynamic_prefix = [0] * (n + 1)  # dynamic requests among the first i
+        self.miss_at: list[int] = []  # request indices of cache misses, ascending
+        self.miss_evictions: list[int] = []  # evictions caused by each miss
+        self.other_modes: list[tuple[int, str]] = []  # (index, mode) of base/dedicated requests
+        self.waits: list[tuple[int, float]] = []  # (index, wait_ms) of requests that queued
+
+    def result(self, arrivals: Sequence[float], warmup: int, windows: int, bounds: list[float]) -> SimResult:
+        n = len(self.latency)
+        served = self.served
+        if served is None:
+            counted = self.latency[warmup:] if warmup else self.latency
+            refused = 0
+        else:
+            counted = [x for x, ok in zip(self.latency[warmup:], served[warmup:]) if ok]
+            refused = (n - warmup) - len(counted)
+        if counted:
+            counts = Counter(counted)
+            p50, p95, p99 = percentiles(counts, (50, 95, 99))
+            mean, worst = math.fsum(counted) / len(counted), max(counts)
+        else:
+            p50 = p95 = p99 = mean = worst = 0.0
+        first = bisect_left(self.miss_at, warmup)
+        misses = len(self.miss_at) - first
+        dynamic = self.dynamic_prefix[n] - self.dynamic_prefix[warmup]
+        by_mode = {mode: 0 for mode in MODES}
+        by_mode[MODE_DYNAMIC] = dynamic
+        for index, mode in self.other_modes:
+            if index >= warmup:
+                by_mode[mode] += 1
+        waits = [w for index, w in self.waits if index >= warmup]
+        return SimResult(
+            requests=n - warmup, p50_ms=p50, p95_ms=p95, p99_ms=p99, mean_ms=round(mean, 9), max_ms=worst,
+            hit_rate=(dynamic - misses) / dynamic if dynamic else 1.0, hits=dynamic - misses, misses=misses,
+            evictions=sum(self.miss_evictions[first:]), by_mode=by_mode,
+            windows=_windows(arrivals, self.latency, self.miss_at, self.miss_evictions, self.dynamic_prefix,
+                             _edges(arrivals, windows), served),
+            warmup=warmup, queued=len(waits), refused=refused, max_wait_ms=max(waits, default=0.0),
+            phases=_windows(arrivals, self.latency, self.miss_at, self.miss_evictions, self.dynamic_prefix,
+                            [0.0, *bounds, arrivals[-1] if arrivals else 0.0], served, warmup) if bounds else (),
+        )
+
+
+def _run_plain(router: Router, trace: Trace, progress: Progress | None, every: int) -> _Log:
+    n = len(trace)
+    log = _Log(n)
+    refs = trace.refs
+    route = router.route
+    decisions: list[RouteDecision] = []
+    if progress is None:
+        decisions = list(map(route, refs))  # the hot loop runs in C: map over the bound method
+    else:
+        for start in range(0, n, every):
+            stop = min(n, start + every)
+            decisions.extend(map(route, refs[start:stop]))
+            progress(stop, n)
+    log.latency = list(map(operator.attrgetter("total_latency_ms"), decisions))
+    hits = list(map(operator.attrgetter("cache_hit"), decisions))  # True/False: dynamic; None: other
+    log.miss_at = [i for i, hit in enumerate(hits) if hit is False]
+    log.miss_evictions = [len(decisions[i].evicted) for i in log.miss_at]
+    log.other_modes = [(i, decisions[i].mode) for i, hit in enumerate(hits) if hit is None]
+    log.dynamic_prefix = list(itertools.accumulate(map(operator.is_not, hits, itertools.repeat(None)), initial=0))
+    return log
+
+
+def _run_in_flight(router: Router, trace: Trace, progress: Progress | None, every: int,
+                   hold_ms: float, max_queue: int) -> _Log:
+
+    controller = AdmissionController(router, max_queue=max_queue)
+    n = len(trace)
+    log = _Log(n)
+    log.served = served = [True] * n
+    arrivals, refs, latency = trace.arrival_ms, trace.refs, log.latency
+    dyn_flags = bytearray(n)
+    misses: list[tuple[int, int]] = []
+    finishing: list[tuple[float, int, int]] = []  # (finish_ms, request index, ticket id)
+
+    def admitted(index: int, ticket_id: int, decision: RouteDecision, at_ms: float) -> None:
+        wait = at_ms - arrivals[index]
+        if wait > 0:
+            log.waits.append((index, wait))
+        latency[index] = wait + decision.total_latency_ms
+        if decision.mode == MODE_DYNAMIC:
+            dyn_flags[index] = 1
+            if not decision.cache_hit:
+                misses.append((index, len(decision.evicted)))
+        else:
+            log.other_modes.append((index, decision.mode))
+        heapq.heappush(finishing, (at_ms + decision.total_latency_ms + hold_ms, index, ticket_id))
+
+    def finish_until(t: float) -> None:
+        while finishing and finishing[0][0] <= t:
+            done_ms, _, ticket_id = heapq.heappop(finishing)
+            for adm in controller.finish(ticket_id):
+                admitted(adm.ticket.tag, adm.ticket.id, adm.decision, done_ms)
+
+    for i in range(n):
+        finish_until(arrivals[i])
+        try:
+            adm = controller.start(refs[i], tag=i)
+        except QueueFullError:
+            served[i] = False
+            continue
+        if adm.decision is not None:
+            admitted(i, adm.ticket.id, adm.decision, arrivals[i])
+        if progress is not None and (i + 1) % every == 0:
+            progress(i + 1, n)
+    finish_until(math.inf)
+    if controller.queue_length:
+        raise RuntimeError(f"{controller.queue_length} request(s) still queued after every request finished")
+    if progress is not None:
+        progress(n, n)
+    misses.sort()
+    log.miss_at = [i for i, _ in misses]
+    log.miss_evictions = [e for _, e in misses]
+    log.other_modes.sort()
+    log.waits.sort()
+    prefix = log.dynamic_prefix
+    for i in range(n):
+        prefix[i + 1] = prefix[i] + dyn_flags[i]
+    return log
+
+
+def tenant_sweep(
+    tenant_counts: Sequence[int],
+    *,
+    budget_mb: float,
+    zipf_s: float = 0.5,
+    requests: int = 20_000,
+    seed: int = 0,
+    warmup: int = 2_000,
+    cache_factory: Callable[[], Any] | None = None,
+    **workload_options: Any,
+) -> dict[int, SimResult]:
+    """Simulate the same pool under each tenant count: ``{tenants: SimResult}`` (steady state).
+
+    Each run is a fresh replica (``standard_fleet``, or the cache ``cache_factory()`` builds) on
+    its own seeded trace; the first ``warmup`` requests fill the cache and are not counted.
+
+    >>> cliff = tenant_sweep([40, 41], budget_mb=640, requests=20_000, seed=41)
+    >>> [(n, r.p99_ms == 42.0, round(100 * (1 - r.hit_rate), 1)) for n, r in cliff.items()]
+    [(40, True, 0.0), (41, False, 1.8)]
+    """
+    out: dict[int, SimResult] = {}
+    for tenants in tenant_counts:
+        workload = Workload(tenants=tenants, requests=requests, zipf_s=zipf_s, seed=seed, **workload_options)
+        cache = cache_factory() if cache_factory is not None else None
+        out[tenants] = simulate(single_replica_router(workload, budget_mb=budget_mb, cache=cache), make_trace(workload),
+                                warmup=warmup, windows=0)
+    return out
