@@ -80,7 +80,7 @@ $(SITE): $(STAMP) $(VENDOR_STAMP) $(BOOK_SOURCES)
 # after changing labcore, re-execute the chapters here and review what changed before committing.
 execute: $(STAMP)
 	cd book && ls [0-9][0-9]_*.ipynb | xargs -P 2 -I{} ../$(BIN)/jupyter nbconvert --to notebook --execute \
-	  --inplace --ExecutePreprocessor.timeout=600 {}
+	  --inplace --ExecutePreprocessor.timeout=900 --ExecutePreprocessor.record_timing=False {}
 
 rebuild:
 	@rm -f $(SITE)
