@@ -7,11 +7,13 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 from .errors import InvalidAdapterError
 from .versions import Version, parse_version
+from ._validate import count, flag, number, text
+
+_count = count  # tenant_adapters' own ``count`` argument shadows the helper
 
 __all__ = ["Adapter", "REF_SEPARATORS", "tenant_adapters"]
 
@@ -42,8 +44,7 @@ class Adapter:
     semver: Version = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name.strip():
-            raise InvalidAdapterError(f"adapter name must be a non-empty string, got {self.name!r}")
+        text("adapter name", self.name, error=InvalidAdapterError)
         for sep in REF_SEPARATORS:
             if sep in self.name:
                 raise InvalidAdapterError(
@@ -51,20 +52,11 @@ class Adapter:
                     "(reserved by the model-ref grammar base:adapter@version)"
                 )
         semver = parse_version(self.version)
-        for label, value in (("base_model", self.base_model), ("base_digest", self.base_digest)):
-            if not isinstance(value, str) or not value.strip():
-                raise InvalidAdapterError(f"adapter {self.name!r}: {label} must be a non-empty string, got {value!r}")
-        if isinstance(self.rank, bool) or not isinstance(self.rank, int) or self.rank <= 0:
-            raise InvalidAdapterError(f"adapter {self.name!r}: rank must be a positive int, got {self.rank!r}")
-        if (
-            isinstance(self.vram_mb, bool)
-            or not isinstance(self.vram_mb, (int, float))
-            or not self.vram_mb > 0
-            or math.isinf(self.vram_mb)
-        ):
-            raise InvalidAdapterError(f"adapter {self.name!r}: vram_mb must be a positive finite number, got {self.vram_mb!r}")
-        if not isinstance(self.merged, bool):
-            raise InvalidAdapterError(f"adapter {self.name!r}: merged must be True or False, got {self.merged!r}")
+        text(f"adapter {self.name!r}: base_model", self.base_model, error=InvalidAdapterError)
+        text(f"adapter {self.name!r}: base_digest", self.base_digest, error=InvalidAdapterError)
+        count(f"adapter {self.name!r}: rank", self.rank, error=InvalidAdapterError)
+        number(f"adapter {self.name!r}: vram_mb", self.vram_mb, error=InvalidAdapterError)
+        flag(f"adapter {self.name!r}: merged", self.merged, error=InvalidAdapterError)
         object.__setattr__(self, "key", f"{self.name}@{self.version}")
         object.__setattr__(self, "semver", semver)
 
@@ -84,8 +76,7 @@ def tenant_adapters(
     >>> [a.key for a in tenant_adapters(2)]
     ['tenant-01@1.0.0', 'tenant-02@1.0.0']
     """
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise ValueError(f"count must be a positive int, got {count!r}")
+    _count("count", count)
     width = max(2, len(str(count)))
     return [
         Adapter(f"{prefix}-{i:0{width}d}", version, base_model, base_digest, rank, vram_mb)

@@ -31,6 +31,7 @@ from typing import Any
 
 from .errors import AdapterInUseError, LabcoreError, QueueFullError
 from .router import MODE_DYNAMIC, RouteDecision
+from ._validate import count
 
 __all__ = ["QueueFullError", "Ticket", "Admission", "AdmissionStats", "AdmissionController"]
 
@@ -100,8 +101,7 @@ class AdmissionController:
     """
 
     def __init__(self, router: Any, *, max_queue: int = 64) -> None:
-        if isinstance(max_queue, bool) or not isinstance(max_queue, int) or max_queue < 0:
-            raise ValueError(f"max_queue must be an int >= 0, got {max_queue!r}")
+        count("max_queue", max_queue, minimum=0)
         if not (hasattr(router, "route") and hasattr(router, "release")):
             raise ValueError(f"router must have route(ref, pin=...) and release(decision), got {router!r}")
         self.router = router

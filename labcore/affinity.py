@@ -38,6 +38,8 @@ from .registry import AdapterRegistry
 from .router import MODE_DYNAMIC, AdapterTier, MultiLoRARouter, RouteDecision
 from .sim import Workload, make_trace, percentiles, standard_fleet
 from .tiers import single_tier_cache
+from ._validate import count as _count  # ``count`` is an argument name here
+from ._validate import number
 
 __all__ = [
     "POLICY_ROUND_ROBIN",
@@ -164,8 +166,7 @@ def replica_names(count: int) -> list[str]:
     >>> replica_names(2)
     ['replica-0', 'replica-1']
     """
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise ValueError(f"replica count must be a positive int, got {count!r}")
+    _count("replica count", count)
     return [f"replica-{i}" for i in range(count)]
 
 
@@ -293,10 +294,8 @@ class AffinityFleet:
     ) -> None:
         if policy not in POLICIES:
             raise ValueError(f"unknown placement policy {policy!r}; valid policies: {POLICIES}")
-        if isinstance(slots, bool) or not isinstance(slots, int) or slots < 1:
-            raise ValueError(f"slots must be a positive int (requests served at once per replica), got {slots!r}")
-        if isinstance(load_factor, bool) or not isinstance(load_factor, (int, float)) or not 1.0 <= load_factor < math.inf:
-            raise ValueError(f"load_factor must be a finite number >= 1 (c in 'c x mean load'), got {load_factor!r}")
+        _count("slots", slots)  # requests served at once per replica
+        number("load_factor", load_factor, minimum=1.0, inclusive=True)  # c in "c x mean load"
         self.policy = policy
         self.load_factor = float(load_factor)
         self.names = replica_names(replicas)
@@ -453,8 +452,7 @@ def run_policy(
     ``labcore.sim.Trace``), or records with ``arrival_ms`` and ``ref`` attributes, in arrival order.
     The first ``warmup`` requests warm the caches and are left out of every statistic.
     """
-    if isinstance(warmup, bool) or not isinstance(warmup, int) or warmup < 0:
-        raise ValueError(f"warmup must be an int >= 0, got {warmup!r}")
+    _count("warmup", warmup, minimum=0)
     fleet = AffinityFleet(registry, base_model, replicas=replicas, policy=policy,
                           cache_budget_mb=cache_budget_mb, **fleet_options)
     latencies: list[float] = []

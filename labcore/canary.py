@@ -27,6 +27,8 @@ from dataclasses import dataclass, replace
 
 from .affinity import unit_hash
 from .versions import parse_version
+from ._validate import count, number
+from ._validate import fraction as _fraction  # ``fraction`` is a field and an argument name here
 
 __all__ = [
     "PROMOTE",
@@ -52,12 +54,6 @@ ABORT = "abort"
 COMPLETE = "complete"
 ACTIONS = (PROMOTE, HOLD, ABORT, COMPLETE)
 DEFAULT_RAMP: tuple[float, ...] = (0.05, 0.25, 0.50, 1.0)
-
-
-def _fraction(name: str, value: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
-        raise ValueError(f"{name} must be a fraction in [0, 1], got {value!r}")
-    return float(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,16 +148,13 @@ class CanaryThresholds:
     z: float = 1.645
 
     def __post_init__(self) -> None:
-        for name in ("min_requests", "min_scored"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive int, got {value!r}")
+        count("min_requests", self.min_requests)
+        count("min_scored", self.min_scored)
         _fraction("max_error_rate_increase", self.max_error_rate_increase)
         _fraction("max_score_drop", self.max_score_drop)
         if not 1.0 <= self.max_p99_ratio < math.inf:
             raise ValueError(f"max_p99_ratio must be a finite number >= 1, got {self.max_p99_ratio!r}")
-        if isinstance(self.z, bool) or not isinstance(self.z, (int, float)) or not 0 <= self.z < math.inf:
-            raise ValueError(f"z must be a finite number >= 0 (standard errors of evidence), got {self.z!r}")
+        number("z", self.z, inclusive=True)  # standard errors of evidence
 
 
 @dataclass(frozen=True, slots=True)
@@ -395,12 +388,9 @@ def simulate_canary(
     >>> [d.action for d in log]
     ['hold', 'hold', 'abort']
     """
-    if isinstance(requests, bool) or not isinstance(requests, int) or requests < 1:
-        raise ValueError(f"requests must be a positive int, got {requests!r}")
-    if isinstance(evaluate_every, bool) or not isinstance(evaluate_every, int) or evaluate_every < 1:
-        raise ValueError(f"evaluate_every must be a positive int, got {evaluate_every!r}")
-    if isinstance(users, bool) or not isinstance(users, int) or users < 1:
-        raise ValueError(f"users must be a positive int, got {users!r}")
+    count("requests", requests)
+    count("evaluate_every", evaluate_every)
+    count("users", users)
     _fraction("score_share", score_share)
     rng = random.Random(seed)
     split = CanarySplit(tenant, stable_version, candidate_version, ramp[0])

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from .adapter import Adapter
 from .sizing import gib_to_mb
-from ._validate import number
+from ._validate import instance, number
 
 __all__ = ["FleetPlan", "FleetQuote", "fleet_plan", "fleet_quote", "fleet_under_load", "GPU_QPS", "KV_CACHE_FRACTION"]
 
@@ -75,8 +75,7 @@ def fleet_plan(
     if not adapters:
         raise ValueError("fleet_plan needs at least one adapter (one per tenant), got none")
     for adapter in adapters:
-        if not isinstance(adapter, Adapter):
-            raise TypeError(f"fleet_plan takes Adapter records, got {type(adapter).__name__}: {adapter!r}")
+        instance("each of fleet_plan's adapters", adapter, Adapter)
     hourly = number("gpu_hourly_usd", gpu_hourly_usd, inclusive=True)
     hours = number("hours_per_month", hours_per_month, inclusive=True)
     number("gpu_vram_gb", gpu_vram_gb)

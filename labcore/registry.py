@@ -36,6 +36,7 @@ from .errors import (
     VersionExistsError,
 )
 from .versions import Version, format_version, parse_version
+from ._validate import instance, text
 
 __all__ = ["AdapterRegistry", "REGISTRY_FORMAT"]
 
@@ -68,9 +69,8 @@ class AdapterRegistry:
         ...
         labcore.errors.BaseDigestMismatchError: base 'llama-3-8b' is already registered with digest 'sha256:1111'; refusing to repoint it to 'sha256:9999' (register the new checkpoint under a new name)
         """
-        for label, value in (("base name", name), ("base digest", digest)):
-            if not isinstance(value, str) or not value.strip():
-                raise ValueError(f"{label} must be a non-empty string, got {value!r}")
+        text("base name", name)
+        text("base digest", digest)
         with self._lock:
             known = self._bases.get(name)
             if known == digest:
@@ -103,8 +103,7 @@ class AdapterRegistry:
     # -- adapters ------------------------------------------------------------------------
     def register(self, adapter: Adapter) -> None:
         """Add an adapter version after checking its base is declared and its digest matches."""
-        if not isinstance(adapter, Adapter):
-            raise TypeError(f"register() takes an Adapter, got {type(adapter).__name__}: {adapter!r}")
+        instance("register()'s adapter", adapter, Adapter)
         with self._lock:
             served = self._bases.get(adapter.base_model)
             if served is None:

@@ -30,7 +30,7 @@ from .cache import CacheAccess
 from .errors import InvalidModelRefError, InvalidVersionError, WrongBaseError
 from .registry import AdapterRegistry
 from .versions import Version, parse_version
-from ._validate import number
+from ._validate import number, text
 
 __all__ = [
     "MODE_BASE",
@@ -176,8 +176,7 @@ class MultiLoRARouter:
         base_latency_ms: float,
         dynamic_overhead: float,
     ) -> None:
-        if not isinstance(base_model, str) or not base_model:
-            raise ValueError(f"base_model must be a non-empty string, got {base_model!r}")
+        text("base_model", base_model, blank_ok=True)
         self.registry = registry
         self.cache = cache
         self.base_model = base_model

@@ -22,13 +22,13 @@ tier, so when it comes back it pays only the PCIe copy.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from .adapter import Adapter
 from .cache import AdapterCache, CacheAccess, CacheStats
 from .errors import AdapterTooLargeError
 from .sizing import MIB
+from ._validate import instance, number, text
 
 __all__ = [
     "Link",
@@ -59,14 +59,9 @@ class Link:
     gb_per_s: float
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name:
-            raise ValueError(f"a link needs a non-empty name, got {self.name!r}")
-        o = self.overhead_ms
-        if isinstance(o, bool) or not isinstance(o, (int, float)) or not 0 <= o < math.inf:
-            raise ValueError(f"link {self.name!r}: overhead_ms must be a finite number >= 0, got {o!r}")
-        g = self.gb_per_s
-        if isinstance(g, bool) or not isinstance(g, (int, float)) or not 0 < g < math.inf:
-            raise ValueError(f"link {self.name!r}: gb_per_s must be a positive finite number, got {g!r}")
+        text("link name", self.name, blank_ok=True)
+        number(f"link {self.name!r}: overhead_ms", self.overhead_ms, inclusive=True)
+        number(f"link {self.name!r}: gb_per_s", self.gb_per_s)
 
     @property
     def mb_per_ms(self) -> float:
@@ -151,8 +146,8 @@ class TieredCache:
         pcie: Link = PCIE4_X16,
         storage: Link = OBJECT_STORE,
     ) -> None:
-        if not isinstance(pcie, Link) or not isinstance(storage, Link):
-            raise ValueError(f"pcie and storage must be Link records, got {pcie!r} and {storage!r}")
+        instance("pcie", pcie, Link, error=ValueError)
+        instance("storage", storage, Link, error=ValueError)
         self.gpu = AdapterCache(gpu_budget_mb, pcie.mb_per_ms, load_overhead_ms=pcie.overhead_ms)
         self.host = AdapterCache(host_budget_mb, storage.mb_per_ms, load_overhead_ms=storage.overhead_ms)
         if self.host.budget_mb < self.gpu.budget_mb:

@@ -8,10 +8,11 @@
 'support-bot@2.1.0'
 """
 from __future__ import annotations
-import math
 from dataclasses import dataclass, field
 from .errors import InvalidAdapterError
 from .versions import Version, parse_version
+from ._validate import count, flag, number, text
+_count = count
 __all__ = ['Adapter', 'REF_SEPARATORS', 'tenant_adapters']
 REF_SEPARATORS = (':', '@')
 

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from .adapter import Adapter
 from .sizing import gib_to_mb
-from ._validate import number
+from ._validate import instance, number
 __all__ = ['FleetPlan', 'FleetQuote', 'fleet_plan', 'fleet_quote', 'fleet_under_load', 'GPU_QPS', 'KV_CACHE_FRACTION']
 GPU_QPS = 20.0
 

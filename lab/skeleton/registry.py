@@ -29,6 +29,7 @@ from pathlib import Path
 from .adapter import Adapter
 from .errors import AdapterNotFoundError, BaseDigestMismatchError, LabcoreError, RegistryFileError, UnknownBaseError, VersionExistsError
 from .versions import Version, format_version, parse_version
+from ._validate import instance, text
 __all__ = ['AdapterRegistry', 'REGISTRY_FORMAT']
 REGISTRY_FORMAT = 'labcore.registry/1'
 _ADAPTER_FIELDS = tuple((f.name for f in fields(Adapter) if f.init))

@@ -30,7 +30,7 @@ from .cache import CacheAccess
 from .errors import InvalidModelRefError, InvalidVersionError, WrongBaseError
 from .registry import AdapterRegistry
 from .versions import Version, parse_version
-from ._validate import number
+from ._validate import number, text
 __all__ = ['MODE_BASE', 'MODE_DYNAMIC', 'MODE_DEDICATED', 'MODES', 'ModelRef', 'parse_model_ref', 'RouteDecision', 'MultiLoRARouter']
 MODE_BASE = 'base'
 MODE_DYNAMIC = 'dynamic'

@@ -27,6 +27,7 @@ except ImportError:
 
 from ..router import MODE_BASE, MODE_DEDICATED, MODE_DYNAMIC
 from ..sizing import MB_PER_GB
+from .._validate import text
 from .offline import figure_skipped_note
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -142,8 +143,7 @@ def tenant_color(name: str) -> str:
     >>> tenant_color("tenant-07") in OKABE_ITO.values()
     True
     """
-    if not isinstance(name, str) or not name:
-        raise ValueError(f"tenant name must be a non-empty string, got {name!r}")
+    text("tenant name", name, blank_ok=True)
     digest = hashlib.blake2b(name.encode("utf-8"), digest_size=2).digest()
     return _TENANT_PALETTE[int.from_bytes(digest, "big") % len(_TENANT_PALETTE)]
 

@@ -31,7 +31,7 @@ from ..errors import QueueFullError
 from ..registry import AdapterRegistry
 from ..router import MODE_DYNAMIC, MODES, MultiLoRARouter, RouteDecision
 from ..tiers import OBJECT_STORE, PCIE4_X16, Link, single_tier_cache
-from .._validate import count, number
+from .._validate import between, count, number
 from .workload import DEFAULT_BASE, DEFAULT_BASE_DIGEST, Trace, Workload, make_trace
 
 __all__ = [
@@ -70,8 +70,7 @@ def nearest_rank(p: float, n: int) -> int:
     >>> nearest_rank(99, 200), nearest_rank(50, 5)
     (198, 3)
     """
-    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 100:
-        raise ValueError(f"percentile p must be a number in [0, 100], got {p!r}")
+    between("percentile p", p, 0, 100)
     # p/100*n in exact rational arithmetic via integers where possible, to avoid 0.95*100 = 94.999...
     rank = math.ceil(round(p * n, 9) / 100)
     return max(1, min(n, rank))
@@ -280,13 +279,11 @@ def simulate(
     """
     if not hasattr(router, "route"):
         router = router()
-    if isinstance(windows, bool) or not isinstance(windows, int) or windows < 0:
-        raise ValueError(f"windows must be an int >= 0, got {windows!r}")
+    count("windows", windows, minimum=0)
     n = len(trace)
     if isinstance(warmup, bool) or not isinstance(warmup, int) or not 0 <= warmup < max(n, 1):
         raise ValueError(f"warmup must be an int in [0, {max(n - 1, 0)}] for a trace of {n} requests, got {warmup!r}")
-    if isinstance(progress_every, bool) or not isinstance(progress_every, int) or progress_every < 1:
-        raise ValueError(f"progress_every must be a positive int, got {progress_every!r}")
+    count("progress_every", progress_every)
     bounds = sorted(float(b) for b in phases)
     if any(not 0 < b < math.inf for b in bounds):
         raise ValueError(f"phases must be times in ms inside the trace, got {tuple(phases)!r}")

@@ -105,8 +105,7 @@ def release_timeline(minor_releases: int, *, name: str = "support-bot") -> Relea
     >>> t.semver_latest[-1], t.string_latest[-1], t.releases_behind, t.stale_periods
     ('1.12.0', '1.9.0', 3, 3)
     """
-    if isinstance(minor_releases, bool) or not isinstance(minor_releases, int) or minor_releases < 0:
-        raise ValueError(f"minor_releases must be an int >= 0, got {minor_releases!r}")
+    count("minor_releases", minor_releases, minimum=0)
     registry = AdapterRegistry()
     registry.register_base("llama-3-8b", "sha256:llama-3-8b-demo")
     versions, semver, string = [], [], []
@@ -183,8 +182,7 @@ def replay_cache(cache: Any, adapters: Sequence[Any], *, tenants: int, zipf_s: f
     >>> run.hits, run.evictions, run.used_mb, run.load_first_peak_mb
     (1, 1, (16.0, 32.0, 32.0, 32.0), (16.0, 32.0, 32.0, 48.0))
     """
-    if isinstance(window, bool) or not isinstance(window, int) or window < 1:
-        raise ValueError(f"window must be a positive int, got {window!r}")
+    count("window", window)
     counts: dict[str, int] = {}
     sizes: dict[str, float] = {}
     for a in adapters:

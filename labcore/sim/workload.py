@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..adapter import Adapter, tenant_adapters
-from .._validate import count, number
+from .._validate import count, fraction, instance, number, text
 
 __all__ = ["DEFAULT_BASE", "DEFAULT_BASE_DIGEST", "Join", "Workload", "zipf_weights", "Trace", "make_trace"]
 
@@ -83,8 +83,7 @@ class Workload:
         count("rank", self.rank)
         joins = tuple(self.joins)
         for join in joins:
-            if not isinstance(join, Join):
-                raise ValueError(f"joins must hold Join records, got {join!r}")
+            instance("each of joins", join, Join, error=ValueError)
             if join.tenant > self.tenants:
                 raise ValueError(f"{join} names tenant #{join.tenant}, but the workload has tenants 1..{self.tenants}")
         if len({j.tenant for j in joins}) != len(joins):
@@ -92,12 +91,8 @@ class Workload:
         if len(joins) >= self.tenants and not any(j.at_ms == 0 for j in joins):
             raise ValueError("at least one tenant must be active at t=0 (every tenant has a later Join)")
         object.__setattr__(self, "joins", joins)
-        share = self.base_share
-        if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 <= share < 1:
-            raise ValueError(f"base_share must be a fraction in [0, 1), got {share!r}")
-        object.__setattr__(self, "base_share", float(share))
-        if not isinstance(self.base_model, str) or not self.base_model:
-            raise ValueError(f"base_model must be a non-empty string, got {self.base_model!r}")
+        object.__setattr__(self, "base_share", fraction("base_share", self.base_share, high_inclusive=False))
+        text("base_model", self.base_model, blank_ok=True)
 
     @property
     def duration_ms(self) -> float:

@@ -1,0 +1,43 @@
+"""Tests for labcore._validate: every helper returns a valid value and refuses a bad one with one message shape."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from labcore import _validate as v
+from labcore.errors import InvalidAdapterError
+
+
+@pytest.mark.parametrize(
+    ("check", "bad", "message"),
+    [
+        (lambda x: v.number("budget_mb", x), 0, "budget_mb must be a finite number > 0, got 0"),
+        (lambda x: v.number("budget_mb", x), math.inf, "budget_mb must be a finite number > 0, got inf"),
+        (lambda x: v.number("budget_mb", x), True, "budget_mb must be a finite number > 0, got True"),
+        (lambda x: v.count("tenants", x), 0, "tenants must be a positive int, got 0"),
+        (lambda x: v.count("tenants", x), 1.0, "tenants must be a positive int, got 1.0"),
+        (lambda x: v.count("warmup", x, minimum=0), -1, "warmup must be an int >= 0, got -1"),
+        (lambda x: v.between("p", x, 0, 100), 100.5, r"p must be a finite number in \[0, 100\], got 100.5"),
+        (lambda x: v.fraction("share", x), 1.5, r"share must be a fraction in \[0, 1\], got 1.5"),
+        (lambda x: v.fraction("share", x, high_inclusive=False), 1, r"share must be a fraction in \[0, 1\), got 1"),
+        (lambda x: v.text("base_model", x), "  ", "base_model must be a non-empty string, got '  '"),
+        (lambda x: v.text("base_model", x, blank_ok=True), "", "base_model must be a non-empty string, got ''"),
+        (lambda x: v.flag("merged", x), 1, "merged must be True or False, got 1"),
+    ],
+)
+def test_a_bad_value_is_refused_with_a_message_naming_it(check, bad, message):
+    with pytest.raises(ValueError, match=f"^{message}$"):
+        check(bad)
+
+
+def test_good_values_come_back_and_errors_can_be_specific():
+    assert v.number("x", 2) == 2.0 and isinstance(v.number("x", 2), float)
+    assert v.count("x", 3) == 3 and v.between("p", 99, 0, 100) == 99.0 and v.fraction("f", 0) == 0.0
+    assert v.text("x", " a ") == " a " and v.text("x", " ", blank_ok=True) == " " and v.flag("x", False) is False
+    assert v.instance("x", 3, int) == 3
+    with pytest.raises(TypeError, match="^adapter must be an int, got str: 'a'$"):
+        v.instance("adapter", "a", int)
+    with pytest.raises(InvalidAdapterError, match="rank must be a positive int, got 0"):
+        v.count("rank", 0, error=InvalidAdapterError)
