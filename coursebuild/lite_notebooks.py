@@ -1,0 +1,382 @@
+"""Turn a chapter notebook into the copy the course's JupyterLite site opens.
+
+The book's notebooks stay the one source; the live copy is derived from each, never edited by
+hand. :func:`live_copy` applies, in order:
+
+* the kernel is JupyterLite's ``python``; outputs and widget state are cleared;
+* the chapter's setup cell (first code cell, tagged ``remove-cell``) becomes :func:`setup_cell`:
+  it installs labcore from the site (and pytest and hypothesis where the contract suite runs);
+  the other ``remove-cell`` cells (the book build's hidden checks and glue calls) are left out,
+  except those that define a name a later cell reads, kept collapsed (:func:`needed_hidden_cells`);
+* ``from myst_nb import glue`` becomes a small ``glue`` function (:data:`GLUE_DEF`): myst-nb is a
+  Sphinx extension, not a kernel package, so nothing stands in for it;
+* ``{glue:text}`key:fmt``` roles in the prose become the value the book build glued, formatted by
+  myst-nb's own rule (:func:`substitute_glue`);
+* ``Path("..") / "results"`` becomes ``Path("results")``: the site ships those files beside the
+  notebooks (:func:`results_files` lists them);
+* numpy/matplotlib imports are wrapped so a chapter runs offline (:func:`guard_optional_imports`);
+* ``hide-cell`` cells (self-check answers, solutions) start collapsed, source and outputs
+  (``jupyter.source_hidden`` / ``jupyter.outputs_hidden``, and ``collapsed``, the outputs' flag
+  JupyterLab reads), as the page shows them.
+
+>>> nb = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": "{glue:text}`x:.1f` MiB"}]}
+>>> live_copy(nb, {"x": "2.25"})["cells"][0]["source"]
+'2.2 MiB'
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+#: the first line of every chapter's setup cell (the book's and the live copy's)
+LIVE_MARKER = "# Live version only (JupyterLite"
+PYODIDE_KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
+
+SETUP_CELL = """\
+# Live version only (JupyterLite, Python in the browser): install labcore from the site into this
+# kernel. Under a normal Python kernel it does nothing.
+import sys
+if sys.platform == "emscripten":
+    import piplite
+    await piplite.install(["labcore"])"""
+#: appended in chapters that run the contract suite (``pytest`` comes from the site's Pyodide lock)
+SETUP_CELL_SUITE = """
+    await piplite.install(["pytest", "hypothesis"])  # the contract suite runs in this kernel"""
+#: appended in chapters that draw figures: numpy and matplotlib come from Pyodide's CDN
+#: distribution, so they load online and leave a one-line notice offline
+SETUP_CELL_FIGURES = """
+    try:
+        await piplite.install(["numpy", "matplotlib"])
+        import matplotlib
+    except Exception:
+        print("Offline: numpy and matplotlib come from the internet, so each figure is replaced by "
+              "a one-line note; the panels and everything else run.")"""
+FIGURE_HINTS = ("matplotlib", "numpy", "labcore.plots", "labcore.widgets")
+SUITE_HINTS = ("run_contract_suite", "count_contract_tests")
+
+GLUE_IMPORT = "from myst_nb import glue"
+#: what the live copy runs instead of ``GLUE_IMPORT``: show the value as the book's cell does
+GLUE_DEF = """\
+def glue(name, variable, display=True):  # live copy: myst-nb's glue only feeds the book's prose
+    if display:
+        from IPython.display import display as show
+        show(variable)"""
+
+MATPLOTLIB_LINES = ("%matplotlib inline", "import matplotlib.pyplot as plt")
+MATPLOTLIB_GUARD = """\
+try:  # live version: matplotlib comes from the internet; offline each figure becomes a one-line note
+{lines}
+except ImportError:
+    {fallback}"""
+NUMPY_LINE = "import numpy as np"
+NUMPY_GUARD = """\
+try:
+    import numpy as np
+except ImportError:  # offline: numpy comes from the internet
+    np = None
+    print("(numpy is not available here — the live version loads it from the internet; "
+          "only the cells that compute with np need it)")"""
+
+GLUE_ROLE = re.compile(r"\{glue(?::text)?\}`([^`]+)`")
+PARENT_RESULTS = re.compile(r"""Path\((["'])\.\.\1\)\s*/\s*(["'])results\2""")
+RESULTS_FILE = re.compile(r"""Path\("results"\)\s*/\s*(["'])([^"']+)\1""")
+
+
+def _source(cell: Mapping[str, Any]) -> str:
+    src = cell.get("source", "")
+    return "".join(src) if isinstance(src, list) else src
+
+
+def setup_cell(code_sources: list[str]) -> str:
+    """Return the live setup cell for a notebook whose code cells are ``code_sources``.
+
+    >>> "pytest" in setup_cell(["run_contract_suite('labcore')"]), "matplotlib" in setup_cell(["x = 1"])
+    (True, False)
+    """
+    text = SETUP_CELL
+    if any(hint in src for src in code_sources for hint in SUITE_HINTS):
+        text += SETUP_CELL_SUITE
+    if any(hint in src for src in code_sources for hint in FIGURE_HINTS):
+        text += SETUP_CELL_FIGURES
+    return text
+
+
+def guard_optional_imports(source: str) -> str:
+    """Return a code cell's source with its matplotlib/numpy import lines wrapped for offline use.
+
+    ``%matplotlib inline`` and ``import matplotlib.pyplot as plt`` (top-level lines) become one
+    ``try`` block at the place of the first of them, whose ``except ImportError`` binds ``plt``
+    to ``labcore.plots.offline_pyplot()``; ``import numpy as np`` gets ``np = None`` offline.
+
+    >>> print(guard_optional_imports("%matplotlib inline\\nimport matplotlib.pyplot as plt\\nx = 1"))
+    try:  # live version: matplotlib comes from the internet; offline each figure becomes a one-line note
+        %matplotlib inline
+        import matplotlib.pyplot as plt
+    except ImportError:
+        from labcore.plots import offline_pyplot; plt = offline_pyplot()
+    x = 1
+    """
+    lines = source.split("\n")
+    found = [line for line in lines if line.rstrip() in MATPLOTLIB_LINES]
+    out: list[str] = []
+    for line in lines:
+        if line.rstrip() in MATPLOTLIB_LINES:
+            if line is found[0]:
+                fallback = ("from labcore.plots import offline_pyplot; plt = offline_pyplot()"
+                            if any(f.rstrip() == MATPLOTLIB_LINES[1] for f in found) else "pass")
+                out.append(MATPLOTLIB_GUARD.format(
+                    lines="\n".join("    " + f.rstrip() for f in found), fallback=fallback))
+        elif line.rstrip() == NUMPY_LINE:
+            out.append(NUMPY_GUARD)
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+NUMPY_USE = re.compile(r"\bnp\.")
+NUMPY_SKIP = """\
+if np is None:  # offline: numpy comes from the internet
+    print("(skipped offline: this cell computes with numpy, which the live version loads from the internet)")
+else:
+{body}"""
+
+
+def guard_numpy_cell(source: str) -> str:
+    """Return a cell that computes with ``np`` wrapped so that, offline (``np is None``), it prints a note instead.
+
+    A final expression is shown with ``display`` (inside the ``else`` it would not be the cell's value).
+
+    >>> print(guard_numpy_cell("x = np.ones(2)\\nx.sum()"))
+    if np is None:  # offline: numpy comes from the internet
+        print("(skipped offline: this cell computes with numpy, which the live version loads from the internet)")
+    else:
+        x = np.ones(2)
+        display(x.sum())
+    """
+    import ast
+
+    if not NUMPY_USE.search(source) or NUMPY_LINE in source:
+        return source
+    lines = source.rstrip("\n").split("\n")
+    try:
+        body = ast.parse(source).body
+    except SyntaxError:  # IPython magics: leave the cell as it is
+        return source
+    if body and isinstance(body[-1], ast.Expr):
+        first, last = body[-1].lineno - 1, body[-1].end_lineno
+        expr = "\n".join(lines[first:last])
+        lines[first:last] = f"display({expr})".split("\n")
+    return NUMPY_SKIP.format(body="\n".join("    " + line if line else line for line in lines))
+
+
+def live_code(source: str) -> str:
+    """Return a (non-setup) code cell's source as the live copy runs it.
+
+    >>> live_code('data = Path("..") / "results" / "real_lora.json"')
+    'data = Path("results") / "real_lora.json"'
+    >>> live_code("from myst_nb import glue").startswith("def glue(")
+    True
+    """
+    lines = [GLUE_DEF if line.strip() == GLUE_IMPORT else line for line in source.split("\n")]
+    return guard_optional_imports(guard_numpy_cell(PARENT_RESULTS.sub('Path("results")', "\n".join(lines))))
+
+
+def format_glue(text: str, fmt_spec: str) -> str:
+    """Format a glued ``text/plain`` value as the ``{glue:text}`` role does on the page (myst-nb's rule).
+
+    >>> format_glue("97.5", ".0f"), format_glue("'H100'", "")
+    ('98', 'H100')
+    """
+    from myst_nb.core.variables import format_plain_text
+
+    return format_plain_text(text, fmt_spec)
+
+
+def substitute_glue(markdown: str, values: Mapping[str, str] | None) -> str:
+    """Replace every ``{glue:text}`key:fmt``` role by its formatted value.
+
+    With ``values`` None (no build output to read), each role becomes a visible note instead.
+
+    >>> substitute_glue("saves {glue:text}`pct:.1f`%", {"pct": "97.5"})
+    'saves 97.5%'
+    >>> substitute_glue("{glue:text}`pct`", None)
+    '*[pct: see the book page]*'
+    """
+    def paste(match: re.Match) -> str:
+        key, _, fmt_spec = match[1].partition(":")
+        if values is None:
+            return f"*[{key}: see the book page]*"
+        if key not in values:
+            raise KeyError(f"glue key {key!r} has no value in the executed notebook; glued keys: {sorted(values)}")
+        return format_glue(values[key], fmt_spec)
+
+    return GLUE_ROLE.sub(paste, markdown)
+
+
+def glue_values(executed: Mapping[str, Any]) -> dict[str, str]:
+    """Return ``{key: text/plain}`` of every value glued in an executed notebook (myst-nb's ``scrapbook`` outputs).
+
+    >>> out = {"output_type": "display_data", "metadata": {"scrapbook": {"name": "k", "mime_prefix": "p/"}},
+    ...        "data": {"p/text/plain": "42"}}
+    >>> glue_values({"cells": [{"cell_type": "code", "outputs": [out]}]})
+    {'k': '42'}
+    """
+    values = {}
+    for cell in executed.get("cells", []):
+        for out in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
+            scrap = out.get("metadata", {}).get("scrapbook")
+            if scrap:
+                text = out.get("data", {}).get(scrap.get("mime_prefix", "") + "text/plain")
+                if text is not None:
+                    values[scrap["name"]] = "".join(text) if isinstance(text, list) else text
+    return values
+
+
+def glue_values_from_store(store: Mapping[str, Any]) -> dict[str, str]:
+    """Return ``{key: text/plain}`` from the ``NAME.glue.json`` myst-nb writes beside each executed notebook.
+
+    >>> glue_values_from_store({"k": {"data": {"text/plain": "130"}, "output_type": "display_data"}})
+    {'k': '130'}
+    """
+    values = {}
+    for key, out in store.items():
+        text = out.get("data", {}).get("text/plain")
+        if text is not None:
+            values[key] = "".join(text) if isinstance(text, list) else text
+    return values
+
+
+def results_files(nb: Mapping[str, Any]) -> list[str]:
+    """Return the ``results/`` file names a live copy's code reads (``Path("results") / "name"``)."""
+    return sorted({m[2] for cell in nb.get("cells", []) if cell.get("cell_type") == "code"
+                   for m in RESULTS_FILE.finditer(_source(cell))})
+
+
+def has_glue_roles(nb: Mapping[str, Any]) -> bool:
+    """Tell whether a notebook's prose pastes glued values."""
+    return any(GLUE_ROLE.search(_source(c)) for c in nb.get("cells", []) if c.get("cell_type") == "markdown")
+
+
+def needs_contract_suite(nb: Mapping[str, Any]) -> bool:
+    """Tell whether a notebook runs the contract suite (then the site ships ``tests/contract`` and ``lab/``)."""
+    return any(h in _source(c) for c in nb.get("cells", []) if c.get("cell_type") == "code" for h in SUITE_HINTS)
+
+
+def _names(source: str) -> tuple[set[str], set[str]]:
+    """Return the names a cell defines and the names it reads (IPython magics turned into Python first)."""
+    import ast
+
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    try:
+        tree = ast.parse(TransformerManager().transform_cell(source))
+    except SyntaxError:
+        return set(), set()
+    defined, read = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (defined if isinstance(node.ctx, ast.Store) else read).add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            defined.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return defined, read
+
+
+def needed_hidden_cells(cells: list[Mapping[str, Any]]) -> set[int]:
+    """Return the indexes of ``remove-cell`` code cells that define a name a later kept cell reads.
+
+    The book hides them, but the live copy cannot drop them (e.g. ``rollout = canary_panel()``
+    in a hidden cell, shown by the next one); the other hidden cells (checks, glue) are dropped.
+
+    >>> cells = [_code_cell("x = 1", "remove-cell"), _code_cell("assert x", "remove-cell"), _code_cell("x")]
+    >>> sorted(needed_hidden_cells(cells))
+    [0]
+    """
+    needed: set[str] = set()
+    keep: set[int] = set()
+    for i in range(len(cells) - 1, -1, -1):
+        cell = cells[i]
+        if cell.get("cell_type") != "code":
+            continue
+        source = _source(cell)
+        defined, read = _names(source)
+        hidden = "remove-cell" in cell.get("metadata", {}).get("tags", []) and not source.startswith(LIVE_MARKER)
+        if hidden and not defined & needed:
+            continue
+        if hidden:
+            keep.add(i)
+        needed |= read
+    return keep
+
+
+def _code_cell(source: str, *tags: str) -> dict[str, Any]:
+    return {"cell_type": "code", "metadata": {"tags": list(tags)}, "source": source}
+
+
+def live_copy(nb: Mapping[str, Any], glued: Mapping[str, str] | None) -> dict[str, Any]:
+    """Return the live copy of notebook ``nb`` (a JSON dict); ``glued`` holds its glue values (see module doc)."""
+    nb = copy.deepcopy(dict(nb))
+    nb.setdefault("metadata", {})["kernelspec"] = dict(PYODIDE_KERNELSPEC)
+    nb["metadata"].pop("widgets", None)
+    code = [_source(c) for c in nb.get("cells", []) if c.get("cell_type") == "code"]
+    needed = needed_hidden_cells(nb.get("cells", []))
+    cells = []
+    for index, cell in enumerate(nb.get("cells", [])):
+        meta = cell.setdefault("metadata", {})
+        tags = set(meta.get("tags", []))
+        source = _source(cell)
+        is_setup = source.startswith(LIVE_MARKER)
+        if "remove-cell" in tags and not is_setup:
+            if index not in needed:
+                continue
+            tags.add("hide-cell")  # kept for a name later cells use: collapsed, as a solution is
+        if cell.get("cell_type") == "code":
+            cell["outputs"], cell["execution_count"] = [], None
+            cell["source"] = setup_cell(code) if is_setup else live_code(source)
+        elif cell.get("cell_type") == "markdown":
+            cell["source"] = substitute_glue(source, glued)
+        hidden = meta.setdefault("jupyter", {})
+        if tags & {"hide-cell", "hide-input", "remove-input"}:
+            hidden["source_hidden"] = True
+        if tags & {"hide-cell", "hide-output", "remove-output"}:
+            hidden["outputs_hidden"] = True
+            meta["collapsed"] = True  # what JupyterLab reads when it opens the notebook
+        if not hidden:
+            del meta["jupyter"]
+        cells.append(cell)
+    nb["cells"] = cells
+    return nb
+
+
+def add_setup_cells(notebooks: list[Path]) -> list[str]:
+    """Insert (or refresh) the tagged setup cell as the first code cell of each book notebook.
+
+    Idempotent: a first code cell that starts with ``LIVE_MARKER`` is refreshed in place; returns
+    the names of the notebooks that changed.
+    """
+    import nbformat
+
+    changed = []
+    for path in notebooks:
+        nb = nbformat.read(path, as_version=4)
+        code = [c for c in nb.cells if c.cell_type == "code"]
+        source = setup_cell([c.source for c in code])
+        first = code[0] if code else None
+        if first is not None and first.source.startswith(LIVE_MARKER):
+            if first.source == source and "remove-cell" in first.metadata.get("tags", []):
+                continue
+            first.source = source
+            first.metadata["tags"] = sorted({*first.metadata.get("tags", []), "remove-cell"})
+        else:
+            cell = nbformat.v4.new_code_cell(source, metadata={"tags": ["remove-cell"]})
+            cell.id = "live-setup"
+            at = nb.cells.index(first) if first is not None else len(nb.cells)
+            nb.cells.insert(at, cell)
+        nbformat.write(nb, path)
+        changed.append(path.name)
+    return changed

@@ -1,0 +1,198 @@
+"""Lay out the Pyodide runtime of the course's JupyterLite site so its kernel boots with no outside request.
+
+:func:`prepare_pyodide` fills ``static/pyodide/`` of the JupyterLite input folder:
+
+* the runtime files of the npm ``pyodide`` package (the version ``jupyterlite-pyodide-kernel``
+  expects), fetched with ``npm pack`` and cached;
+* the pure-Python wheels, downloaded from PyPI with pip, of two closures of Pyodide's lock: what
+  the kernel loads while booting (micropip, IPython, jedi and their dependencies) and what
+  chapter 7's contract suite needs (pytest and its dependencies, hypothesis's sortedcontainers);
+* a rewritten ``pyodide-lock.json``: served packages point at those wheels (with their sha256),
+  every other package (numpy, matplotlib, ...) at Pyodide's CDN distribution, so those load when
+  the site is read online and fail cleanly offline.
+
+:func:`write_config` writes ``jupyter-lite.json``, which turns the PyPI fallback off so a missing
+package fails at once instead of asking PyPI, and ``overrides.json`` (JupyterLab settings).
+
+>>> lock_closure({"a": {"depends": ["B"]}, "b": {"depends": []}}, ("a",))
+['a', 'b']
+"""
+
+from __future__ import annotations
+
+import email.parser
+import hashlib
+import json
+import shutil
+import subprocess
+import tarfile
+import zipfile
+from pathlib import Path
+
+from .lite_wheels import find_wheel, log, normalize, pip_download
+
+KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
+#: packages the kernel loads from the lock while booting (the kernel's worker: micropip first,
+#: then ipykernel/comm/pyodide-kernel/jedi/ipython through piplite)
+BOOT_ROOTS = ("micropip", "ipython", "jedi")
+#: lock packages the contract suite imports (chapter 7 runs it in the kernel); their lock
+#: ``depends`` are replaced by the served wheels' own requirements (the lock's list for pytest
+#: names packages pytest no longer uses, some without a wheel on PyPI)
+SUITE_ROOTS = ("pytest", "sortedcontainers")
+#: preloaded by ``loadPyodide`` in parallel with the runtime (saves round trips at boot)
+PRELOAD = ("micropip", "ipython", "jedi")
+#: JupyterLab settings of the site: every cell of a chapter is laid out (not only those in view),
+#: so "Run All" leaves every output on the page and the browser's find sees the whole chapter
+SETTINGS_OVERRIDES = {"@jupyterlab/notebook-extension:tracker": {"windowingMode": "defer"}}
+#: runtime files taken from the npm package (no source maps, no typings, no demo consoles)
+RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "package.json")
+#: the environment markers of Pyodide's kernel, for reading a wheel's requirements
+PYODIDE_MARKERS = {"sys_platform": "emscripten", "platform_system": "Emscripten", "os_name": "posix",
+                   "platform_machine": "wasm32", "implementation_name": "cpython", "extra": ""}
+
+
+def pyodide_version() -> str:
+    """Return the Pyodide version the installed ``jupyterlite-pyodide-kernel`` expects."""
+    from jupyterlite_pyodide_kernel.constants import PYODIDE_VERSION
+
+    return PYODIDE_VERSION
+
+
+def cdn_base(version: str) -> str:
+    """Return Pyodide's CDN distribution URL (ending in a slash) for ``version``."""
+    return f"https://cdn.jsdelivr.net/pyodide/v{version}/full/"
+
+
+def sha256_of(path: Path) -> str:
+    """Return the hex sha256 digest of a file."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def fetch_pyodide_npm(version: str, cache: Path) -> Path:
+    """Fetch the npm ``pyodide`` package into ``cache`` once; return the unpacked folder."""
+    unpacked = cache / f"pyodide-{version}" / "package"
+    if (unpacked / "pyodide-lock.json").is_file():
+        return unpacked
+    cache.mkdir(parents=True, exist_ok=True)
+    log(f"npm pack pyodide@{version}")
+    out = subprocess.run(
+        ["npm", "pack", f"pyodide@{version}", "--pack-destination", str(cache), "--silent"],
+        check=True, capture_output=True, text=True,
+    ).stdout.strip().splitlines()[-1]
+    with tarfile.open(cache / out) as tar:
+        tar.extractall(cache / f"pyodide-{version}", filter="data")
+    return unpacked
+
+
+def lock_closure(packages: dict, roots: tuple[str, ...]) -> list[str]:
+    """Return the names in the lock reachable from ``roots`` through ``depends``."""
+    seen: list[str] = []
+    stack = list(roots)
+    while stack:
+        name = normalize(stack.pop())
+        if name in seen:
+            continue
+        if name not in packages:
+            raise KeyError(f"{name!r} is not in pyodide-lock.json")
+        seen.append(name)
+        stack.extend(packages[name]["depends"])
+    return sorted(seen)
+
+
+def wheel_requires(whl: Path, python: str) -> list[str]:
+    """Return the distributions a wheel requires in Pyodide's kernel (markers evaluated, no extras)."""
+    from packaging.requirements import Requirement
+
+    with zipfile.ZipFile(whl) as zf:
+        meta = next(n for n in zf.namelist() if n.endswith(".dist-info/METADATA"))
+        headers = email.parser.Parser().parsestr(zf.read(meta).decode("utf-8"), headersonly=True)
+    env = {**PYODIDE_MARKERS, "python_version": python, "python_full_version": f"{python}.0"}
+    out = []
+    for line in headers.get_all("Requires-Dist") or []:
+        req = Requirement(line)
+        if req.marker is None or req.marker.evaluate(env):
+            out.append(normalize(req.name))
+    return sorted(set(out))
+
+
+def _serve(packages: dict, names: list[str], cache: Path, dest: Path) -> list[str]:
+    """Copy the PyPI wheels of lock entries ``names`` into ``dest``, point the lock at them; return re-hashed names."""
+    pip_download([f"{packages[n]['name']}=={packages[n]['version']}" for n in names], cache)
+    rehashed = []
+    for name in names:
+        pkg = packages[name]
+        whl = find_wheel(cache, pkg["name"], pkg["version"])
+        if whl is None or not whl.name.endswith("-none-any.whl"):
+            raise FileNotFoundError(f"no pure-Python wheel for {name}=={pkg['version']}")
+        shutil.copy2(whl, dest / whl.name)
+        digest = sha256_of(whl)
+        if digest != pkg["sha256"]:
+            rehashed.append(name)
+        pkg["file_name"], pkg["sha256"] = whl.name, digest
+    return rehashed
+
+
+def suite_closure(packages: dict, boot: list[str], cache: Path, python: str) -> list[str]:
+    """Return the lock packages the contract suite needs beyond ``boot``, following the wheels' own requirements.
+
+    Each one's lock ``depends`` is rewritten to those requirements, so micropip asks for nothing else.
+    """
+    seen: list[str] = []
+    stack = list(SUITE_ROOTS)
+    while stack:
+        name = normalize(stack.pop())
+        if name in seen or name in boot:
+            continue
+        if name not in packages:
+            raise KeyError(f"{name!r} (needed by the contract suite) is not in pyodide-lock.json")
+        pkg = packages[name]
+        pip_download([f"{pkg['name']}=={pkg['version']}"], cache)
+        requires = wheel_requires(find_wheel(cache, pkg["name"], pkg["version"]), python)
+        pkg["depends"] = requires
+        seen.append(name)
+        stack.extend(requires)
+    return sorted(seen)
+
+
+def prepare_pyodide(out: Path, cache: Path) -> dict:
+    """Lay the Pyodide runtime, the served wheels and a rewritten lock into ``out/static/pyodide``."""
+    version = pyodide_version()
+    npm = fetch_pyodide_npm(version, cache / "npm")
+    dest = out / "static" / "pyodide"
+    shutil.rmtree(dest, ignore_errors=True)
+    dest.mkdir(parents=True)
+    for name in RUNTIME_FILES:
+        shutil.copy2(npm / name, dest / name)
+
+    lock = json.loads((npm / "pyodide-lock.json").read_text(encoding="utf-8"))
+    packages = lock["packages"]
+    python = ".".join(lock["info"]["python"].split(".")[:2])
+    wheel_cache = cache / "boot-wheels"
+    boot = lock_closure(packages, BOOT_ROOTS)
+    suite = suite_closure(packages, boot, wheel_cache, python)
+    rehashed = _serve(packages, boot + suite, wheel_cache, dest)
+    cdn = cdn_base(version)
+    for name, pkg in packages.items():
+        if name not in boot and name not in suite:
+            pkg["file_name"] = cdn + pkg["file_name"]
+    (dest / "pyodide-lock.json").write_text(json.dumps(lock, indent=1), encoding="utf-8")
+    log(f"pyodide {version}: {len(boot)} boot and {len(suite)} contract-suite wheels served "
+        f"({', '.join(suite)}), {len(packages) - len(boot) - len(suite)} packages left on {cdn}; "
+        f"re-hashed: {rehashed or 'none'}")
+    return {"version": version, "boot": boot, "suite": suite, "rehashed": rehashed}
+
+
+def write_config(out: Path) -> None:
+    """Write the lite folder's ``jupyter-lite.json`` (no PyPI fallback), ``overrides.json`` and build config."""
+    settings = {"disablePyPIFallback": True, "loadPyodideOptions": {"packages": list(PRELOAD)}}
+    (out / "jupyter-lite.json").write_text(json.dumps({
+        "jupyter-lite-schema-version": 0,
+        "jupyter-config-data": {
+            "appName": "multi-LoRA course (live)",
+            "litePluginSettings": {KERNEL_PLUGIN: settings},
+        },
+    }, indent=2), encoding="utf-8")
+    (out / "overrides.json").write_text(json.dumps(SETTINGS_OVERRIDES, indent=2), encoding="utf-8")
+    (out / "jupyter_lite_config.json").write_text(json.dumps({
+        "LiteBuildConfig": {"no_sourcemaps": True, "no_unused_shared_packages": True},
+    }, indent=2), encoding="utf-8")

@@ -1,0 +1,181 @@
+"""Assemble the course's JupyterLite site: the input folder, its contents, and the ``jupyter lite build``.
+
+The jobs are split by noun: :mod:`coursebuild.lite_runtime` (Pyodide, served wheels, the lock,
+``jupyter-lite.json``), :mod:`coursebuild.lite_wheels` (piplite wheels, labcore's included),
+:mod:`coursebuild.lite_notebooks` (the live copy of a chapter) and :mod:`coursebuild.lite_sphinx`
+(the book build's hooks). This module puts them together:
+
+* :func:`prepare_runtime` fills the JupyterLite input folder (``lite_src``);
+* :func:`stage_contents` writes the files the reader's file browser holds: each chapter's live
+  copy, the ``results/`` files a chapter reads, and, when a chapter runs the contract suite, the
+  suite (``tests/contract`` with its conftests) and the ``lab/`` package with its skeleton;
+* :func:`lite_build` runs ``jupyter lite build``.
+
+As a command, for the browser tests or a quick look without a book build::
+
+    python -m coursebuild.lite_site --out _build/lite_only [--notebooks book/01_*.ipynb] [--glue auto]
+
+Glue values come from the book build's executed notebooks (``_build/jupyter_execute/book``);
+without them ``--glue auto`` executes the chapters with nbclient, and ``--glue note`` leaves a
+visible "see the book page" note in place of each number.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from . import lite_notebooks, lite_runtime, lite_wheels
+from .lite_wheels import log
+
+ROOT = Path(__file__).resolve().parent.parent
+LITE_APPS_LINK = "notebooks/index.html"
+#: the contract suite as the live kernel needs it (chapter 7): paths relative to the repository
+SUITE_FILES = ("tests/__init__.py", "tests/conftest.py", "tests/contract/*.py", "lab/*.py", "lab/README.md",
+               "lab/skeleton/*.py")
+
+
+def prepare_runtime(lite_dir: Path, cache: Path, root: Path = ROOT) -> dict:
+    """Fill the JupyterLite input folder: Pyodide and its lock, the piplite wheels, the config files."""
+    lite_dir.mkdir(parents=True, exist_ok=True)
+    summary = lite_runtime.prepare_pyodide(lite_dir, cache)
+    summary["piplite"] = lite_wheels.prepare_piplite(lite_dir, cache, root)
+    lite_runtime.write_config(lite_dir)
+    return summary
+
+
+def execute_for_glue(path: Path, timeout_s: int = 600) -> dict:
+    """Execute a book notebook with nbclient (in its own folder) and return it, for its glue values."""
+    import nbclient
+    import nbformat
+
+    log(f"executing {path.name} for its glue values (no book build output)")
+    nb = nbformat.read(path, as_version=4)
+    nbclient.NotebookClient(nb, timeout=timeout_s, resources={"metadata": {"path": str(path.parent)}}).execute()
+    return json.loads(nbformat.writes(nb))
+
+
+def glue_source(path: Path, executed_dir: Path | None, mode: str) -> dict[str, str] | None:
+    """Return the glue values of chapter ``path``: from ``executed_dir`` (the book build), else per ``mode``.
+
+    The book build leaves ``NAME.glue.json`` (myst-nb's store) and the executed ``NAME.ipynb`` there.
+
+    ``mode`` is ``"auto"`` (execute when there is no build output), ``"build"`` (build output
+    required), ``"execute"`` (always execute) or ``"note"`` (None: each role becomes a note).
+    """
+    if mode == "note":
+        return None
+    if mode != "execute" and executed_dir is not None:
+        store = executed_dir / f"{path.stem}.glue.json"
+        if store.is_file():
+            return lite_notebooks.glue_values_from_store(json.loads(store.read_text(encoding="utf-8")))
+        built = executed_dir / path.name
+        if built.is_file():
+            return lite_notebooks.glue_values(json.loads(built.read_text(encoding="utf-8")))
+    if mode == "build":
+        raise FileNotFoundError(f"no executed copy of {path.name} in {executed_dir} (build the book first)")
+    return lite_notebooks.glue_values(execute_for_glue(path))
+
+
+def stage_contents(notebooks: list[Path], dest: Path, *, root: Path = ROOT, executed_dir: Path | None = None,
+                   glue: str = "auto") -> list[str]:
+    """Write the live site's files into ``dest`` (see the module doc); return their paths, relative to ``dest``."""
+    shutil.rmtree(dest, ignore_errors=True)
+    dest.mkdir(parents=True)
+    written: list[str] = []
+    suite = False
+    for path in notebooks:
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        glued = glue_source(path, executed_dir, glue) if lite_notebooks.has_glue_roles(nb) else {}
+        live = lite_notebooks.live_copy(nb, glued)
+        (dest / path.name).write_text(json.dumps(live, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        written.append(path.name)
+        for name in lite_notebooks.results_files(live):
+            _copy(root / "results" / name, dest / "results" / name)
+            written.append(f"results/{name}")
+        suite = suite or lite_notebooks.needs_contract_suite(nb)
+    if suite:
+        for pattern in SUITE_FILES:
+            for src in sorted(root.glob(pattern)):
+                rel = src.relative_to(root).as_posix()
+                _copy(src, dest / rel)
+                written.append(rel)
+    return written
+
+
+def _copy(src: Path, dst: Path) -> None:
+    if not src.is_file():
+        raise FileNotFoundError(f"the live site needs {src}, which is missing")
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(src, dst)
+
+
+def lite_build(lite_dir: Path, contents: Path, site: Path) -> None:
+    """Run ``jupyter lite build`` like jupyterlite-sphinx does (apps: notebooks and lab).
+
+    Its task database is removed first: it would skip steps whose output was deleted since.
+    """
+    (lite_dir / ".jupyterlite.doit.db").unlink(missing_ok=True)
+    cmd = [sys.executable, "-m", "jupyter", "lite", "build", "--lite-dir", str(lite_dir.resolve()),
+           "--contents", str(contents.resolve()), "--output-dir", str(site.resolve())]
+    for app in ("notebooks", "lab"):
+        cmd += ["--apps", app]
+    subprocess.run(cmd, check=True, cwd=lite_dir, stdout=subprocess.DEVNULL)
+
+
+def prune_and_measure(site: Path) -> int:
+    """Remove source maps left in a built lite site; return its size in bytes."""
+    for path in site.rglob("*.map"):
+        path.unlink()
+    size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
+    log(f"lite site {site}: {size / 2**20:.1f} MiB")
+    return size
+
+
+def build_site(out: Path, notebooks: list[Path], *, root: Path = ROOT, glue: str = "auto",
+               executed_dir: Path | None = None) -> Path:
+    """Build a stand-alone live site under ``out`` (``out/site/lite``); return the folder to serve."""
+    cache = root / "_build" / "lite_cache"
+    summary = prepare_runtime(out / "lite_src", cache, root)
+    files = stage_contents(notebooks, out / "lite_contents", root=root,
+                           executed_dir=executed_dir or root / "_build" / "jupyter_execute" / "book", glue=glue)
+    site = out / "site" / "lite"
+    shutil.rmtree(site, ignore_errors=True)
+    lite_build(out / "lite_src", out / "lite_contents", site)
+    prune_and_measure(site)
+    log(f"piplite wheels {', '.join(summary['piplite'])}; {len(files)} files in the contents")
+    return out / "site"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Prepare and build a stand-alone live site (no book), or refresh the book's setup cells."""
+    parser = argparse.ArgumentParser(description="Build the course's JupyterLite site without the book.")
+    parser.add_argument("--out", type=Path, default=ROOT / "_build" / "lite_only")
+    parser.add_argument("--root", type=Path, default=ROOT, help="repository with labcore/ and book/")
+    parser.add_argument("--notebooks", type=Path, nargs="*", default=None,
+                        help="notebooks to include (default: book/NN_*.ipynb)")
+    parser.add_argument("--glue", choices=("auto", "build", "execute", "note"), default="auto",
+                        help="where the prose's glued numbers come from (default: the book build's executed "
+                             "notebooks, else execute the chapters)")
+    parser.add_argument("--add-setup-cells", action="store_true",
+                        help="insert or refresh the live setup cell in the book's notebooks, then stop")
+    args = parser.parse_args(argv)
+    root = args.root.resolve()
+    notebooks = args.notebooks or sorted((root / "book").glob("[0-9][0-9]_*.ipynb"))
+    if args.add_setup_cells:
+        log(f"setup cell added or refreshed in: {lite_notebooks.add_setup_cells(notebooks) or 'none'}")
+        return 0
+    started = time.perf_counter()
+    site = build_site(args.out.resolve(), [p.resolve() for p in notebooks], root=root, glue=args.glue)
+    log(f"done in {time.perf_counter() - started:.0f} s: serve {site} "
+        f"(python -m http.server --bind 127.0.0.1 --directory {site}) and open /lite/{LITE_APPS_LINK}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

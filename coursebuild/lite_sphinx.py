@@ -1,0 +1,106 @@
+"""Build the course's JupyterLite site with the book: a Sphinx extension over ``jupyterlite-sphinx``.
+
+In ``_config.yml``: ``sphinx: extra_extensions: [coursebuild.lite_sphinx]``, with
+``jupyterlite_dir`` (the input folder) and ``jupyterlite_content_dir`` (the files) set. Then:
+
+* when the config is read, the input folder gets the Pyodide runtime, the served wheels and the
+  config (:func:`coursebuild.lite_site.prepare_runtime`), and the theme's remote web font that
+  ``jupyterlite-sphinx`` adds to every page is dropped;
+* every page built from a notebook gets a "Live" button to its copy in the site;
+* when the pages are written (before ``jupyterlite-sphinx`` runs ``jupyter lite build``), the
+  contents folder gets each chapter's live copy with the glue values of this build's executed
+  notebooks (:func:`coursebuild.lite_site.stage_contents`);
+* after the build, source maps are removed and the site's size is reported.
+
+Without the Lite requirements (``requirements-lite.txt``) it logs one line and builds the book
+with no live site and no Live buttons.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+LITE_MODULES = ("jupyterlite_sphinx", "jupyterlite_core", "jupyterlite_pyodide_kernel")
+
+
+def missing_requirement() -> str | None:
+    """Return the first Lite build requirement that is not installed, or None."""
+    import importlib.util
+
+    return next((m for m in LITE_MODULES if importlib.util.find_spec(m) is None), None)
+
+
+def _lite_dir(app) -> Path:
+    lite_dir = Path(app.config.jupyterlite_dir)
+    return lite_dir if lite_dir.is_absolute() else Path(app.srcdir) / lite_dir
+
+
+def _on_config_inited(app, config) -> None:
+    """Prepare the lite input folder and drop jupyterlite-sphinx's remote web font."""
+    from .lite_site import prepare_runtime
+
+    srcdir = Path(app.srcdir)
+    prepare_runtime(_lite_dir(app), srcdir / "_build" / "lite_cache", srcdir)
+    config.jupyterlite_contents = []  # everything is staged into jupyterlite_content_dir
+    app.registry.css_files[:] = [
+        (name, attrs) for name, attrs in app.registry.css_files if not str(name).startswith("http")
+    ]
+
+
+def _on_page_context(app, pagename, templatename, context, doctree) -> None:
+    """Add a "Live" button to the header of every page built from a notebook."""
+    from .lite_site import LITE_APPS_LINK
+
+    path = app.env.doc2path(pagename, base=False) if pagename in app.env.all_docs else ""
+    if not str(path).endswith(".ipynb"):
+        return
+    href = "../" * pagename.count("/") + f"lite/{LITE_APPS_LINK}?path={Path(path).name}"
+    context.setdefault("header_buttons", []).insert(0, {
+        "type": "link",
+        "url": href,
+        "tooltip": "Open this chapter in a live Python kernel in your browser (JupyterLite)",
+        "icon": "fas fa-play",
+        "label": "live-lite-button",
+        "text": "Live",
+    })
+
+
+def _on_pages_written(app, exception) -> None:
+    """Stage the chapters' live copies with this build's glue values (before ``jupyter lite build``)."""
+    if exception is not None or app.builder.format != "html":
+        return
+    from .lite_site import stage_contents
+
+    srcdir = Path(app.srcdir)
+    notebooks = sorted(p for pattern in app.config.lite_notebooks for p in srcdir.glob(pattern))
+    executed = Path(app.outdir).parent / "jupyter_execute" / "book"
+    stage_contents(notebooks, srcdir / app.config.jupyterlite_content_dir, root=srcdir,
+                   executed_dir=executed, glue="build")
+
+
+def _on_build_finished(app, exception) -> None:
+    """Remove source maps from the built lite site and report its size."""
+    from .lite_site import prune_and_measure
+
+    site = Path(app.outdir) / "lite"
+    if exception is None and site.is_dir():
+        prune_and_measure(site)
+
+
+def setup(app):
+    """Register the extension; without the Lite requirements, say so once and do nothing else."""
+    missing = missing_requirement()
+    if missing:
+        from sphinx.util import logging
+
+        logging.getLogger(__name__).info(
+            f"[lite] {missing} is not installed: building the book without its live (JupyterLite) site "
+            "and Live buttons (pip install -r requirements-lite.txt to add them)")
+        return {"parallel_read_safe": True, "parallel_write_safe": True}
+    app.setup_extension("jupyterlite_sphinx")
+    app.add_config_value("lite_notebooks", ["book/[0-9][0-9]_*.ipynb"], "html")
+    app.connect("config-inited", _on_config_inited, priority=900)
+    app.connect("html-page-context", _on_page_context, priority=600)
+    app.connect("build-finished", _on_pages_written, priority=400)  # jupyterlite-sphinx builds at 500
+    app.connect("build-finished", _on_build_finished, priority=900)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

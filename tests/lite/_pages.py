@@ -1,0 +1,231 @@
+"""Drive notebooks of the live site in Chromium: open offline, Run All, wait, read outputs and panels.
+
+Async Playwright, so several chapters can run at once in one browser (each page has its own
+Pyodide kernel in a web worker). The panels draw on a canvas: the page records every string drawn
+(``conftest.RECORD_CANVAS_TEXT``), which is how a test reads a panel's readout.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import shutil
+import urllib.parse
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
+CHAPTERS = sorted((ROOT / "book").glob("[0-9][0-9]_*.ipynb"))
+EXECUTED = ROOT / "_build" / "jupyter_execute" / "book"
+
+#: recorded on every canvas: the strings Vega draws (readouts, titles, axis labels), so a test can
+#: read what a canvas-rendered panel shows; ``__texts`` is cleared by the test before a change
+RECORD_CANVAS_TEXT = """
+(() => {
+  const fill = CanvasRenderingContext2D.prototype.fillText;
+  CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+    const canvas = this.canvas;
+    (canvas.__texts = canvas.__texts || []).push(String(text));
+    return fill.call(this, text, ...rest);
+  };
+})();
+"""
+
+
+def tool_missing() -> str | None:
+    """Return why the browser tests cannot run here, or None."""
+    if not Path(CHROMIUM).exists():
+        return f"{CHROMIUM} is missing (apt-get install chromium)"
+    if shutil.which("npm") is None:
+        return "npm is missing"
+    for module in ("playwright", "jupyterlite_core", "jupyterlite_pyodide_kernel"):
+        try:
+            __import__(module)
+        except ImportError:
+            return f"{module} is missing (pip install -r requirements-lite.txt)"
+    return None
+
+
+def is_local(url: str) -> bool:
+    """Tell whether a request stays on this machine (loopback, data: or blob: URLs)."""
+    if url.startswith(("data:", "blob:")):
+        return True
+    return urllib.parse.urlparse(url).hostname == "127.0.0.1"
+
+
+
+RUN_TIMEOUT_MS = 420_000
+STDERR = '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
+
+#: true once no visible code cell waits to run ("[*]") and the kernel has stayed idle for 1.5 s (the app's
+#: favicon shows a busy kernel): Run All has finished, or stopped at an error
+SETTLED = """() => {
+  const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')].map(p => p.textContent.trim());
+  const icon = document.querySelector('link[rel="icon"]');
+  const settled = !prompts.includes('[*]:') && !(icon && icon.href.includes('busy'));
+  if (!settled) { window.__settledSince = undefined; return false; }
+  window.__settledSince = window.__settledSince || Date.now();
+  return Date.now() - window.__settledSince > 1500;
+}"""
+#: true once Run All has queued or run a cell
+STARTED = """() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
+  .some(p => /^\\[(\\*|\\d+)\\]:$/.test(p.textContent.trim()))"""
+#: the execution prompts of the code cells that show their input ("[3]:" once run)
+PROMPTS = """() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
+  .map(p => p.textContent.trim()).filter(t => t !== '')"""
+
+#: the state of every Vega panel on the page: its controls and the strings on its canvas
+PANELS = """() => [...document.querySelectorAll('.jp-RenderedVegaLite')].map(el => ({
+  controls: [...el.querySelectorAll('.vega-bindings input[type=range], .vega-bindings select')].map(c => ({
+    tag: c.tagName.toLowerCase(), value: c.value, options: c.tagName === 'SELECT' ? c.options.length : 0})),
+  texts: [...el.querySelectorAll('canvas')].flatMap(c => c.__texts || []),
+}))"""
+
+
+@dataclass
+class Run:
+    """What one notebook's Run All left on the page."""
+
+    name: str
+    seconds: float = 0.0
+    outputs: list[str] = field(default_factory=list)
+    stderr: list[str] = field(default_factory=list)
+    panels: list[dict[str, Any]] = field(default_factory=list)
+    moves: list[dict[str, Any]] = field(default_factory=list)
+    collapsed: dict[str, int] = field(default_factory=dict)
+    collapsed_at_open: dict[str, int] = field(default_factory=dict)
+    markdown: str = ""
+    requests: list[str] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+    failure: str | None = None
+    unrun: int = 0
+
+
+def code_cells(notebook: Path) -> int:
+    """Return how many code cells a notebook file holds."""
+    return sum(c["cell_type"] == "code" for c in json.loads(notebook.read_text(encoding="utf-8"))["cells"])
+
+
+def visible_code_cells(notebook: Path) -> int:
+    """Return how many code cells of a notebook file show their input (not ``jupyter.source_hidden``)."""
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    return sum(c["cell_type"] == "code" and not c["metadata"].get("jupyter", {}).get("source_hidden") for c in cells)
+
+
+async def _collapsed(page) -> dict[str, int]:
+    return {"inputs": await page.locator(".jp-InputPlaceholder").count(),
+            "outputs": await page.locator(".jp-OutputPlaceholder").count()}
+
+
+async def run_notebook(browser, base: str, name: str, n_code: int, *, n_total: int | None = None,
+                       move=None) -> Run:
+    """Open ``name`` offline in a fresh context, Run All, wait until its ``n_code`` visible code cells ran and
+    the kernel is idle, and collect a :class:`Run`.
+
+    ``move(page, run)`` (async), when given, is called after the run to move panel controls.
+    """
+    run = Run(name)
+    context = await browser.new_context(viewport={"width": 1280, "height": 24000})
+
+    async def guard(route) -> None:
+        if is_local(route.request.url):
+            await route.continue_()
+        else:
+            run.blocked.append(route.request.url)
+            await route.abort()
+
+    await context.route("**/*", guard)
+    await context.add_init_script(RECORD_CANVAS_TEXT)
+    context.on("request", lambda req: run.requests.append(req.url))
+    page = await context.new_page()
+    page.on("pageerror", lambda err: run.page_errors.append(str(err)))
+    started = time.perf_counter()
+    try:
+        await page.goto(f"{base}/lite/notebooks/index.html?path={name}")
+        await page.locator(".jp-CodeCell").first.wait_for(timeout=90_000)
+        if n_total is not None:  # every cell laid out: count the collapsed ones as the reader meets them
+            await page.wait_for_function("n => document.querySelectorAll('.jp-CodeCell').length === n",
+                                         arg=n_total, timeout=60_000)
+        run.collapsed_at_open = await _collapsed(page)
+        for _ in range(3):  # the menu can miss a click while the page is still busy
+            await page.locator(".jp-Notebook").click()
+            await page.get_by_role("menuitem", name="Run", exact=True).click()
+            await page.locator("li[data-command='runmenu:run-all']").click()
+            try:
+                await page.wait_for_function(STARTED, timeout=20_000)
+                break
+            except Exception:  # noqa: BLE001 - retried, then the run is reported as not run
+                continue
+        await page.wait_for_function(SETTLED, timeout=RUN_TIMEOUT_MS, polling=500)
+        run.seconds = time.perf_counter() - started
+        prompts = await page.evaluate(PROMPTS)
+        run.unrun = len(prompts) - sum(bool(re.fullmatch(r"\[\d+\]:", p)) for p in prompts)
+        run.unrun += max(0, n_code - len(prompts))
+        run.outputs = await page.locator(".jp-OutputArea-output").evaluate_all("els => els.map(e => e.textContent)")
+        run.stderr = await page.locator(STDERR).evaluate_all("els => els.map(e => e.textContent)")
+        run.markdown = "\n".join(await page.locator(".jp-MarkdownOutput").evaluate_all(
+            "els => els.map(e => e.textContent)"))
+        run.collapsed = await _collapsed(page)
+        run.panels = await page.evaluate(PANELS)
+        if move is not None:
+            await move(page, run)
+    except Exception as error:  # noqa: BLE001 - reported per notebook by the test
+        run.failure = f"{type(error).__name__}: {error}"
+        run.outputs = run.outputs or await page.locator(".jp-OutputArea-output").evaluate_all(
+            "els => els.map(e => e.textContent)")
+    finally:
+        await context.close()
+    return run
+
+
+async def launch(playwright):
+    """Launch Debian's Chromium headless with the course's flags."""
+    return await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+#: a registry/cache/router walk-through; its printed line must be identical in Pyodide and in CPython
+LABCORE_CELL = """\
+from labcore import AdapterCache, AdapterRegistry, MultiLoRARouter, tenant_adapters
+reg = AdapterRegistry()
+reg.register_base("llama-3-8b", "sha256:llama-3-8b-demo")
+for adapter in tenant_adapters(6, vram_mb=16.0):
+    reg.register(adapter)
+cache = AdapterCache(48.0, 10.0)
+router = MultiLoRARouter(reg, cache, "llama-3-8b", base_latency_ms=20.0, dynamic_overhead=0.1)
+routes = [router.route(f"llama-3-8b:tenant-{i:02d}") for i in [1, 2, 3, 1, 4, 5, 1, 6]]
+print("LABCORE", len(reg), cache.hits, cache.misses, len(cache.eviction_log),
+      [d.mode for d in routes][0], round(sum(d.total_latency_ms for d in routes), 3))"""
+
+PROBE_CELL = """\
+import sys
+print("PYODIDE", sys.platform, sys.version.split()[0])"""
+
+#: one panel shown from a blank notebook in one call, as an instructor would
+PANEL_CELL = """\
+import labcore.panels
+labcore.panels.show("adapter_vram_panel")"""
+
+
+def demo_notebook(path: Path) -> None:
+    """Write the kernel check notebook: a setup cell (replaced by the live one), probe, labcore and panel cells."""
+    import nbformat
+
+    from coursebuild.lite_notebooks import LIVE_MARKER
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_markdown_cell("# Live kernel check"),
+        nbformat.v4.new_code_cell(f"{LIVE_MARKER}: replaced in the live copy", metadata={"tags": ["remove-cell"]}),
+        nbformat.v4.new_code_cell(PROBE_CELL),
+        nbformat.v4.new_code_cell(LABCORE_CELL),
+        nbformat.v4.new_code_cell(PANEL_CELL),
+    ]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, path)

@@ -1,0 +1,61 @@
+"""Fixtures of the live (JupyterLite) browser tests: one site, one server, one offline browser.
+
+The site is built once per test process with :func:`coursebuild.lite_site.build_site` from the
+chapters and a small demo notebook, served from 127.0.0.1, and opened in Debian's Chromium
+(Playwright) with every request outside 127.0.0.1 aborted and recorded. The glued numbers come
+from the book build's executed notebooks when ``_build/jupyter_execute`` holds them (``make test``
+builds the book first), else each role becomes a "see the book page" note.
+
+Needs ``pip install -r requirements-lite.txt``, ``npm`` and ``/usr/bin/chromium``; skips without them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ._pages import CHAPTERS, EXECUTED, ROOT, demo_notebook, tool_missing
+
+
+@pytest.fixture(scope="session")
+def lite_site(tmp_path_factory) -> Path:
+    """Build a stand-alone live site with every chapter and the demo notebook; return the folder to serve."""
+    why = tool_missing()
+    if why:
+        pytest.skip(why)
+    from coursebuild.lite_site import build_site
+
+    work = tmp_path_factory.mktemp("lite")
+    demo = work / "live_check.ipynb"
+    demo_notebook(demo)
+    glue = "build" if all((EXECUTED / p.name).is_file() for p in CHAPTERS) else "note"
+    started = time.perf_counter()
+    site = build_site(work / "out", [demo, *CHAPTERS], root=ROOT, glue=glue, executed_dir=EXECUTED)
+    print(f"\n[lite] site built in {time.perf_counter() - started:.1f} s (glue: {glue})")
+    return site
+
+
+@pytest.fixture(scope="session")
+def server(lite_site: Path):
+    """Serve the site with ``python -m http.server`` on a free 127.0.0.1 port; yield its base URL."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", str(port), "--directory", str(lite_site)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            break
+        time.sleep(0.1)
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    proc.wait(10)

@@ -1,0 +1,96 @@
+"""The live copy of a chapter, checked without a browser: glue pasted as on the page, solutions collapsed,
+no myst_nb import, chapter 14's results path inside the site, chapter 7's suite shipped."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from coursebuild import lite_notebooks as ln
+from coursebuild.lite_site import stage_contents
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.lite
+
+
+def _nb(*cells):
+    return {"metadata": {}, "cells": list(cells)}
+
+
+def _code(source, *tags):
+    return {"cell_type": "code", "metadata": {"tags": list(tags)}, "source": source, "outputs": [{"x": 1}],
+            "execution_count": 3}
+
+
+def _md(source):
+    return {"cell_type": "markdown", "metadata": {}, "source": source}
+
+
+def test_glue_roles_take_the_built_value_with_the_pages_format():
+    nb = _nb(_md("It saves {glue:text}`pct:.1f`% on {glue:text}`gpus` GPUs ({glue:text}`mb:,.0f` MiB)."))
+    out = ln.live_copy(nb, {"pct": "97.5", "gpus": "1", "mb": "13312.0"})
+    assert out["cells"][0]["source"] == "It saves 97.5% on 1 GPUs (13,312 MiB)."
+
+
+def test_a_missing_glue_value_fails_instead_of_showing_raw_markup():
+    with pytest.raises(KeyError, match="nope"):
+        ln.live_copy(_nb(_md("{glue:text}`nope`")), {"pct": "1"})
+
+
+def test_solutions_start_collapsed_and_hidden_checks_are_left_out():
+    nb = _nb(_code(f"{ln.LIVE_MARKER} ...", "remove-cell"), _code("x = 1"), _code("check(2)", "hide-cell"),
+             _code("assert x == 1", "remove-cell"))
+    cells = ln.live_copy(nb, {})["cells"]
+    assert [c["source"] for c in cells][1:] == ["x = 1", "check(2)"]
+    assert cells[0]["source"] == ln.setup_cell(["x = 1", "check(2)", "assert x == 1"])
+    assert cells[2]["metadata"]["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
+    assert cells[2]["metadata"]["collapsed"] is True
+    assert "jupyter" not in cells[1]["metadata"] and cells[1]["outputs"] == [] and cells[1]["execution_count"] is None
+
+
+def test_a_hidden_cell_that_defines_a_shown_name_is_kept_collapsed():
+    nb = _nb(_code("rollout = make()\nglue('k', 1, display=False)", "remove-cell"), _code("rollout"),
+             _code("assert rollout", "remove-cell"))
+    cells = ln.live_copy(nb, {})["cells"]
+    assert [c["source"] for c in cells] == ["rollout = make()\nglue('k', 1, display=False)", "rollout"]
+    assert cells[0]["metadata"]["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
+
+
+def test_glue_import_becomes_a_function_not_a_package(monkeypatch):
+    (cell,) = ln.live_copy(_nb(_code("from myst_nb import glue\nglue('k', 3, display=False)")), {})["cells"]
+    assert "myst_nb" not in cell["source"]
+    shown = []
+    monkeypatch.setattr("IPython.display.display", shown.append)
+    scope = {}
+    exec(cell["source"], scope)
+    scope["glue"]("k", 4)
+    assert shown == [4]
+
+
+def test_numpy_cells_print_a_note_offline_and_run_online():
+    source = ln.live_code("rng = np.random.default_rng(0)\nrng.integers(5, size=2).tolist()")
+    printed = []
+    exec(source, {"np": None, "print": printed.append, "display": printed.append})
+    assert printed and "skipped offline" in printed[0]
+    import numpy
+
+    shown = []
+    exec(source, {"np": numpy, "display": shown.append})
+    assert shown == [numpy.random.default_rng(0).integers(5, size=2).tolist()]
+
+
+def test_the_suite_and_results_are_staged_for_the_chapters_that_read_them(tmp_path):
+    chapters = [p for p in sorted((ROOT / "book").glob("[0-9][0-9]_*.ipynb")) if p.name[:2] in {"07", "14"}]
+    if len(chapters) != 2:
+        pytest.skip("chapters 7 and 14 are not both present")
+    files = stage_contents(chapters, tmp_path, root=ROOT, glue="note")
+    assert "results/real_lora.json" in files and "tests/contract/conftest.py" in files
+    assert "lab/skeleton/versions.py" in files and "tests/conftest.py" in files and "lab/contract.py" in files
+    ch14 = (tmp_path / chapters[1].name).read_text(encoding="utf-8")
+    assert 'Path("..")' not in ch14 and 'Path(\\"results\\")' in ch14
+    assert "{glue" not in ch14 and "see the book page" in ch14
+    for name in ("07_do_the_lab.ipynb", chapters[1].name):
+        setup = json.loads((tmp_path / name).read_text(encoding="utf-8"))["cells"]
+        assert any(ln.LIVE_MARKER in "".join(c["source"]) for c in setup)
