@@ -58,7 +58,7 @@ from .router import (
     RouteDecision,
     parse_model_ref,
 )
-from .sim import Join, SimResult, Trace, Workload, make_trace, percentile, simulate, standard_fleet
+from .sim import Join, SimResult, Trace, Workload, make_trace, percentile, simulate, single_replica_router, standard_fleet
 from .sizing import GpuMemorySplit, adapter_vram_mb, gpu_memory_split
 from .tiers import Link, TieredCache
 from .versions import format_version, parse_version
@@ -147,6 +147,7 @@ __all__ = [
     "rendezvous_owner",
     "run_policy",
     "simulate",
+    "single_replica_router",
     "standard_fleet",
     "target_dims",
     "tenant_adapters",
