@@ -6,7 +6,7 @@ In ``_config.yml``: ``sphinx: extra_extensions: [coursebuild.lite_sphinx]``, wit
 * when the config is read, the input folder gets the Pyodide runtime, the served wheels and the
   config (:func:`coursebuild.lite_site.prepare_runtime`), and the theme's remote web font that
   ``jupyterlite-sphinx`` adds to every page is dropped;
-* every page built from a notebook gets a "Live" button to its copy in the site;
+* every page whose notebook has a live copy (``lite_notebooks``, the chapters) gets a "Live" button;
 * when the pages are written (before ``jupyterlite-sphinx`` runs ``jupyter lite build``), the
   contents folder gets each chapter's live copy with the glue values of this build's executed
   notebooks (:func:`coursebuild.lite_site.stage_contents`);
@@ -48,12 +48,12 @@ def _on_config_inited(app, config) -> None:
 
 
 def _on_page_context(app, pagename, templatename, context, doctree) -> None:
-    """Add a "Live" button to the header of every page built from a notebook."""
+    """Add a "Live" button to the header of every page whose notebook has a live copy (``lite_notebooks``)."""
     from .lite_site import LITE_APPS_LINK
 
     path = app.env.doc2path(pagename, base=False) if pagename in app.env.all_docs else ""
-    if not str(path).endswith(".ipynb"):
-        return
+    if not any(Path(path).match(pattern) for pattern in app.config.lite_notebooks):
+        return  # no live copy of this page: no button that would lead nowhere
     href = "../" * pagename.count("/") + f"lite/{LITE_APPS_LINK}?path={Path(path).name}"
     context.setdefault("header_buttons", []).insert(0, {
         "type": "link",

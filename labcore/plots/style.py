@@ -13,7 +13,6 @@ True
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -125,14 +124,13 @@ def use_course_style() -> None:
         print(figure_skipped_note().replace("(figure skipped:", "(figures will be skipped:"))
         return
     matplotlib.rcParams.update(course_rc())
-    os.environ.setdefault("SOURCE_DATE_EPOCH", "0")  # no build date inside the SVGs: same input, same file
     try:  # in a notebook, figures are shown as SVG (vector: sharp on any screen, any zoom)
         from IPython import get_ipython
         from matplotlib_inline.backend_inline import set_matplotlib_formats
     except ImportError:  # pragma: no cover - no IPython here
         return
-    if get_ipython() is not None:
-        set_matplotlib_formats("svg")
+    if get_ipython() is not None:  # no date in the SVG's metadata: the same figure gives the same file
+        set_matplotlib_formats("svg", metadata={"Date": None})
 
 
 def tenant_color(name: str) -> str:

@@ -117,6 +117,16 @@ def _gzip_bytes_loaded(open_page, rel: str) -> tuple[int, list[tuple[str, int]]]
     return sum(sizes.values()), sorted(sizes.items(), key=lambda kv: -kv[1])
 
 
+@pytest.mark.parametrize("rel", site.page_paths())
+def test_live_buttons_lead_to_a_served_notebook(built_site, rel: str) -> None:  # noqa: ANN001
+    """A Live button appears only where the site serves the page's live copy (no link that leads nowhere)."""
+    html = (built_site / rel).read_text(encoding="utf-8")
+    for target in re.findall(r'lite/notebooks/index\.html\?path=([^"&]+)', html):
+        assert (built_site / "lite" / "files" / target).is_file(), f"{rel}: Live button to missing {target}"
+    if rel.startswith("book/") and site.CHAPTER_RE.match(rel.split("/")[-1].replace(".html", ".ipynb")):
+        assert "lite/notebooks/index.html?path=" in html, f"{rel}: chapter without a Live button"
+
+
 def test_chapter_pages_stay_light(built_site, open_page) -> None:  # noqa: ANN001
     """No chapter page loads more than the limit above a blank page of the theme (gzip, as a static host sends)."""
     blank, _ = _gzip_bytes_loaded(open_page, site.BLANK_PAGE)
