@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Control", "Series", "Lines", "Bars", "Panel", "VEGALITE_MIME", "READOUT"]
+__all__ = ["Control", "Series", "Lines", "Panel", "VEGALITE_MIME", "READOUT"]
 
 VEGALITE_MIME = "application/vnd.vegalite.v5+json"
 VEGALITE_SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"  # an identifier, never fetched
@@ -138,20 +138,6 @@ class Lines:
     x_format: str = ",.3~r"
 
 
-@dataclass(frozen=True, slots=True)
-class Bars:
-    """Draw the current state's measures as horizontal bars on a fixed axis (one bar per series)."""
-
-    series: tuple[Series, ...]
-    x_title: str
-    x_domain: tuple[float, float] | None = None
-    x_format: str = ",.3~r"
-    x_log: bool = False
-
-
-Chart = Lines | Bars
-
-
 class Panel:
     """A kernel-free panel: controls, a labcore ``compute`` per state, a readout, a chart.
 
@@ -162,13 +148,13 @@ class Panel:
 
     def __init__(self, name: str, *, title: str, controls: Sequence[Control],
                  compute: Callable[..., Mapping[str, Any]], readout: Callable[[Mapping[str, Any]], str],
-                 chart: Chart, note: str = "") -> None:
+                 chart: Lines, note: str = "") -> None:
         if not name.isidentifier():
             raise ValueError(f"panel name must be a Python identifier, got {name!r}")
         names = [c.name for c in controls]
         if len(set(names)) != len(names) or not names:
             raise ValueError(f"{name}: controls need distinct names, got {names}")
-        if isinstance(chart, Lines) and chart.x not in names:
+        if chart.x not in names:
             raise ValueError(f"{name}: the chart's x {chart.x!r} is not a control ({names})")
         size = math.prod(len(c.values) for c in controls)
         if size > MAX_ROWS:
@@ -228,7 +214,7 @@ class Panel:
         """Return the Vega-Lite v5 spec: bound parameters, the grid as data, the chart and the readout."""
         params = [{"name": c.name, "value": c.default, "bind": c.binding()} for c in self.controls]
         current = " && ".join(c.test() for c in self.controls)
-        chart = _lines(self, current) if isinstance(self.chart, Lines) else _bars(self, current)
+        chart = _lines(self, current)
         readout = {
             "name": "readout",  # the page's SVG marks it class "readout_marks" (the browser tests read it)
             "width": "container",
@@ -287,7 +273,7 @@ def _color(series: Sequence[Series]) -> dict[str, Any]:
 
 
 def _lines(panel: Panel, current: str) -> dict[str, Any]:
-    chart: Lines = panel.chart  # type: ignore[assignment]
+    chart = panel.chart
     control = next(c for c in panel.controls if c.name == chart.x)
     others = " && ".join(c.test() for c in panel.controls if c.name != chart.x) or "true"
     fields = [s.field for s in chart.series]
@@ -314,29 +300,5 @@ def _lines(panel: Panel, current: str) -> dict[str, Any]:
             {"transform": [{"filter": current}, fold], "mark": {"type": "point", "filled": True, "size": 70,
                                                                "clip": True},
              "encoding": {"x": x, "y": y, "color": _color(chart.series)}},
-        ],
-    }
-
-
-def _bars(panel: Panel, current: str) -> dict[str, Any]:
-    chart: Bars = panel.chart  # type: ignore[assignment]
-    labels = {s.field: s.label for s in chart.series}
-    x_scale: dict[str, Any] = {"type": "log" if chart.x_log else "linear"}
-    if chart.x_domain is not None:
-        x_scale["domain"] = list(chart.x_domain)
-    return {
-        "width": "container",
-        "height": {"step": 30},
-        "transform": [{"filter": current}, {"fold": [s.field for s in chart.series], "as": ["measure", "value"]}],
-        "layer": [
-            {"mark": {"type": "bar", "clip": True},
-             "encoding": {
-                 "y": {"field": "measure", "type": "nominal", "sort": [s.field for s in chart.series],
-                       "axis": {"title": None, "labelExpr": f"{json.dumps(labels)}[datum.label]", "labelLimit": 160}},
-                 "x": {"field": "value", "type": "quantitative", "axis": _axis(chart.x_title, chart.x_format),
-                       "scale": x_scale},
-                 "color": {"field": "measure", "type": "nominal", "legend": None,
-                           "scale": {"domain": [s.field for s in chart.series],
-                                     "range": [s.color for s in chart.series]}}}},
         ],
     }

@@ -13,7 +13,7 @@ import pytest
 
 import browser_site as site
 from labcore.panels import show
-from labcore.panels._panel import READOUT, Lines
+from labcore.panels._panel import READOUT
 from test_browser_pages import wait_for_panels
 
 pytestmark = pytest.mark.browser
@@ -51,11 +51,9 @@ _MOVE_JS = """
 def _drawn_data(panel, state: dict) -> tuple:  # noqa: ANN001
     """Return what the chart draws for ``state`` per labcore: each series over the chart's x, and the marker."""
     chart = panel.chart
-    if isinstance(chart, Lines):
-        xs = next(c for c in panel.controls if c.name == chart.x).values
-        curve = tuple(tuple(panel.row(**(state | {chart.x: x}))[s.field] for s in chart.series) for x in xs)
-        return curve, state[chart.x]
-    return tuple(panel.row(**state)[s.field] for s in chart.series)
+    xs = next(c for c in panel.controls if c.name == chart.x).values
+    curve = tuple(tuple(panel.row(**(state | {chart.x: x}))[s.field] for s in chart.series) for x in xs)
+    return curve, state[chart.x]
 
 
 def _wait_readout(page, i: int, want: str) -> str:  # noqa: ANN001

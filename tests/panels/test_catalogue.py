@@ -8,7 +8,7 @@ import math
 import pytest
 
 from labcore.panels import PANELS, show
-from labcore.panels._panel import READOUT, Lines
+from labcore.panels._panel import READOUT
 
 
 @pytest.fixture(scope="module", params=sorted(PANELS))
@@ -34,7 +34,7 @@ def test_defaults_are_a_state_and_each_control_moves_something(panel):
 def test_every_control_changes_the_chart_somewhere_on_the_grid(panel):
     """No dead control: each one changes what the chart draws for some state of the others (not only the text)."""
     fields = [s.field for s in panel.chart.series]
-    x = panel.chart.x if isinstance(panel.chart, Lines) else None
+    x = panel.chart.x
     for control in panel.controls:
         if control.name == x or len(control.values) == 1:
             continue  # the marker moves along x
@@ -55,8 +55,7 @@ def test_grid_rows_equal_a_fresh_computation(panel):
 def test_chart_fields_exist_and_the_spec_is_strict_json(panel):
     row = panel.lookup()
     assert all(s.field in row for s in panel.chart.series)
-    if isinstance(panel.chart, Lines):
-        assert panel.chart.x in {c.name for c in panel.controls}
+    assert panel.chart.x in {c.name for c in panel.controls}
     text = panel.to_json()
     assert json.loads(text)["usermeta"]["labcore_panel"] == panel.name
     assert len(text) < 3_000_000, "a panel's data must stay light enough for a page"
