@@ -124,6 +124,25 @@ async def _collapsed(page) -> dict[str, int]:
             "outputs": await page.locator(".jp-OutputPlaceholder").count()}
 
 
+async def answer_kernel_dialog(page) -> None:
+    """Pick the Pyodide kernel if JupyterLab asks which kernel to start.
+
+    It asks when the kernel specs arrive after the notebook opened (a race on a busy machine, seen once in
+    CI); a notebook left on "No Kernel" would never run. Does nothing when no dialog is open.
+    """
+    dialog = page.locator(".jp-Dialog")
+    if await dialog.count() == 0:
+        return
+    select = dialog.locator("select")
+    if await select.count():
+        options = await select.first.locator("option").evaluate_all(
+            "els => els.map(e => [e.value, e.textContent])")
+        pyodide = [value for value, text in options if "Pyodide" in text or "Python" in text]
+        if pyodide:
+            await select.first.select_option(pyodide[0])
+    await dialog.locator(".jp-Dialog-button.jp-mod-accept").first.click()
+
+
 async def run_notebook(browser, base: str, name: str, n_code: int, *, n_total: int | None = None,
                        move=None) -> Run:
     """Open ``name`` offline in a fresh context, Run All, wait until its ``n_code`` visible code cells ran and
@@ -155,6 +174,7 @@ async def run_notebook(browser, base: str, name: str, n_code: int, *, n_total: i
                                          arg=n_total, timeout=60_000)
         run.collapsed_at_open = await _collapsed(page)
         for _ in range(3):  # the menu can miss a click while the page is still busy
+            await answer_kernel_dialog(page)
             await page.locator(".jp-Notebook").click()
             await page.get_by_role("menuitem", name="Run", exact=True).click()
             await page.locator("li[data-command='runmenu:run-all']").click()
