@@ -12,8 +12,9 @@ In ``_config.yml``: ``sphinx: extra_extensions: [coursebuild.lite_sphinx]``, wit
   notebooks (:func:`coursebuild.lite_site.stage_contents`);
 * after the build, source maps are removed and the site's size is reported.
 
-Without the Lite requirements (``requirements-lite.txt``) it logs one line and builds the book
-with no live site and no Live buttons.
+Without the Lite requirements (``requirements-lite.txt``), or with ``COURSE_LITE=0`` in the environment
+(a quick build of the pages alone), it logs one line and builds the book with no live site and no
+Live buttons.
 """
 
 from __future__ import annotations
@@ -24,10 +25,14 @@ LITE_MODULES = ("jupyterlite_sphinx", "jupyterlite_core", "jupyterlite_pyodide_k
 
 
 def missing_requirement() -> str | None:
-    """Return the first Lite build requirement that is not installed, or None."""
+    """Return why the Lite site is not built (a requirement not installed, or ``COURSE_LITE=0``), or None."""
     import importlib.util
+    import os
 
-    return next((m for m in LITE_MODULES if importlib.util.find_spec(m) is None), None)
+    if os.environ.get("COURSE_LITE", "1") == "0":
+        return "COURSE_LITE=0 is set"
+    missing = next((m for m in LITE_MODULES if importlib.util.find_spec(m) is None), None)
+    return f"{missing} is not installed" if missing else None
 
 
 def _lite_dir(app) -> Path:
@@ -94,8 +99,8 @@ def setup(app):
         from sphinx.util import logging
 
         logging.getLogger(__name__).info(
-            f"[lite] {missing} is not installed: building the book without its live (JupyterLite) site "
-            "and Live buttons (pip install -r requirements-lite.txt to add them)")
+            f"[lite] {missing}: building the book without its live (JupyterLite) site and Live buttons "
+            "(pip install -r requirements-lite.txt to add them)")
         return {"parallel_read_safe": True, "parallel_write_safe": True}
     app.setup_extension("jupyterlite_sphinx")
     app.add_config_value("lite_notebooks", ["book/[0-9][0-9]_*.ipynb"], "html")

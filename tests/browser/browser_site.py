@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-SITE = ROOT / "_build" / "html"
+#: the built site; ``BOOK_HTML`` points the tests at another build (e.g. ``jupyter-book build --path-output``)
+SITE = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))
 TOC = ROOT / "_toc.yml"
 BOOK = ROOT / "book"
 

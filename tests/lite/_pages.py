@@ -124,15 +124,14 @@ async def _collapsed(page) -> dict[str, int]:
             "outputs": await page.locator(".jp-OutputPlaceholder").count()}
 
 
-async def answer_kernel_dialog(page) -> None:
-    """Pick the Pyodide kernel if JupyterLab asks which kernel to start.
+async def answer_kernel_dialog(dialog) -> None:
+    """Pick the Pyodide kernel in JupyterLab's "Select Kernel" dialog and accept it.
 
-    It asks when the kernel specs arrive after the notebook opened (a race on a busy machine, seen once in
-    CI); a notebook left on "No Kernel" would never run. Does nothing when no dialog is open.
+    JupyterLab asks when the kernel specs arrive after the notebook opened (a race on a busy machine, seen
+    twice in CI); a notebook left on "No Kernel" would never run. Registered with
+    ``page.add_locator_handler``, so Playwright answers the dialog whenever it appears in front of an
+    action, not only when a check happens to run after it opened.
     """
-    dialog = page.locator(".jp-Dialog")
-    if await dialog.count() == 0:
-        return
     select = dialog.locator("select")
     if await select.count():
         options = await select.first.locator("option").evaluate_all(
@@ -141,6 +140,24 @@ async def answer_kernel_dialog(page) -> None:
         if pyodide:
             await select.first.select_option(pyodide[0])
     await dialog.locator(".jp-Dialog-button.jp-mod-accept").first.click()
+
+
+async def _wait_settled(page, dialog) -> None:
+    """Wait until Run All has finished (:data:`SETTLED`), answering a kernel dialog that opens meanwhile.
+
+    The locator handler only runs before an action; while this waits, nothing acts, so a dialog that
+    opens after Run All was pressed is answered here.
+    """
+    deadline = time.monotonic() + RUN_TIMEOUT_MS / 1000
+    while True:
+        try:
+            await page.wait_for_function(SETTLED, timeout=10_000, polling=500)
+            return
+        except Exception:  # noqa: BLE001 - a timeout of this slice: answer a dialog, or give up at the deadline
+            if time.monotonic() > deadline:
+                raise
+            if await dialog.count() and await dialog.first.is_visible():
+                await answer_kernel_dialog(dialog)
 
 
 async def run_notebook(browser, base: str, name: str, n_code: int, *, n_total: int | None = None,
@@ -173,17 +190,20 @@ async def run_notebook(browser, base: str, name: str, n_code: int, *, n_total: i
             await page.wait_for_function("n => document.querySelectorAll('.jp-CodeCell').length === n",
                                          arg=n_total, timeout=60_000)
         run.collapsed_at_open = await _collapsed(page)
-        for _ in range(3):  # the menu can miss a click while the page is still busy
-            await answer_kernel_dialog(page)
-            await page.locator(".jp-Notebook").click()
-            await page.get_by_role("menuitem", name="Run", exact=True).click()
-            await page.locator("li[data-command='runmenu:run-all']").click()
+        dialog = page.locator(".jp-Dialog")
+        await page.add_locator_handler(dialog, answer_kernel_dialog)
+        for attempt in range(3):  # the menu can miss a click while the page is still busy
             try:
+                await page.locator(".jp-Notebook").click(timeout=20_000)
+                await page.get_by_role("menuitem", name="Run", exact=True).click(timeout=20_000)
+                await page.locator("li[data-command='runmenu:run-all']").click(timeout=20_000)
                 await page.wait_for_function(STARTED, timeout=20_000)
                 break
-            except Exception:  # noqa: BLE001 - retried, then the run is reported as not run
-                continue
-        await page.wait_for_function(SETTLED, timeout=RUN_TIMEOUT_MS, polling=500)
+            except Exception:  # noqa: BLE001 - retried; the last attempt's error is the run's failure
+                if attempt == 2:
+                    raise
+                await page.keyboard.press("Escape")  # close a half-open menu before trying again
+        await _wait_settled(page, dialog)
         run.seconds = time.perf_counter() - started
         prompts = await page.evaluate(PROMPTS)
         run.unrun = len(prompts) - sum(bool(re.fullmatch(r"\[\d+\]:", p)) for p in prompts)
