@@ -22,6 +22,8 @@ from __future__ import annotations
 from pathlib import Path
 
 LITE_MODULES = ("jupyterlite_sphinx", "jupyterlite_core", "jupyterlite_pyodide_kernel")
+#: jupyterlite-sphinx's settings that ``_config.yml`` sets (declared here too when the live site is skipped)
+LITE_CONFIG_VALUES = ("jupyterlite_dir", "jupyterlite_content_dir", "jupyterlite_bind_ipynb_suffix")
 
 
 def missing_requirement() -> str | None:
@@ -101,6 +103,8 @@ def setup(app):
         logging.getLogger(__name__).info(
             f"[lite] {missing}: building the book without its live (JupyterLite) site and Live buttons "
             "(pip install -r requirements-lite.txt to add them)")
+        for name in LITE_CONFIG_VALUES:  # _config.yml sets them: known names, so -W stays warning-free
+            app.add_config_value(name, None, "html")
         return {"parallel_read_safe": True, "parallel_write_safe": True}
     app.setup_extension("jupyterlite_sphinx")
     app.add_config_value("lite_notebooks", ["book/[0-9][0-9]_*.ipynb"], "html")
