@@ -58,9 +58,10 @@ from .router import (
     RouteDecision,
     parse_model_ref,
 )
-from .sim import Join, SimResult, Trace, Workload, make_trace, percentile, simulate, single_replica_router, standard_fleet
+from .sim import Join, SimResult, Trace, Workload, make_trace, percentile, simulate, single_replica_router
 from .sizing import GpuMemorySplit, adapter_vram_mb, gpu_memory_split
-from .tiers import Link, TieredCache
+from .links import LAB_HOST_TO_GPU, TRANSFER_ASSUMPTIONS, Link, transfer_table
+from .tiers import TieredCache
 from .versions import format_version, parse_version
 
 __all__ = [
@@ -92,6 +93,7 @@ __all__ = [
     "InvalidVersionError",
     "Join",
     "LabcoreError",
+    "LAB_HOST_TO_GPU",
     "Link",
     "MODES",
     "MODE_BASE",
@@ -108,6 +110,7 @@ __all__ = [
     "RegistryFileError",
     "RouteDecision",
     "SimResult",
+    "TRANSFER_ASSUMPTIONS",
     "TieredCache",
     "Trace",
     "UnknownBaseError",
@@ -148,9 +151,9 @@ __all__ = [
     "run_policy",
     "simulate",
     "single_replica_router",
-    "standard_fleet",
     "target_dims",
     "tenant_adapters",
+    "transfer_table",
     "variant_table",
 ]
 

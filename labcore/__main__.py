@@ -10,6 +10,7 @@ from __future__ import annotations
 from . import (
     Adapter,
     AdapterCache,
+    LAB_HOST_TO_GPU,
     AdapterRegistry,
     LabcoreError,
     MultiLoRARouter,
@@ -61,9 +62,10 @@ def main() -> None:
             print(f"   REFUSED    {adapter.key}: {type(error).__name__}: {error}")
     print(f"   support-bot versions in semver order: {registry.versions('support-bot')}\n")
 
-    cache = AdapterCache(vram_budget_mb=2 * size_mb, transfer_mb_per_ms=8.0)
+    cache = AdapterCache(vram_budget_mb=2 * size_mb, transfer_mb_per_ms=LAB_HOST_TO_GPU.mb_per_ms)
     router = MultiLoRARouter(registry, cache, BASE, base_latency_ms=40.0, dynamic_overhead=0.05)
-    print(f"3. Routing through a cache of {cache.budget_mb:g} MiB (two adapters), 8 MiB/ms host-to-device:")
+    print(f"3. Routing through a cache of {cache.budget_mb:g} MiB (two adapters), "
+          f"{cache.transfer_mb_per_ms:g} MiB/ms host-to-device:")
     requests = [
         "llama-3-8b",
         "llama-3-8b:support-bot",

@@ -7,8 +7,8 @@ pinned adapters could make room the request **waits** in a bounded FIFO queue â€
 finishing request frees room â€” or, if the queue is full, is **refused** with
 :class:`QueueFullError`. The cache never goes over budget.
 
->>> from labcore.sim import standard_fleet
->>> router = standard_fleet(3, budget_mb=32)          # room for two 16 MiB adapters
+>>> from labcore.sim import single_replica_router
+>>> router = single_replica_router(3, budget_mb=32)          # room for two 16 MiB adapters
 >>> gate = AdmissionController(router, max_queue=1)
 >>> a = gate.start("llama-3-8b:tenant-01"); b = gate.start("llama-3-8b:tenant-02")
 >>> c = gate.start("llama-3-8b:tenant-03")            # both residents are in flight: wait

@@ -34,9 +34,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .cache import AdapterCache
+from .links import LAB_HOST_TO_GPU
 from .registry import AdapterRegistry
 from .router import MODE_DYNAMIC, AdapterTier, MultiLoRARouter, RouteDecision
-from .sim import Workload, make_trace, percentiles, standard_fleet
+from .sim import Workload, make_trace, percentiles, single_replica_router
 from .tiers import single_tier_cache
 from ._validate import count as _count  # ``count`` is an argument name here
 from ._validate import number
@@ -284,7 +285,7 @@ class AffinityFleet:
         replicas: int,
         policy: str,
         cache_budget_mb: float,
-        transfer_mb_per_ms: float = 8.0,
+        transfer_mb_per_ms: float = LAB_HOST_TO_GPU.mb_per_ms,
         load_overhead_ms: float = 0.0,
         cache_factory: Callable[[], AdapterTier] | None = None,
         base_latency_ms: float = 40.0,
@@ -510,7 +511,7 @@ def affinity_runs(zipf_s: float = 1.0, replicas: int = 4, load_factor: float = 1
     w = Workload(tenants=tenants, requests=requests, zipf_s=float(zipf_s), rate_per_s=rate_per_replica_s * replicas,
                  seed=seed)
     budget_mb = cache_adapters * w.adapter_mb
-    registry = standard_fleet(w, budget_mb=budget_mb).registry
+    registry = single_replica_router(w, budget_mb=budget_mb).registry
     return compare_policies(_trace(w), registry, w.base_model, replicas=int(replicas), cache_budget_mb=budget_mb,
                             warmup=warmup, load_factor=float(load_factor), policies=policies,
                             cache_factory=lambda: single_tier_cache(budget_mb))

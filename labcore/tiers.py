@@ -6,9 +6,9 @@ Where an adapter comes from decides what a miss costs:
 * GPU miss, host hit — a copy in (pinned) host RAM: one host-to-device copy over PCIe;
 * miss in both — fetch from storage (local NVMe or an object store) into host RAM, then copy.
 
-Each hop is a :class:`Link`: a fixed cost per load (open the file, first byte, allocate, launch
-the copy) plus bytes over bandwidth. An adapter the GPU tier evicts is *spilled* to the host
-tier, so when it comes back it pays only the PCIe copy.
+Each hop is a :class:`labcore.links.Link` from the course's one table of transfer assumptions
+(:mod:`labcore.links`): a fixed cost per load plus bytes over bandwidth. An adapter the GPU tier
+evicts is *spilled* to the host tier, so when it comes back it pays only the PCIe copy.
 
 >>> from labcore.adapter import Adapter
 >>> a = Adapter("a", "1.0.0", "llama-3-8b", "sha256:1", rank=16, vram_mb=16.0)
@@ -27,67 +27,14 @@ from dataclasses import dataclass
 from .adapter import Adapter
 from .cache import AdapterCache, CacheAccess, CacheStats
 from .errors import AdapterTooLargeError
-from .sizing import MIB
+from .links import OBJECT_STORE, PCIE4_X16, Link, serial
 from ._validate import instance, number, text
 
 __all__ = [
-    "Link",
-    "PCIE4_X16",
-    "PCIE5_X16",
-    "NVME",
-    "OBJECT_STORE",
-    "LINKS",
     "TieredCache",
     "TierStats",
     "single_tier_cache",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class Link:
-    """One hop an adapter travels: a fixed cost per load plus bytes over a bandwidth.
-
-    ``gb_per_s`` is decimal GB/s as datasheets quote it (1 GB = 10**9 bytes); adapter sizes are
-    MiB, so :attr:`mb_per_ms` converts once, here.
-
-    >>> Link("PCIe 4.0 x16", overhead_ms=0.1, gb_per_s=25.0).transfer_ms(16.0)
-    0.77108864
-    """
-
-    name: str
-    overhead_ms: float
-    gb_per_s: float
-
-    def __post_init__(self) -> None:
-        text("link name", self.name, blank_ok=True)
-        number(f"link {self.name!r}: overhead_ms", self.overhead_ms, inclusive=True)
-        number(f"link {self.name!r}: gb_per_s", self.gb_per_s)
-
-    @property
-    def mb_per_ms(self) -> float:
-        """The bandwidth in MiB per millisecond (the unit ``AdapterCache`` takes)."""
-        return self.gb_per_s * 1e9 / MIB / 1000.0
-
-    def transfer_ms(self, size_mb: float) -> float:
-        """Return the time to move ``size_mb`` MiB over this link: overhead + size / bandwidth."""
-        return self.overhead_ms + size_mb / self.mb_per_ms
-
-
-# Defaults, justified and cited in chapter 9 ("The spill tier"):
-#: Host-to-device over PCIe 4.0 x16 from pinned memory: ~25 GB/s in practice (32 GB/s raw).
-PCIE4_X16 = Link("PCIe 4.0 x16", overhead_ms=0.1, gb_per_s=25.0)
-#: PCIe 5.0 x16 doubles it: ~50 GB/s in practice (64 GB/s raw).
-PCIE5_X16 = Link("PCIe 5.0 x16", overhead_ms=0.1, gb_per_s=50.0)
-#: A local NVMe SSD: ~3 GB/s sequential read (PCIe 3/4 drives do 3-7 GB/s), ~2 ms to open and parse.
-NVME = Link("local NVMe", overhead_ms=2.0, gb_per_s=3.0)
-#: An object store in the same region: ~1 GB/s per stream and tens of ms to the first byte.
-OBJECT_STORE = Link("object store", overhead_ms=50.0, gb_per_s=1.0)
-LINKS: dict[str, Link] = {link.name: link for link in (PCIE4_X16, PCIE5_X16, NVME, OBJECT_STORE)}
-
-
-def _serial(first: Link, second: Link) -> tuple[float, float]:
-    """Overhead and bandwidth (MiB/ms) of two hops taken one after the other."""
-    return first.overhead_ms + second.overhead_ms, 1.0 / (1.0 / first.mb_per_ms + 1.0 / second.mb_per_ms)
 
 
 def single_tier_cache(gpu_budget_mb: float, *, storage: Link = OBJECT_STORE, pcie: Link = PCIE4_X16) -> AdapterCache:
@@ -98,7 +45,7 @@ def single_tier_cache(gpu_budget_mb: float, *, storage: Link = OBJECT_STORE, pci
     >>> round(single_tier_cache(64).transfer_ms(Adapter("a", "1.0.0", "m", "sha256:1", rank=16, vram_mb=16.0)), 2)
     67.55
     """
-    overhead_ms, mb_per_ms = _serial(storage, pcie)
+    overhead_ms, mb_per_ms = serial(storage, pcie)
     return AdapterCache(gpu_budget_mb, mb_per_ms, load_overhead_ms=overhead_ms)
 
 

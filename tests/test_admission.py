@@ -9,7 +9,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from labcore import Adapter, AdapterCache, AdapterNotFoundError, AdapterRegistry, AdapterTooLargeError, MultiLoRARouter
 from labcore.admission import AdmissionController, AdmissionStats, QueueFullError
-from labcore.sim import standard_fleet
+from labcore.sim import single_replica_router
 
 BASE = "llama-3-8b"
 
@@ -19,7 +19,7 @@ def ref(i: int) -> str:
 
 
 def gate_for(tenants: int = 4, slots: int = 2, max_queue: int = 2) -> AdmissionController:
-    return AdmissionController(standard_fleet(tenants, budget_mb=16 * slots), max_queue=max_queue)
+    return AdmissionController(single_replica_router(tenants, budget_mb=16 * slots), max_queue=max_queue)
 
 
 def test_an_in_flight_adapter_is_never_the_victim():

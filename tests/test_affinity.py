@@ -27,14 +27,14 @@ from labcore.affinity import (
     stable_hash,
     unit_hash,
 )
-from labcore.sim import Workload, make_trace, standard_fleet
+from labcore.sim import Workload, make_trace, single_replica_router
 
 REMOTE_LOAD = {"load_overhead_ms": 50.0, "transfer_mb_per_ms": 1.0}  # a miss fetches from an object store
 KEYS = [f"tenant-{i:04d}" for i in range(4000)]
 
 
 def registry(tenants: int = 40):
-    return standard_fleet(tenants, budget_mb=16.0).registry
+    return single_replica_router(tenants, budget_mb=16.0).registry
 
 
 def test_stable_hash_is_the_same_in_another_process():

@@ -10,26 +10,13 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from labcore import Adapter, AdapterInUseError, AdapterTooLargeError
-from labcore.sim import Workload, make_trace, simulate, standard_fleet
-from labcore.tiers import NVME, OBJECT_STORE, PCIE4_X16, PCIE5_X16, Link, TieredCache, single_tier_cache
+from labcore.sim import Workload, make_trace, simulate, single_replica_router
+from labcore.links import NVME, OBJECT_STORE, PCIE4_X16
+from labcore.tiers import TieredCache, single_tier_cache
 
 
 def lora(name: str, mb: float = 16.0) -> Adapter:
     return Adapter(name, "1.0.0", "llama-3-8b", "sha256:1", rank=16, vram_mb=mb)
-
-
-def test_link_converts_decimal_gb_per_s_to_mib_per_ms_once():
-    assert math.isclose(PCIE4_X16.mb_per_ms, 25e9 / 2**20 / 1000)
-    assert math.isclose(Link("x", overhead_ms=2.0, gb_per_s=1.0).transfer_ms(1000 * 1e6 / 2**20), 1002.0)
-    assert PCIE5_X16.transfer_ms(160) < PCIE4_X16.transfer_ms(160) < NVME.transfer_ms(160) < OBJECT_STORE.transfer_ms(160)
-
-
-@pytest.mark.parametrize("kwargs, match", [(dict(overhead_ms=-1, gb_per_s=1), "overhead_ms"),
-                                           (dict(overhead_ms=0, gb_per_s=0), "gb_per_s"),
-                                           (dict(overhead_ms=0, gb_per_s=math.inf), "gb_per_s")])
-def test_link_rejects_bad_numbers(kwargs, match):
-    with pytest.raises(ValueError, match=match):
-        Link("bad", **kwargs)
 
 
 def test_three_paths_cost_nothing_pcie_or_storage_plus_pcie():
@@ -88,8 +75,8 @@ def test_the_router_drives_a_tiered_cache_and_the_host_tier_cuts_p99_under_churn
     w = Workload(tenants=60, requests=20_000, zipf_s=0.4, seed=3)
     trace = make_trace(w)
     gpu_mb, host_mb = 30 * 16, 60 * 16
-    single = simulate(lambda: standard_fleet(w, budget_mb=gpu_mb), trace, warmup=2_000)
-    tiered = simulate(lambda: standard_fleet(w, budget_mb=gpu_mb, cache=TieredCache(gpu_mb, host_mb)), trace,
+    single = simulate(lambda: single_replica_router(w, budget_mb=gpu_mb), trace, warmup=2_000)
+    tiered = simulate(lambda: single_replica_router(w, budget_mb=gpu_mb, cache=TieredCache(gpu_mb, host_mb)), trace,
                       warmup=2_000)
     assert single.misses == tiered.misses  # same GPU LRU, same misses ...
     assert tiered.p99_ms < single.p99_ms  # ... but a miss now costs a PCIe copy, not a fetch

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..adapter import Adapter
 from ..cache import AdapterCache, FifoAdapterCache
+from ..links import LAB_HOST_TO_GPU
 from .verdict import Mistake, Verdict, _grade, _printer
 
 __all__ = [
@@ -22,7 +23,7 @@ EVICTION_EXERCISE: tuple[str, ...] = ("a", "b", "a", "c", "b", "d")
 
 
 def _evictions(cache_cls: Any, sequence: Sequence[str], slots: int) -> list[str]:
-    cache = cache_cls(16.0 * slots, 8.0)
+    cache = cache_cls(16.0 * slots, LAB_HOST_TO_GPU.mb_per_ms)
     for name in sequence:
         cache.access(Adapter(name, "1.0.0", "llama-3-8b", "sha256:1111", rank=16, vram_mb=16.0))
     return [key.split("@")[0] for key in cache.eviction_log]
@@ -61,7 +62,8 @@ def grade_lru_evictions(answer: Any, *, sequence: Sequence[str] = EVICTION_EXERC
 check_lru_evictions = _printer(grade_lru_evictions)
 
 
-def grade_miss_load_ms(answer: Any, *, vram_mb: float = 16.0, transfer_mb_per_ms: float = 8.0) -> Verdict:
+def grade_miss_load_ms(answer: Any, *, vram_mb: float = 16.0,
+                       transfer_mb_per_ms: float = LAB_HOST_TO_GPU.mb_per_ms) -> Verdict:
     """Grade the load time (ms) a cache miss pays for an adapter of ``vram_mb`` at ``transfer_mb_per_ms`` (2 ms).
 
     >>> print(grade_miss_load_ms(128).message)

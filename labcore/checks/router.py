@@ -6,6 +6,7 @@ from typing import Any
 
 from ..adapter import Adapter
 from ..cache import AdapterCache
+from ..links import LAB_HOST_TO_GPU
 from ..registry import AdapterRegistry
 from ..router import MultiLoRARouter
 from ..sizing import MIB, adapter_vram_mb
@@ -32,7 +33,8 @@ def _routed_miss_ms(base_latency_ms: float, dynamic_overhead: float, adapter_vra
 
 
 def grade_route_latency_ms(answer: Any, *, base_latency_ms: float = 50.0, dynamic_overhead: float = 0.08,
-                           adapter_vram_mb: float = 64.0, transfer_mb_per_ms: float = 8.0) -> Verdict:
+                           adapter_vram_mb: float = 64.0,
+                           transfer_mb_per_ms: float = LAB_HOST_TO_GPU.mb_per_ms) -> Verdict:
     """Grade the latency (ms) of a dynamic request whose adapter is not resident (default: 62 ms).
 
     >>> grade_route_latency_ms(54).message

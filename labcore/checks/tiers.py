@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..sizing import MIB
-from ..tiers import Link, NVME, OBJECT_STORE, PCIE4_X16
+from ..links import NVME, OBJECT_STORE, PCIE4_X16, Link
 from .verdict import Verdict, _grade, _printer
 
 __all__ = [

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..plots import OKABE_ITO
-from ..sim import ADMISSION, Workload, make_trace, simulate, standard_fleet
+from ..sim import ADMISSION, Workload, make_trace, simulate, single_replica_router
 from ._panel import Control, Lines, Panel, Series
 
 __all__ = ["admission_panel"]
@@ -20,7 +20,7 @@ def _admission_state(pool_adapters: int, hold_ms: float, max_queue: int) -> dict
     a = ADMISSION
     w = Workload(tenants=a["tenants"], requests=a["requests"], zipf_s=a["zipf_s"], rate_per_s=a["rate_per_s"],
                  seed=a["seed"])
-    r = simulate(lambda: standard_fleet(w, budget_mb=16.0 * pool_adapters), make_trace(w), hold_ms=hold_ms,
+    r = simulate(lambda: single_replica_router(w, budget_mb=16.0 * pool_adapters), make_trace(w), hold_ms=hold_ms,
                  max_queue=max_queue, windows=0)
     return {"queued": r.queued, "refused": r.refused, "requests": r.requests, "max_wait_ms": r.max_wait_ms,
             "p99_ms": r.p99_ms, "queued_pct": 100 * r.queued / r.requests,

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..plots import OKABE_ITO
-from ..sim import CACHE_REQUESTS, CACHE_SEED, Workload, cache_runs, make_trace, simulate, standard_fleet
+from ..sim import (CACHE_REQUESTS, CACHE_SEED, Workload, cache_runs, make_trace, simulate,
+                   single_replica_router)
 from ._panel import Control, Lines, Panel, Series
 
 __all__ = ["lru_thrash_panel", "thrash_state"]
@@ -28,7 +29,7 @@ def thrash_state(budget_mb: float, tenants: int, zipf_s: float) -> dict[str, Any
     """
     runs = cache_runs(budget_mb, tenants, zipf_s)
     w = Workload(tenants=tenants, requests=CACHE_REQUESTS, zipf_s=zipf_s, seed=CACHE_SEED)
-    sim = simulate(lambda: standard_fleet(w, budget_mb=budget_mb), make_trace(w), windows=0, warmup=WARMUP)
+    sim = simulate(lambda: single_replica_router(w, budget_mb=budget_mb), make_trace(w), windows=0, warmup=WARMUP)
     lru, fifo = runs["LRU"], runs["FIFO"]
     return {"working_set_mb": lru.working_set_mb, "lru_hit_pct": 100 * lru.hit_rate,
             "fifo_hit_pct": 100 * fifo.hit_rate, "lru_evictions": lru.evictions, "fifo_evictions": fifo.evictions,

@@ -7,20 +7,26 @@
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from typing import Any
 
+from ..links import LAB_HOST_TO_GPU, LINKS, PCIE4_X16, PCIE5_X16
 from ..plots import MODE_COLORS, OKABE_ITO
 from ..sim import route_examples
+from ..tables import html_table
 from ._panel import Control, Lines, Panel, Series
 
 __all__ = ["route_latency_panel", "decision_table_html"]
 
 
-def _route_state(adapter_vram_mb: float, base_latency_ms: float, overhead_pct: int,
-                 transfer_mb_per_ms: float) -> dict[str, Any]:
-    d = route_examples(base_latency_ms, overhead_pct / 100, adapter_vram_mb, transfer_mb_per_ms)
+#: the host-to-GPU rows of the course's transfer table (labcore.links) the panel offers
+HOST_TO_GPU_LINKS = (LAB_HOST_TO_GPU, PCIE4_X16, PCIE5_X16)
+
+
+def _route_state(adapter_vram_mb: float, base_latency_ms: float, overhead_pct: int, link: str) -> dict[str, Any]:
+    hop = LINKS[link]
+    d = route_examples(base_latency_ms, overhead_pct / 100, adapter_vram_mb, hop.mb_per_ms,
+                       load_overhead_ms=hop.overhead_ms)
     return {"base_ms": d["base"].total_latency_ms, "dedicated_ms": d["dedicated"].total_latency_ms,
             "hit_ms": d["dynamic hit"].total_latency_ms, "miss_ms": d["dynamic miss"].total_latency_ms,
             "load_ms": d["dynamic miss"].adapter_load_ms, "overhead_ms": d["dynamic hit"].overhead_ms}
@@ -43,8 +49,9 @@ def route_latency_panel() -> Panel:
                     default=16.0),
             Control("base_latency_ms", "base model latency (ms)", values=(20.0, 40.0, 80.0, 160.0), default=40.0),
             Control("overhead_pct", "dynamic LoRA overhead (%)", values=(0, 5, 10, 15, 20, 25, 30), default=5),
-            Control("transfer_mb_per_ms", "host-to-GPU copy (MiB/ms)", values=(2.0, 8.0, 24.0), default=8.0,
-                    labels=("2 (PCIe 3 x4)", "8 (the lab's 8 GB/s)", "24 (PCIe 4 x16)")),
+            Control("link", "host-to-GPU copy", values=tuple(h.name for h in HOST_TO_GPU_LINKS),
+                    default=LAB_HOST_TO_GPU.name,
+                    labels=tuple(f"{h.name}: {h.mb_per_ms:.1f} MiB/ms + {h.overhead_ms:g} ms" for h in HOST_TO_GPU_LINKS)),
         ],
         compute=_route_state,
         readout=_readout,
@@ -66,18 +73,4 @@ def decision_table_html(decisions: Sequence[Any]) -> str:
     """
     columns = ("ref", "mode", "adapter", "version_pinned", "cache_hit", "evicted", "base_latency_ms", "overhead_ms",
                "adapter_load_ms", "total_latency_ms")
-
-    def cell(value: Any) -> str:
-        if value is None:
-            text = "—"
-        elif isinstance(value, float):
-            text = f"{value:,.2f}"
-        elif isinstance(value, tuple):
-            text = ", ".join(value) or "—"
-        else:
-            text = str(value)
-        return f"<td>{html.escape(text)}</td>"
-
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
-    rows = "".join("<tr>" + "".join(cell(getattr(d, c)) for c in columns) + "</tr>" for d in decisions)
-    return f"<table class='lc-decisions'><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+    return html_table(decisions, {c: c for c in columns})

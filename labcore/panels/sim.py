@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..plots import OKABE_ITO
-from ..sim import customer41_run, onboarding_timeline
+from ..sim import ONBOARDING, onboarding_timeline
 from ._panel import Control, Lines, Panel, Series
 
 __all__ = ["customer41_panel", "onboarding_panel"]
@@ -36,14 +36,18 @@ def _readout(r: Any, who: str) -> str:
 
 
 def customer41_panel() -> Panel:
-    """Size the cache in adapters and replay customer #41 joining a forty-tenant replica (chapter 5)."""
+    """Size the cache in adapters and replay customer #41 joining a forty-tenant replica (chapter 5).
+
+    Every state is the chapters' whole run (:data:`labcore.sim.ONBOARDING`, 20,000 requests) with another pool size.
+    """
     return Panel(
         "customer41_panel",
         title="Customer #41 joins: p99 before and after, by cache size",
         controls=[Control("budget_adapters", "cache budget (16 MiB adapters)", values=tuple(range(34, 47)),
-                          default=40)],
-        compute=lambda budget_adapters: _phases(customer41_run(budget_adapters)),
-        readout=lambda r: _readout(r, f"41 equal tenants, a cache of {r['budget_adapters']} adapters"),
+                          default=ONBOARDING.pool_adapters)],
+        compute=lambda budget_adapters: _phases(onboarding_timeline(pool_adapters=budget_adapters)),
+        readout=lambda r: _readout(r, f"{ONBOARDING.tenants} tenants, Zipf s={ONBOARDING.zipf_s:g}, "
+                                      f"{r['budget_adapters']} adapters"),
         chart=Lines("budget_adapters", PHASES, y_title="request latency (ms)", y_domain=(0, 120)),
     )
 
@@ -55,9 +59,10 @@ def onboarding_panel() -> Panel:
         title="Onboarding one more tenant: when does p99 jump?",
         controls=[
             Control("tenants", "tenants after the join", values=(32, 34, 36, 38, 40, 41, 42, 44, 46, 48, 52, 56),
-                    default=41),
-            Control("pool_adapters", "pool size (16 MiB adapters)", values=(24, 32, 40, 48), default=40),
-            Control("zipf_s", "popularity skew s (Zipf)", values=(0.0, 0.5, 1.0), default=0.5),
+                    default=ONBOARDING.tenants),
+            Control("pool_adapters", "pool size (16 MiB adapters)", values=(24, 32, 40, 48),
+                    default=ONBOARDING.pool_adapters),
+            Control("zipf_s", "popularity skew s (Zipf)", values=(0.0, 0.5, 1.0), default=ONBOARDING.zipf_s),
         ],
         compute=lambda tenants, pool_adapters, zipf_s: _phases(
             onboarding_timeline(tenants, pool_adapters, zipf_s, requests=PANEL_REQUESTS)),

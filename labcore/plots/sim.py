@@ -34,9 +34,9 @@ def plot_sim_timeline(result: Any, *, event_ms: float | None = None, event_label
     ``hit_rate=False`` draws the p99 line and the event line only (one axes, no legend or label): a
     live panel quotes the hit rates in its readout, and a twin axes costs ~30 ms per redraw.
 
-    >>> from labcore.sim import Join, Workload, make_trace, simulate, standard_fleet
+    >>> from labcore.sim import Join, Workload, make_trace, simulate, single_replica_router
     >>> w = Workload(tenants=41, requests=6_000, zipf_s=0.5, seed=1, joins=(Join(15_000, 41),))
-    >>> r = simulate(lambda: standard_fleet(41, budget_mb=640), make_trace(w), windows=12, phases=(15_000,),
+    >>> r = simulate(lambda: single_replica_router(41, budget_mb=640), make_trace(w), windows=12, phases=(15_000,),
     ...              warmup=500)
     >>> plot_sim_timeline(r, event_ms=15_000).axes[0].get_title()
     'p99 42 ms before tenant #41 joins, 110 ms after'

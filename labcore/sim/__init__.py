@@ -24,7 +24,6 @@ from .replay import (
     percentiles,
     simulate,
     single_replica_router,
-    standard_fleet,
     tenant_sweep,
 )
 from .scenarios import (
@@ -34,8 +33,6 @@ from .scenarios import (
     CACHE_SEED,
     CACHE_TRANSFER_MB_PER_MS,
     CACHE_WINDOW,
-    CUSTOMER41_JOIN_MS,
-    CUSTOMER41_TENANTS,
     ONBOARDING,
     ONBOARDING_TENANTS,
     ROUTER_BASE,
@@ -50,7 +47,6 @@ from .scenarios import (
     admission_runs,
     budget_sweep,
     cache_runs,
-    customer41_run,
     onboarding_runs,
     onboarding_timeline,
     release_timeline,
@@ -77,7 +73,6 @@ __all__ = [
     "SimResult",
     "simulate",
     "single_replica_router",
-    "standard_fleet",
     "tenant_sweep",
     # scenarios
     "ReleaseTimeline",
@@ -93,9 +88,6 @@ __all__ = [
     "ROUTER_BASE",
     "ROUTER_DIGEST",
     "route_examples",
-    "CUSTOMER41_TENANTS",
-    "CUSTOMER41_JOIN_MS",
-    "customer41_run",
     "OnboardingScenario",
     "SpillScenario",
     "AdmissionScenario",

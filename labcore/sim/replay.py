@@ -30,7 +30,8 @@ from ..admission import AdmissionController
 from ..errors import QueueFullError
 from ..registry import AdapterRegistry
 from ..router import MODE_DYNAMIC, MODES, MultiLoRARouter, RouteDecision
-from ..tiers import OBJECT_STORE, PCIE4_X16, Link, single_tier_cache
+from ..links import OBJECT_STORE, PCIE4_X16, Link
+from ..tiers import single_tier_cache
 from .._validate import between, count, number
 from .workload import DEFAULT_BASE, DEFAULT_BASE_DIGEST, Trace, Workload, make_trace
 
@@ -41,7 +42,6 @@ __all__ = [
     "Window",
     "SimResult",
     "single_replica_router",
-    "standard_fleet",
     "simulate",
     "tenant_sweep",
 ]
@@ -194,10 +194,6 @@ def single_replica_router(
         cache = single_tier_cache(budget_mb, storage=storage, pcie=pcie)
     return MultiLoRARouter(registry, cache, base_model, base_latency_ms=base_latency_ms,
                            dynamic_overhead=dynamic_overhead)
-
-
-#: The name the chapters and panels use; :func:`single_replica_router` says what it builds.
-standard_fleet = single_replica_router
 
 
 # --------------------------------------------------------------------------- simulate
@@ -438,7 +434,7 @@ def tenant_sweep(
 ) -> dict[int, SimResult]:
     """Simulate the same pool under each tenant count: ``{tenants: SimResult}`` (steady state).
 
-    Each run is a fresh replica (``standard_fleet``, or the cache ``cache_factory()`` builds) on
+    Each run is a fresh replica (``single_replica_router``, or the cache ``cache_factory()`` builds) on
     its own seeded trace; the first ``warmup`` requests fill the cache and are not counted.
 
     >>> cliff = tenant_sweep([40, 41], budget_mb=640, requests=20_000, seed=41)

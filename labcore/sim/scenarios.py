@@ -1,10 +1,11 @@
 """The seeded scenarios the chapters quote and their panels draw, each a plain function of its arguments.
 
 A release history replayed through a real registry (chapter 3), a trace replayed through one cache
-with the budget checked after every access (chapter 4), one request of each kind and customer #41's
-onboarding (chapter 5), and the runs of chapters 8, 9 and 13, whose setups are typed, frozen
-records (:class:`OnboardingScenario`, :class:`SpillScenario`, :class:`AdmissionScenario`) that the
-chapters may also read by key:
+with the budget checked after every access (chapter 4), one request of each kind (chapter 5), the
+customer #41 incident (told in chapter 5 and taken apart in chapter 8, one run with one set of
+parameters), and the runs of chapters 9 and 13. Their setups are typed, frozen records
+(:class:`OnboardingScenario`, :class:`SpillScenario`, :class:`AdmissionScenario`) that the chapters
+may also read by key:
 
 >>> ONBOARDING.pool_adapters, ONBOARDING["pool_adapters"], SPILL["gpu_adapters"], ADMISSION.hold_ms
 (40, 40, 32, 300.0)
@@ -19,6 +20,7 @@ from typing import Any
 
 from ..adapter import Adapter
 from ..cache import AdapterCache, FifoAdapterCache
+from ..links import LAB_HOST_TO_GPU
 from ..registry import AdapterRegistry
 from ..router import MultiLoRARouter
 from ..tiers import TieredCache
@@ -40,9 +42,6 @@ __all__ = [
     "ROUTER_BASE",
     "ROUTER_DIGEST",
     "route_examples",
-    "CUSTOMER41_TENANTS",
-    "CUSTOMER41_JOIN_MS",
-    "customer41_run",
     "OnboardingScenario",
     "SpillScenario",
     "AdmissionScenario",
@@ -123,7 +122,8 @@ def release_timeline(minor_releases: int, *, name: str = "support-bot") -> Relea
 CACHE_REQUESTS = 2_000  # long enough for a steady state, short enough for a 100 ms slider update
 CACHE_WINDOW = 100
 CACHE_SEED = 0
-CACHE_TRANSFER_MB_PER_MS = 8.0  # host-to-device at 8 GB/s: a 16 MiB adapter loads in 2 ms
+#: the lab's host-to-GPU copy (labcore.links.LAB_HOST_TO_GPU): a 16 MiB adapter loads in 2 ms
+CACHE_TRANSFER_MB_PER_MS = LAB_HOST_TO_GPU.mb_per_ms
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,16 +262,15 @@ def budget_sweep(budgets_mb: Sequence[float], tenants: int = 40, zipf_s: float =
     }
 
 
-# --- chapter 05: one request of each kind, and customer #41's onboarding
+# --- chapter 05: one request of each kind
 
 ROUTER_BASE = "llama-3-8b"
 ROUTER_DIGEST = "sha256:llama-3-8b-demo"
-CUSTOMER41_TENANTS = 41  # customer #41 joins a pool sized for 40
-CUSTOMER41_JOIN_MS = 50_000.0
 
 
 def route_examples(base_latency_ms: float = 40.0, dynamic_overhead: float = 0.05, adapter_vram_mb: float = 16.0,
-                   transfer_mb_per_ms: float = 8.0) -> dict[str, Any]:
+                   transfer_mb_per_ms: float = LAB_HOST_TO_GPU.mb_per_ms, *,
+                   load_overhead_ms: float = LAB_HOST_TO_GPU.overhead_ms) -> dict[str, Any]:
     """Route one request of each kind through a fresh router: base, dedicated, dynamic miss, dynamic hit.
 
     Returns ``{label: RouteDecision}`` from the real ``MultiLoRARouter`` (a merged ``flagship`` adapter and a
@@ -286,7 +285,7 @@ def route_examples(base_latency_ms: float = 40.0, dynamic_overhead: float = 0.05
     registry.register(Adapter("support-bot", "2.1.0", ROUTER_BASE, ROUTER_DIGEST, rank=16, vram_mb=adapter_vram_mb))
     registry.register(Adapter("flagship", "1.0.0", ROUTER_BASE, ROUTER_DIGEST, rank=16, vram_mb=adapter_vram_mb,
                               merged=True))
-    cache = AdapterCache(max(1024.0, adapter_vram_mb), transfer_mb_per_ms)
+    cache = AdapterCache(max(1024.0, adapter_vram_mb), transfer_mb_per_ms, load_overhead_ms=load_overhead_ms)
     router = MultiLoRARouter(registry, cache, ROUTER_BASE, base_latency_ms=base_latency_ms,
                              dynamic_overhead=dynamic_overhead)
     return {
@@ -295,23 +294,6 @@ def route_examples(base_latency_ms: float = 40.0, dynamic_overhead: float = 0.05
         "dynamic miss": router.route(f"{ROUTER_BASE}:support-bot@2.1.0"),
         "dynamic hit": router.route(f"{ROUTER_BASE}:support-bot@2.1.0"),
     }
-
-
-def customer41_run(budget_adapters: int = 40, *, requests: int = 20_000, seed: int = 41) -> SimResult:
-    """Simulate customer #41 joining halfway through a seeded trace, with a cache of ``budget_adapters`` x 16 MiB.
-
-    Forty tenants with equal traffic share one replica; tenant 41 starts sending at
-    ``CUSTOMER41_JOIN_MS``. Returns the ``labcore.sim.SimResult`` with two ``phases`` (before, after the join);
-    the first 2,000 requests warm the cache and are not counted.
-
-    >>> r = customer41_run(41, requests=4_000)
-    >>> r.phases[1].misses <= 41
-    True
-    """
-    workload = Workload(tenants=CUSTOMER41_TENANTS, requests=requests, zipf_s=0.0, rate_per_s=200.0, seed=seed,
-                        joins=(Join(CUSTOMER41_JOIN_MS, CUSTOMER41_TENANTS),))
-    return simulate(lambda: single_replica_router(workload, budget_mb=16.0 * budget_adapters), make_trace(workload),
-                    windows=25, warmup=2_000, phases=(CUSTOMER41_JOIN_MS,))
 
 
 # --- chapters 08, 09 and 13: the onboarding cliff, the spill tier, in-flight admission
@@ -329,20 +311,34 @@ class _ByName:
 
 @dataclass(frozen=True, slots=True)
 class OnboardingScenario(_ByName):
-    """Chapter 8's setup: a pool of ``pool_adapters`` 16 MiB adapters under Zipf-``zipf_s`` traffic."""
+    """The customer #41 incident (chapters 5 and 8): tenant ``tenants`` joins halfway through a run on a pool
+    of ``pool_adapters`` 16 MiB adapters, under Zipf-``zipf_s`` popularity at ``rate_per_s`` requests per second.
 
+    >>> ONBOARDING.join_ms
+    50000.0
+    """
+
+    tenants: int
     pool_adapters: int
     zipf_s: float
     requests: int
+    rate_per_s: float
     seed: int
     warmup: int
 
     def __post_init__(self) -> None:
+        count("tenants", self.tenants)
         count("pool_adapters", self.pool_adapters)
         number("zipf_s", self.zipf_s, inclusive=True)
         count("requests", self.requests)
+        number("rate_per_s", self.rate_per_s)
         count("seed", self.seed, minimum=0)
         count("warmup", self.warmup, minimum=0)
+
+    @property
+    def join_ms(self) -> float:
+        """When the last tenant starts sending: halfway through the run (simulated ms)."""
+        return self.requests / self.rate_per_s * 1000.0 / 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -386,8 +382,10 @@ class AdmissionScenario(_ByName):
 
 
 ONBOARDING_TENANTS: tuple[int, ...] = (36, 38, 39, 40, 41, 42, 44, 46, 48)
-#: The chapter 8 story: a 640 MiB pool (forty 16 MiB adapters), Zipf s=0.5, 20k requests per run.
-ONBOARDING = OnboardingScenario(pool_adapters=40, zipf_s=0.5, requests=20_000, seed=41, warmup=2_000)
+#: The customer #41 incident, told in chapter 5 and taken apart in chapter 8: a 640 MiB pool (forty 16 MiB
+#: adapters), Zipf s=0.5, 20,000 requests at 200 per second, tenant 41 joining at 50 s.
+ONBOARDING = OnboardingScenario(tenants=41, pool_adapters=40, zipf_s=0.5, requests=20_000, rate_per_s=200.0, seed=41,
+                                warmup=2_000)
 SPILL_TENANTS: tuple[int, ...] = (24, 32, 40, 48, 64, 80, 96, 128)
 #: The chapter 9 setup: a 32-adapter GPU pool over a 96-adapter host tier (16 MiB adapters).
 SPILL = SpillScenario(gpu_adapters=32, host_adapters=96, requests=20_000, seed=9, warmup=2_000)
@@ -408,11 +406,14 @@ def onboarding_runs() -> dict[int, SimResult]:
                         requests=o.requests, seed=o.seed, warmup=o.warmup)
 
 
-def onboarding_timeline(tenants: int = 41, pool_adapters: int = 40, zipf_s: float = 0.5, *,
-                        requests: int = 20_000, rate_per_s: float = 200.0, seed: int = 41,
+def onboarding_timeline(tenants: int = ONBOARDING.tenants, pool_adapters: int = ONBOARDING.pool_adapters,
+                        zipf_s: float = ONBOARDING.zipf_s, *, requests: int = ONBOARDING.requests,
+                        rate_per_s: float = ONBOARDING.rate_per_s, seed: int = ONBOARDING.seed,
                         progress: Progress | None = None, progress_every: int = 100_000) -> SimResult:
-    """Simulate tenant #``tenants`` joining halfway through a run on a ``pool_adapters`` pool.
+    """Simulate tenant #``tenants`` joining halfway through a run on a ``pool_adapters`` pool (16 MiB adapters).
 
+    The defaults are :data:`ONBOARDING`, the customer #41 incident. Returns a :class:`SimResult` with two
+    ``phases`` (before and after the join); the first requests warm the cache and are not counted.
     ``progress(done, total)`` is called every ``progress_every`` requests (see :func:`simulate`); the
     trace depends on the tenants and the skew only, so changing the pool alone reuses it.
 
@@ -424,7 +425,7 @@ def onboarding_timeline(tenants: int = 41, pool_adapters: int = 40, zipf_s: floa
     w = Workload(tenants=tenants, requests=requests, zipf_s=zipf_s, rate_per_s=rate_per_s, seed=seed,
                  joins=(Join(join_ms, tenants),))
     return simulate(lambda: single_replica_router(w, budget_mb=16.0 * pool_adapters), _onboarding_trace(w), windows=20,
-                    phases=(join_ms,), warmup=min(2_000, requests // 4), progress=progress,
+                    phases=(join_ms,), warmup=min(ONBOARDING.warmup, requests // 4), progress=progress,
                     progress_every=progress_every)
 
 

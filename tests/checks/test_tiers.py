@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from labcore.checks import grade_cold_load_ms, grade_host_hit_ms
-from labcore.tiers import NVME, OBJECT_STORE, PCIE4_X16
+from labcore.links import NVME, OBJECT_STORE, PCIE4_X16
 
 HOST_HIT_MS = PCIE4_X16.transfer_ms(160)
 
