@@ -33,10 +33,11 @@ class Asset:
 
     spec: str  # name@exact-version
     integrity: str  # npm's sha512 integrity of the tarball
-    member: str  # folder inside the tarball's "package/" to keep
+    member: str  # folder inside the tarball's "package/" to keep ("" for the package root)
     target: str  # folder under the destination
     skip_suffixes: tuple[str, ...] = (".map",)  # files not needed by readers
     only: tuple[str, ...] = ()  # if given, keep just these file names
+    paths: tuple[str, ...] = ()  # if given, keep just the files at or under these paths (relative to member)
 
 
 # Vega 5 / Vega-Lite 5 / vega-embed 6: the Vega-Lite v5 mimetype the panels emit is the one JupyterLab
@@ -68,6 +69,41 @@ ASSETS: tuple[Asset, ...] = (
         integrity="sha512-Bt+SSVU8eBG27zChVewOicYs7Xsdt40qm4+UpHyX7k0/O9NliPc+x77k1/FEsPsjKPZGJvtRZM1vO+geW0OhGw==",
         member="es5",
         target="mathjax",
+    ),
+    # The reveal.js decks (coursebuild/slides.py, nbconvert's reveal template) load these from slides/,
+    # next to the decks. nbconvert's template is written for MathJax 2, so the decks get their own
+    # MathJax 2 (slides/mathjax2/): the pages keep MathJax 3 (mathjax/).
+    Asset(
+        spec="reveal.js@6.0.2",
+        integrity="sha512-JYIg5D9aoxoaLeb84O+OvAwsKWdIavVgEDScxtYEXFCT6t6TQrhNtSgogcjdCpdLsWglhJn3zyE3fUOwiH5KEg==",
+        member="dist",
+        target="slides/reveal.js/dist",
+        paths=("reveal.js", "reveal.css", "theme/white.css", "plugin/notes.js"),
+    ),
+    Asset(
+        spec="requirejs@2.3.8",
+        integrity="sha512-7/cTSLOdYkNBNJcDMWf+luFvMriVm7eYxp4BcFCsAX0wF421Vyce5SXP17c+Jd5otXKGNehIonFlyQXSowL6Mw==",
+        member="",
+        target="slides/require",
+        paths=("require.js",),
+    ),
+    Asset(
+        spec="jquery@3.7.1",
+        integrity="sha512-m4avr8yL8kmFN8psrbFFFmB/If14iN5o9nw/NgnnM+kybDJpRsAynV2BsfpTYrTRysYUdADVD7CkUUizgkpLfg==",
+        member="dist",
+        target="slides/jquery",
+        paths=("jquery.min.js",),
+    ),
+    Asset(  # the TeX input, CommonHTML output and its TeX web fonts (not the 3.7 MB a11y explorer)
+        spec="mathjax@2.7.9",
+        integrity="sha512-NOGEDTIM9+MrsqnjPEjVGNx4q0GQxqm61yQwSK+/5S59i26wId5IC5gNu9/bu8+CCVl5p9G2IHcAl/wJa+5+BQ==",
+        member="",
+        target="slides/mathjax2",
+        paths=("MathJax.js", "config/TeX-AMS_CHTML-full.js", "config/Safe.js", "jax/input/TeX", "jax/element",
+               "jax/output/CommonHTML", "fonts/HTML-CSS/TeX/woff", "localization/en", "extensions/TeX",
+               "extensions/MathML", *(f"extensions/{name}.js" for name in (
+                   "AssistiveMML", "CHTML-preview", "FontWarnings", "HelpDialog", "MatchWebFonts", "MathEvents",
+                   "MathMenu", "MathZoom", "Safe", "fast-preview", "tex2jax", "toMathML"))),
     ),
 )
 
@@ -101,7 +137,7 @@ def _npm_pack(spec: str, workdir: Path) -> Path:
 
 def _extract(tarball: Path, asset: Asset, dest: Path) -> int:
     """Unpack ``package/<member>/`` of ``tarball`` into ``dest``; return the file count."""
-    prefix = f"package/{asset.member}/"
+    prefix = f"package/{asset.member}/" if asset.member else "package/"
     count = 0
     with tarfile.open(tarball, "r:gz") as tar:
         for info in tar.getmembers():
@@ -111,6 +147,8 @@ def _extract(tarball: Path, asset: Asset, dest: Path) -> int:
             if rel.is_absolute() or ".." in rel.parts:
                 raise SystemExit(f"vendor: unsafe path {info.name!r} in {tarball.name}")
             if rel.name.endswith(asset.skip_suffixes) or (asset.only and rel.name not in asset.only):
+                continue
+            if asset.paths and not any(rel.as_posix() == p or rel.as_posix().startswith(p + "/") for p in asset.paths):
                 continue
             out = dest / rel
             out.parent.mkdir(parents=True, exist_ok=True)
@@ -123,7 +161,7 @@ def _extract(tarball: Path, asset: Asset, dest: Path) -> int:
 
 def fetch(dest: Path) -> None:
     """Fetch every pinned asset into ``dest`` unless the stamp says it is already there."""
-    pins = {a.spec: [a.integrity, a.member, list(a.skip_suffixes), list(a.only)] for a in ASSETS}
+    pins = {a.spec: [a.integrity, a.member, list(a.skip_suffixes), list(a.only), list(a.paths)] for a in ASSETS}
     stamp = dest / STAMP
     if stamp.exists() and json.loads(stamp.read_text()) == pins:
         if all((dest / a.target).is_dir() for a in ASSETS):

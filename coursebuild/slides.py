@@ -1,0 +1,351 @@
+"""Build a reveal.js deck of every chapter from its stored outputs: a Sphinx extension and a command.
+
+In ``_config.yml``: ``sphinx: extra_extensions: [coursebuild.slides]``. When the html builder has
+finished, every notebook page that carries slide metadata (``slideshow.slide_type`` on its cells,
+set by ``scripts/slide_metadata.py``) gets ``_build/html/slides/<name>.slides.html``, written by
+nbconvert's ``SlidesExporter`` from the outputs stored in the notebook (nothing is executed: the
+book renders the same stored outputs). Each such page gets a "Slides" button in its header.
+
+What :func:`deck_notebook` does to a notebook before nbconvert sees it:
+
+* cells tagged ``remove-cell`` (the setup cell, hidden checks and glue) and ``hide-cell``
+  (self-check answers, solutions: a deck is presented, solutions stay out) are left out, and so
+  is anything between ``{solution-start}`` and ``{solution-end}``; ``notes`` cells stay (the book
+  hides them with ``remove-cell``; reveal shows them in its speaker view);
+  ``remove-input``/``hide-input`` keep the output only, ``remove-output``/``hide-output`` the input;
+* a panel (a Vega-Lite v5 output) becomes the page's own markup (:func:`coursebuild.panels_site.panel_html`),
+  drawn by the site's ``lc-panels.js`` with the site's Vega, so its controls work as on the page;
+* markdown becomes plain CommonMark (:func:`coursebuild.myst_text.to_commonmark`): glue roles
+  show the values this build glued, other roles their text; links to other pages of the book
+  point at their HTML pages.
+
+Everything a deck loads is served by the site (``coursebuild.vendor``: reveal.js, require.js,
+jQuery and MathJax 2 under ``slides/``; Vega and ``_static/lc-panels.js`` as the pages load them).
+
+As a command (a deck without a book build, e.g. to look at one)::
+
+    python -m coursebuild.slides --site _build/html book/04_the_cache.ipynb
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import posixpath
+import re
+import shutil
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from .panels_site import SCRIPTS as PANEL_SCRIPTS
+from .panels_site import VEGALITE_MIME, panel_html
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+TEMPLATE = "course_reveal"
+#: the decks' folder in the site; the vendored slide assets live there too (coursebuild.vendor)
+SLIDES_DIR = "slides"
+SUFFIX = ".slides.html"
+#: where a deck finds its assets (relative to the deck, all served by the site)
+REVEAL_PREFIX = "reveal.js"
+REQUIRE_JS = "require/require.js"
+JQUERY_JS = "jquery/jquery.min.js"
+MATHJAX2_JS = "mathjax2/MathJax.js?config=TeX-AMS_CHTML-full,Safe"
+#: the nbconvert template loads ``plugin/notes/notes.js``; reveal.js 6 ships it as ``dist/plugin/notes.js``
+NOTES_PLUGIN = ("dist/plugin/notes.js", "plugin/notes/notes.js")
+#: cells a deck leaves out (by tag), unless they are speaker notes
+DROP_TAGS = frozenset({"remove-cell", "hide-cell"})
+NO_INPUT_TAGS = frozenset({"remove-input", "hide-input"})
+NO_OUTPUT_TAGS = frozenset({"remove-output", "hide-output"})
+#: directives whose content a presented deck leaves out
+DROP_DIRECTIVES = frozenset({"solution", "solution-start", "solution-end", "dropdown"})
+_SOLUTION_START = re.compile(r"^(`{3,}|:{3,})\{solution-start\}", re.M)
+_SOLUTION_END = re.compile(r"^(`{3,}|:{3,})\{solution-end\}", re.M)
+_PAGE_LINK = re.compile(r"\]\((?![a-z]+:|#|/)(?P<path>[^)\s#]+)\.(?:ipynb|md)(?P<anchor>#[^)\s]*)?\)")
+
+#: the deck's own style: readable code and outputs, panels as wide as the slide
+DECK_CSS = """
+.reveal .slides section { text-align: left; }
+.reveal h1 { font-size: 1.6em; } .reveal h2 { font-size: 1.25em; } .reveal h3 { font-size: 1.05em; }
+.reveal p, .reveal li, .reveal td, .reveal th { font-size: 0.62em; line-height: 1.35; }
+.reveal li p, .reveal td p, .reveal blockquote p { font-size: 1em; }
+.reveal blockquote { width: 95%; font-size: 0.9em; }
+.reveal table { margin: 0.4em 0; }
+.reveal .jp-OutputArea-output pre, .reveal div.highlight > pre { font-size: 15px; line-height: 1.3; }
+.reveal .jp-OutputArea-output img, .reveal .jp-OutputArea-output svg { max-height: 520px; width: auto; }
+.reveal .lc-panel { font-size: 15px; }
+.reveal .lc-panel svg { max-height: none; }
+.reveal .lc-panel .vega-bind-name { min-width: 13rem; }
+.reveal aside.notes { display: none; }
+"""
+#: redraw the panels of the slide that comes into view (a panel drawn while its slide was hidden
+#: measured a zero-width container); reveal dispatches its events on the page
+DECK_JS = """
+document.addEventListener("DOMContentLoaded", function () {
+  var reveal = document.querySelector(".reveal");
+  if (!reveal) return;
+  var resize = function () { window.dispatchEvent(new Event("resize")); };
+  ["ready", "slidechanged", "resize"].forEach(function (name) {
+    reveal.addEventListener(name, function (event) { if (name !== "resize" || event.detail) resize(); });
+  });
+});
+"""
+
+
+def _source(cell: Mapping[str, Any]) -> str:
+    src = cell.get("source", "")
+    return "".join(src) if isinstance(src, list) else src
+
+
+def slide_type(cell: Mapping[str, Any]) -> str | None:
+    """Return a cell's ``slideshow.slide_type``, or None when it has none.
+
+    >>> slide_type({"metadata": {"slideshow": {"slide_type": "notes"}}}), slide_type({"metadata": {}})
+    ('notes', None)
+    """
+    return (cell.get("metadata", {}).get("slideshow") or {}).get("slide_type")
+
+
+def has_slides(nb: Mapping[str, Any]) -> bool:
+    """Tell whether a notebook carries slide metadata (then the build makes it a deck)."""
+    return any(slide_type(cell) for cell in nb.get("cells", []))
+
+
+def page_links(markdown: str, *, book_prefix: str = "../book/") -> str:
+    """Point the links to other book pages (``04_the_cache.ipynb``, ``live.md``) at their HTML pages.
+
+    >>> page_links("see [chapter 4](04_the_cache.ipynb#the-thrash-cliff) and [Live](live.md)")
+    'see [chapter 4](../book/04_the_cache.html#the-thrash-cliff) and [Live](../book/live.html)'
+    """
+    return _PAGE_LINK.sub(lambda m: f"]({book_prefix}{m['path']}.html{m['anchor'] or ''})", markdown)
+
+
+def _panel_output(output: dict[str, Any]) -> dict[str, Any]:
+    """Return a Vega-Lite output as the page's panel markup (an HTML output); any other output unchanged."""
+    data = output.get("data", {})
+    if VEGALITE_MIME not in data:
+        return output
+    spec = data[VEGALITE_MIME]
+    spec = spec if isinstance(spec, dict) else json.loads("".join(spec) if isinstance(spec, list) else spec)
+    return {**output, "data": {"text/html": panel_html(spec)}}
+
+
+def deck_notebook(nb: Mapping[str, Any], glue: Mapping[str, str] | None, *,
+                  book_prefix: str = "../book/") -> dict[str, Any]:
+    """Return the notebook a deck is exported from (a JSON dict; see the module doc).
+
+    >>> cells = [{"cell_type": "markdown", "metadata": {"slideshow": {"slide_type": "slide"}},
+    ...           "source": "# Title {glue:text}`n`"},
+    ...          {"cell_type": "code", "metadata": {"tags": ["remove-cell"]}, "source": "glue('n', 3)", "outputs": []},
+    ...          {"cell_type": "markdown", "metadata": {"tags": ["remove-cell"], "slideshow": {"slide_type": "notes"}},
+    ...           "source": "Ask the room."}]
+    >>> [c["source"] for c in deck_notebook({"cells": cells, "metadata": {}}, {"n": "3"})["cells"]]
+    ['# Title 3', 'Ask the room.']
+    """
+    from .myst_text import to_commonmark
+
+    nb = copy.deepcopy(dict(nb))
+    nb.setdefault("metadata", {}).pop("widgets", None)
+    cells = []
+    in_solution = False
+    for cell in nb.get("cells", []):
+        meta = cell.setdefault("metadata", {})
+        tags = set(meta.get("tags", []))
+        source = _source(cell)
+        if cell.get("cell_type") == "markdown" and _SOLUTION_START.search(source):
+            in_solution = not _SOLUTION_END.search(source)
+            continue
+        if in_solution:
+            in_solution = not (cell.get("cell_type") == "markdown" and _SOLUTION_END.search(source))
+            continue
+        notes = slide_type(cell) == "notes"
+        if tags & DROP_TAGS and not notes:
+            continue
+        if cell.get("cell_type") == "markdown":
+            cell["source"] = page_links(to_commonmark(source, glue, drop=DROP_DIRECTIVES), book_prefix=book_prefix)
+        elif cell.get("cell_type") == "code":
+            if tags & NO_OUTPUT_TAGS:
+                cell["outputs"] = []
+            cell["outputs"] = [_panel_output(o) for o in cell.get("outputs", [])]
+            if tags & NO_INPUT_TAGS:
+                meta.setdefault("transient", {})["remove_source"] = True
+                if not cell["outputs"]:
+                    continue
+        cells.append(cell)
+    nb["cells"] = cells
+    return nb
+
+
+def has_panels(nb: Mapping[str, Any]) -> bool:
+    """Tell whether a (deck) notebook shows a kernel-free panel."""
+    return any('class="lc-panel"' in "".join(o.get("data", {}).get("text/html", ""))
+               or VEGALITE_MIME in o.get("data", {})
+               for c in nb.get("cells", []) if c.get("cell_type") == "code" for o in c.get("outputs", []))
+
+
+class DeckWriter:
+    """Export decks with one configured ``SlidesExporter`` (its templates and CSS are read once)."""
+
+    def __init__(self) -> None:
+        from nbconvert import SlidesExporter
+        from traitlets.config import Config
+
+        config = Config()
+        exporter = config.SlidesExporter
+        exporter.reveal_url_prefix = REVEAL_PREFIX
+        exporter.reveal_theme = "white"  # white, black, serif, dracula and the *-contrast themes load no web font
+        exporter.reveal_scroll = True
+        exporter.reveal_number = "c/t"
+        exporter.reveal_transition = "none"
+        exporter.require_js_url = REQUIRE_JS
+        exporter.jquery_url = JQUERY_JS
+        exporter.mathjax_url = MATHJAX2_JS
+        exporter.exclude_input_prompt = True
+        exporter.exclude_output_prompt = True
+        exporter.template_name = TEMPLATE
+        exporter.extra_template_basedirs = [str(TEMPLATES)]
+        self.exporter = SlidesExporter(config=config)
+
+    def write(self, nb: Mapping[str, Any], out: Path) -> Path:
+        """Write ``nb`` (a deck notebook, see :func:`deck_notebook`) as the reveal.js deck ``out``."""
+        import nbformat
+
+        node = nbformat.from_dict(nb)
+        panel_scripts = [posixpath.normpath(posixpath.join("../_static", s)) for s in PANEL_SCRIPTS]
+        resources = {"course": {"panels": has_panels(nb), "panel_scripts": panel_scripts,
+                                "panel_css": "../_static/lc-panels.css", "deck_css": DECK_CSS},
+                     "metadata": {"name": out.name.removesuffix(SUFFIX)}}
+        body, _ = self.exporter.from_notebook_node(node, resources=resources)
+        body = body.replace("</body>", f"<script>{DECK_JS}</script>\n</body>", 1)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(body, encoding="utf-8")
+        return out
+
+
+def deck_name(path: Path) -> str:
+    """Return the file name of a notebook's deck.
+
+    >>> deck_name(Path("book/04_the_cache.ipynb"))
+    '04_the_cache.slides.html'
+    """
+    return path.stem + SUFFIX
+
+
+def install_notes_plugin(slides_dir: Path) -> None:
+    """Copy reveal.js 6's notes plugin to the path nbconvert's template loads (or the speaker view is missing)."""
+    src, dst = (slides_dir / REVEAL_PREFIX / p for p in NOTES_PLUGIN)
+    if not src.is_file():
+        raise FileNotFoundError(f"{src} is missing: the slide assets were not vendored (python -m coursebuild.vendor)")
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(src, dst)
+
+
+def build_decks(notebooks: list[Path], slides_dir: Path, *, executed_dir: Path | None = None) -> list[Path]:
+    """Write the deck of each notebook that carries slide metadata into ``slides_dir``; return their paths.
+
+    Glue values come from the book build's executed copies in ``executed_dir`` (as the live site
+    reads them, :func:`coursebuild.lite_site.glue_source`), else from the notebook's stored outputs.
+    """
+    import nbformat
+
+    from . import lite_notebooks, lite_site
+
+    writer = DeckWriter()
+    written = []
+    for path in notebooks:
+        nb = nbformat.read(path, as_version=4)
+        if not has_slides(nb):
+            continue
+        glue: Mapping[str, str] | None = {}
+        if lite_notebooks.has_glue_roles(nb):
+            glue = (lite_site.glue_source(path, executed_dir, "build") if executed_dir is not None
+                    else lite_notebooks.glue_values(nb))
+        written.append(writer.write(deck_notebook(nb, glue), slides_dir / deck_name(path)))
+    if written:
+        install_notes_plugin(slides_dir)
+    return written
+
+
+# --- the Sphinx extension -------------------------------------------------------------------------
+
+def _page_notebook(app: Any, pagename: str) -> Path | None:
+    """Return the source notebook of page ``pagename`` when it carries slide metadata, else None."""
+    decks = getattr(app, "_course_decks", None)
+    if decks is None:
+        decks = app._course_decks = {}
+    if pagename not in decks:
+        path = None
+        if pagename in app.env.all_docs:
+            source = Path(app.env.doc2path(pagename))
+            if source.suffix == ".ipynb" and has_slides(json.loads(source.read_text(encoding="utf-8"))):
+                path = source
+        decks[pagename] = path
+    return decks[pagename]
+
+
+def _on_page_context(app: Any, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
+    """Add a "Slides" button to the header of every page that has a deck (no button where there is none)."""
+    path = _page_notebook(app, pagename)
+    if path is None:
+        return
+    href = "../" * pagename.count("/") + f"{SLIDES_DIR}/{deck_name(path)}"
+    context.setdefault("header_buttons", []).insert(0, {
+        "type": "link",
+        "url": href,
+        "tooltip": "Present this chapter as slides (reveal.js; press S for the speaker notes)",
+        "icon": "fas fa-person-chalkboard",
+        "label": "slides-button",
+        "text": "Slides",
+    })
+
+
+def _on_build_finished(app: Any, exception: Exception | None) -> None:
+    """Write the decks of the pages that have slide metadata, from their stored outputs."""
+    if exception is not None or app.builder.format != "html":
+        return
+    from sphinx.util import logging
+
+    started = time.perf_counter()
+    notebooks = [p for name in sorted(app.env.all_docs) if (p := _page_notebook(app, name)) is not None]
+    executed = Path(app.outdir).parent / "jupyter_execute"
+    by_folder: dict[Path, list[Path]] = {}
+    for path in notebooks:
+        by_folder.setdefault(path.parent, []).append(path)
+    written = []
+    for folder, paths in by_folder.items():
+        rel = folder.relative_to(Path(app.srcdir))
+        written += build_decks(paths, Path(app.outdir) / SLIDES_DIR, executed_dir=executed / rel)
+    for stale in set((Path(app.outdir) / SLIDES_DIR).glob(f"*{SUFFIX}")) - set(written):
+        stale.unlink()  # a deck left by an earlier build whose notebook no longer has slides
+    logging.getLogger(__name__).info(
+        f"[slides] {len(written)} decks in {Path(app.outdir) / SLIDES_DIR} ({time.perf_counter() - started:.1f} s)")
+
+
+def setup(app: Any) -> dict[str, Any]:
+    """Register the Slides buttons and the deck build."""
+    app.connect("html-page-context", _on_page_context, priority=610)
+    app.connect("build-finished", _on_build_finished, priority=450)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write decks into ``SITE/slides`` (the site must hold the vendored slide assets and ``_static``)."""
+    parser = argparse.ArgumentParser(description="Build the reveal.js decks of book notebooks into a built site.")
+    parser.add_argument("--site", type=Path, default=ROOT / "_build" / "html")
+    parser.add_argument("--executed", type=Path, default=None,
+                        help="the book build's executed notebooks (default: glue values from the stored outputs)")
+    parser.add_argument("notebooks", type=Path, nargs="*")
+    args = parser.parse_args(argv)
+    notebooks = args.notebooks or sorted((ROOT / "book").glob("[0-9][0-9]_*.ipynb"))
+    started = time.perf_counter()
+    written = build_decks(notebooks, args.site / SLIDES_DIR, executed_dir=args.executed)
+    print(f"slides: {len(written)} decks in {args.site / SLIDES_DIR} ({time.perf_counter() - started:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
