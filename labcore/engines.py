@@ -1,0 +1,313 @@
+"""The production mapping: each labcore concept next to the engine setting that plays its part.
+
+One frozen :class:`EngineSetting` per (engine, setting): what the setting does, its documented
+default, the labcore objects it corresponds to (importable dotted names, checked by the tests), the
+version and the source it was checked against (a documentation page and section, or a repository
+file at a commit). Rows whose ``engine`` is :data:`NONE` record where none of the four engines
+has a counterpart. Every fact was read in the engine's own documentation or source with the
+course's search tool; a row marked ``verified=False`` would be shown as unverified (there are none).
+
+>>> rows = production_mapping()
+>>> sorted({r.engine for r in rows}) == sorted(ENGINES + (NONE,))
+True
+>>> next(r for r in rows if r.setting == "--max-loras-per-batch").default
+'8'
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ._validate import flag, instance, text
+
+__all__ = [
+    "VLLM",
+    "SGLANG",
+    "TENSORRT_LLM",
+    "LORAX",
+    "ENGINES",
+    "NONE",
+    "KINDS",
+    "EngineSetting",
+    "production_mapping",
+    "settings_for",
+    "resolve_labcore_name",
+    "mapping_rows",
+]
+
+VLLM = "vLLM"
+SGLANG = "SGLang"
+TENSORRT_LLM = "TensorRT-LLM"
+LORAX = "LoRAX"
+ENGINES: tuple[str, ...] = (VLLM, SGLANG, TENSORRT_LLM, LORAX)
+#: The "engine" of rows that record a gap: none of the four has a counterpart.
+NONE = "none of the four"
+KINDS: tuple[str, ...] = ("flag", "config", "env", "api", "plugin", "request", "behaviour", "gap")
+
+
+@dataclass(frozen=True, slots=True)
+class EngineSetting:
+    """One engine setting (flag, config key, endpoint, behaviour) and the labcore concept it corresponds to.
+
+    ``labcore`` lists importable names (``"labcore.cache.AdapterCache"``), a ``:param`` suffix naming
+    a constructor parameter or record field (``"labcore.cache.AdapterCache:vram_budget_mb"``).
+    ``default`` is empty where the source documents none. ``version`` is what the fact was checked
+    against (a release's documentation or a commit); ``source`` the page and section or the file.
+
+    >>> EngineSetting("vLLM", "v1", "--x", "flag", "does x", "", "x", ("labcore.cache.AdapterCache",), "")
+    Traceback (most recent call last):
+    ...
+    ValueError: source must be a non-empty string, got ''
+    """
+
+    engine: str
+    version: str
+    setting: str
+    kind: str
+    does: str
+    default: str
+    concept: str
+    labcore: tuple[str, ...]
+    source: str
+    note: str = ""
+    verified: bool = True
+
+    def __post_init__(self) -> None:
+        if self.engine not in ENGINES + (NONE,):
+            raise ValueError(f"engine must be one of {ENGINES + (NONE,)}, got {self.engine!r}")
+        for name in ("version", "setting", "does", "concept", "source"):
+            text(name, getattr(self, name))
+        if self.kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}")
+        instance("default", self.default, str, error=ValueError)
+        instance("note", self.note, str, error=ValueError)
+        names = tuple(instance("labcore", self.labcore, tuple, error=ValueError))
+        if not names or not all(isinstance(n, str) and n.startswith("labcore.") for n in names):
+            raise ValueError(f"labcore must name at least one labcore object like 'labcore.cache.AdapterCache', "
+                             f"got {self.labcore!r}")
+        flag("verified", self.verified)
+
+
+def resolve_labcore_name(name: str) -> Any:
+    """Import the object a dotted ``labcore`` name points to (``module.Object[.attr][:param]``); raise if absent.
+
+    >>> resolve_labcore_name("labcore.cache.AdapterCache:vram_budget_mb").__name__
+    'AdapterCache'
+    >>> resolve_labcore_name("labcore.cache.AdapterCache:budget")
+    Traceback (most recent call last):
+    ...
+    LookupError: labcore.cache.AdapterCache has no parameter or field 'budget'
+    """
+    import dataclasses
+    import inspect
+
+    path, _, param = text("labcore name", name).partition(":")
+    parts = path.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj: Any = importlib.import_module(".".join(parts[:cut]))
+        except ModuleNotFoundError:
+            continue
+        for attr in parts[cut:]:
+            if not hasattr(obj, attr):
+                raise LookupError(f"{'.'.join(parts[:cut])} has no attribute {attr!r} (looking up {name!r})")
+            obj = getattr(obj, attr)
+        break
+    else:  # pragma: no cover - 'labcore' itself always imports
+        raise LookupError(f"no module in {path!r}")
+    if param:
+        fields = {f.name for f in dataclasses.fields(obj)} if dataclasses.is_dataclass(obj) else set()
+        try:
+            fields |= set(inspect.signature(obj).parameters)
+        except (TypeError, ValueError):
+            pass
+        if param not in fields:
+            raise LookupError(f"{path} has no parameter or field {param!r}")
+    return obj
+
+
+# Sources, as read (the search tool's stored copies), shortened once here.
+_VLLM_LORA_CONFIG = "vllm-project/vllm vllm/config/lora.py, class LoRAConfig (commit 01230b40)"
+_VLLM_CONFIG_DOCS = "vLLM API reference, vllm.config.lora, LoRAConfig (docs v0.22.1)"
+_VLLM_GUIDE = "vllm-project/vllm docs/features/lora.md (commit 05863f17)"
+_VLLM_ARGS = "vllm-project/vllm vllm/engine/arg_utils.py, LoRA related configs (commit 001999d2)"
+_VLLM_SCHED = "vllm-project/vllm vllm/v1/core/sched/scheduler.py, schedule() (commit 00024d31)"
+_VLLM_LAYERS = "vllm-project/vllm vllm/lora/layers/base_linear.py, create_lora_weights (commit 1ace43ed)"
+_VLLM_KV = "vllm-project/vllm vllm/v1/core/kv_cache_utils.py, _gen_lora_extra_hash_keys (commit 001cabc1)"
+_VLLM_MANAGER = "vLLM API reference, vllm.lora.model_manager, LRUCacheLoRAModelManager (docs v0.22.1)"
+_VLLM_RESOLVER = ("vLLM API reference, vllm.lora.resolver.LoRAResolver (stable docs) and "
+                  "vllm.plugins.lora_resolvers.filesystem_resolver (docs v0.12.0)")
+_SGLANG_DOCS = "sgl-project/sglang docs/advanced_features/lora.ipynb (commit 034b3be8)"
+_TRT_DOCS = "triton-inference-server/tensorrtllm_backend docs/model_config.md (commit 05ceae03)"
+_LORAX_LAUNCHER = "predibase/lorax docs/reference/launcher.md (commit 400cec8c)"
+_LORAX_INDEX = "predibase/lorax docs/index.md, Features (commit 1e223be1)"
+
+_ROWS: tuple[tuple[Any, ...], ...] = (
+    # ---- vLLM ------------------------------------------------------------------------------
+    (VLLM, "arg_utils.py @ 001999d2", "--enable-lora", "flag",
+     "turns on LoRA serving (help: 'If True, enable handling of LoRA adapters.'); a request names its adapter "
+     "in the model field", "off (a store_true flag)",
+     "dynamic mode of MultiLoRARouter", ("labcore.router.MultiLoRARouter", "labcore.router.MODE_DYNAMIC"),
+     f"{_VLLM_ARGS}; {_VLLM_GUIDE}, Serving LoRA Adapters"),
+    (VLLM, "docs v0.22.1; lora.py @ 01230b40", "--max-loras", "config",
+     "'Max number of LoRAs in a single batch': the GPU slots; the scheduler skips a waiting request whose "
+     "adapter would exceed it ('Scheduling would exceed max_loras, skip.')", "1",
+     "SlotScheduler(max_slots=...), BatchCostModel(max_loras=...)",
+     ("labcore.slots.SlotScheduler:max_slots", "labcore.batching.BatchCostModel:max_loras"),
+     f"{_VLLM_CONFIG_DOCS}; {_VLLM_SCHED}",
+     "a slot count, not MiB: what a slot costs is the next row"),
+    (VLLM, "lora.py @ 01230b40; base_linear.py @ 1ace43ed", "--max-lora-rank", "config",
+     "'Max LoRA rank'; allowed values 1, 8, 16, 32, 64, 128, 256, 320, 512 (MaxLoRARanks); every slot's A and "
+     "B buffers are preallocated at this rank, whatever an adapter's own rank", "16",
+     "slot_pool_mb(max_lora_rank=...); Adapter.rank", ("labcore.slots.slot_pool_mb:max_lora_rank",
+                                                        "labcore.adapter.Adapter:rank"),
+     f"{_VLLM_LORA_CONFIG}; {_VLLM_LAYERS}"),
+    (VLLM, "docs v0.22.1; lora.py @ 01230b40", "--max-cpu-loras", "config",
+     "'Maximum number of LoRAs to store in CPU memory. Must be >= than max_loras'", "max_loras (when unset)",
+     "TieredCache host tier", ("labcore.tiers.TieredCache:host_budget_mb",),
+     f"{_VLLM_CONFIG_DOCS}; {_VLLM_LORA_CONFIG}, _validate_lora_config"),
+    (VLLM, "docs v0.22.1", "LRUCacheLoRAModelManager", "behaviour",
+     "keeps two LRU caches: the active adapters (capacity lora_slots) and the registered ones (capacity), "
+     "evicting the least recently used", "",
+     "AdapterCache (LRU)", ("labcore.cache.AdapterCache",), _VLLM_MANAGER),
+    (VLLM, "lora.md @ 05863f17", "POST /v1/load_lora_adapter, /v1/unload_lora_adapter", "api",
+     "load an adapter at run time by lora_name and lora_path, unload it by name; the guide warns that enabling "
+     "this in production is risky", "",
+     "AdapterRegistry.register", ("labcore.registry.AdapterRegistry.register",),
+     f"{_VLLM_GUIDE}, Dynamically serving LoRA Adapters, Using API Endpoints"),
+    (VLLM, "lora.md @ 05863f17", "VLLM_ALLOW_RUNTIME_LORA_UPDATING", "env",
+     "must be set to True for the load/unload endpoints and for LoRAResolver plugins", "",
+     "who may change the registry at run time", ("labcore.registry.AdapterRegistry",),
+     f"{_VLLM_GUIDE}, Dynamically serving LoRA Adapters"),
+    (VLLM, "lora.md @ 05863f17; docs v0.12.0", "LoRAResolver plugins", "plugin",
+     "resolve_lora(base_model_name, lora_name) -> LoRARequest or None, tried on a request for a name not yet "
+     "loaded; the built-in lora_filesystem_resolver (VLLM_PLUGINS, VLLM_LORA_RESOLVER_CACHE_DIR) loads a "
+     "directory of that name whose adapter_config.json base_model_name_or_path equals the served base's name",
+     "", "AdapterRegistry.resolve", ("labcore.registry.AdapterRegistry.resolve",),
+     f"{_VLLM_GUIDE}, Using Plugins; {_VLLM_RESOLVER}",
+     "the registry's place: a resolver can do what labcore's registry does; the built-in filesystem resolver checks neither a version nor a digest"),
+    (VLLM, "kv_cache_utils.py @ 001cabc1", "prefix-cache block hash, LoRA extra key", "behaviour",
+     "adds the adapter's lora_name to every block hash of a LoRA request (issue #30931: same name, other "
+     "weights, shared blocks)", "",
+     "PrefixCache(key_policy=KEY_BY_NAME)", ("labcore.prefix_cache.PrefixCache:key_policy",
+                                             "labcore.prefix_cache.KEY_BY_NAME"), _VLLM_KV),
+    # ---- SGLang ----------------------------------------------------------------------------
+    (SGLANG, "lora.ipynb @ 034b3be8", "--max-loras-per-batch", "flag",
+     "'Maximum number of adaptors used by each batch'; sizes the GPU memory reserved for LoRA", "8",
+     "SlotScheduler(max_slots=...)", ("labcore.slots.SlotScheduler:max_slots",),
+     f"{_SGLANG_DOCS}, Arguments for LoRA Serving"),
+    (SGLANG, "lora.ipynb @ 034b3be8", "--max-loaded-loras", "flag",
+     "'limits the maximum number of LoRA adapters loaded in CPU memory at a time'; must be >= "
+     "max-loras-per-batch", "",
+     "TieredCache host tier", ("labcore.tiers.TieredCache:host_budget_mb",),
+     f"{_SGLANG_DOCS}, Arguments for LoRA Serving"),
+    (SGLANG, "lora.ipynb @ 034b3be8", "--lora-eviction-policy", "flag",
+     "eviction when the GPU memory pool is full: lru (least recently used) or fifo (first in, first out)", "lru",
+     "AdapterCache (LRU) or FifoAdapterCache", ("labcore.cache.AdapterCache", "labcore.cache.FifoAdapterCache"),
+     f"{_SGLANG_DOCS}, Arguments for LoRA Serving"),
+    (SGLANG, "lora.ipynb @ 034b3be8", "pinned adapters (\"pinned\": true)", "config",
+     "a pinned adapter keeps its GPU pool slot until unloaded; at most max-loras-per-batch - 1 may be pinned, "
+     "to prevent starvation", "not pinned",
+     "SlotScheduler(pinned=...), max_pinned; AdapterCache.pin",
+     ("labcore.slots.SlotScheduler:pinned", "labcore.slots.max_pinned", "labcore.cache.AdapterCache.pin"),
+     f"{_SGLANG_DOCS}, LoRA GPU Pinning",
+     "labcore.admission pins an adapter only while a request is in flight; SGLang's pin is for good"),
+    (SGLANG, "lora.ipynb @ 034b3be8", "POST /load_lora_adapter, /unload_lora_adapter", "api",
+     "load and unload adapters after start-up; set --max-lora-rank and --lora-target-modules at start for "
+     "adapters loaded later", "", "AdapterRegistry.register", ("labcore.registry.AdapterRegistry.register",),
+     f"{_SGLANG_DOCS}, Dynamic LoRA loading"),
+    (SGLANG, "lora.ipynb @ 034b3be8", "model: \"base-model:adapter-name\"", "request",
+     "the OpenAI-compatible API names the adapter after the base and a colon", "",
+     "parse_model_ref(\"base:adapter\") (no @version)", ("labcore.router.parse_model_ref",),
+     f"{_SGLANG_DOCS}, OpenAI-compatible API usage"),
+    # ---- TensorRT-LLM ----------------------------------------------------------------------
+    (TENSORRT_LLM, "model_config.md @ 05ceae03", "lora_cache_gpu_memory_fraction", "config",
+     "'Fraction of GPU memory used for LoRA cache. Computed as a fraction of left over memory after engine "
+     "load, and after KV cache is loaded.' (the executor's PeftCacheConfig.device_cache_percent)", "0.05",
+     "AdapterCache(vram_budget_mb=...) out of gpu_memory_split",
+     ("labcore.cache.AdapterCache:vram_budget_mb", "labcore.sizing.gpu_memory_split"),
+     f"{_TRT_DOCS}, tensorrt_llm model, LoRA cache"),
+    (TENSORRT_LLM, "model_config.md @ 05ceae03", "lora_cache_host_memory_bytes", "config",
+     "'Size of host LoRA cache in bytes'", "1G",
+     "TieredCache host tier", ("labcore.tiers.TieredCache:host_budget_mb",),
+     f"{_TRT_DOCS}, tensorrt_llm model, LoRA cache"),
+    (TENSORRT_LLM, "model_config.md @ 05ceae03", "lora_cache_optimal_adapter_size, lora_cache_max_adapter_size",
+     "config",
+     "the cache is paged: the optimal adapter size sizes the cache pages, the max adapter size the smallest "
+     "page", "8 and 64",
+     "labcore counts MiB, not pages: Adapter.vram_mb", ("labcore.adapter.Adapter:vram_mb",),
+     f"{_TRT_DOCS}, tensorrt_llm model, LoRA cache"),
+    (TENSORRT_LLM, "model_config.md @ 05ceae03", "lora_task_id (request input)", "request",
+     "the unique task ID of a LoRA: the first request sends it with the weights and config, later ones the ID "
+     "alone; 'If the cache is full, the oldest LoRA will be evicted'; an error if the ID is not cached", "",
+     "Adapter.key (name@version) as the cache key", ("labcore.adapter.Adapter:key",),
+     f"{_TRT_DOCS}, Model Input and Output"),
+    # ---- LoRAX -----------------------------------------------------------------------------
+    (LORAX, "launcher.md @ 400cec8c", "--max-active-adapters", "flag",
+     "'Maximum number of adapters that can be placed on the GPU and accept requests at a time'", "128",
+     "SlotScheduler(max_slots=...)", ("labcore.slots.SlotScheduler:max_slots",), _LORAX_LAUNCHER),
+    (LORAX, "launcher.md @ 400cec8c", "--adapter-cycle-time-s", "flag",
+     "'The time in seconds between adapter exchanges'", "2",
+     "no timer in labcore: adapters are exchanged on demand (AdapterCache.access)",
+     ("labcore.cache.AdapterCache.access",), _LORAX_LAUNCHER),
+    (LORAX, "index.md @ 1e223be1", "Adapter Exchange Scheduling", "behaviour",
+     "'asynchronously prefetches and offloads adapters between GPU and CPU memory'; adapters come "
+     "just-in-time from the Hugging Face Hub, Predibase or any filesystem, named by adapter_id", "",
+     "TieredCache (GPU over host over storage)", ("labcore.tiers.TieredCache",), _LORAX_INDEX),
+    (LORAX, "launcher.md @ 400cec8c", "--adapter-id", "flag",
+     "the adapter to load; 'Should be compatible with the model specified in model_id' (advice; nothing "
+     "checks it)", "empty", "AdapterRegistry.register (which checks)", ("labcore.registry.AdapterRegistry.register",),
+     _LORAX_LAUNCHER),
+    # ---- where none of them has a counterpart ---------------------------------------------
+    (NONE, "the sources above", "semver resolution of name@version", "gap",
+     "each engine names an adapter by one opaque identifier: vLLM's lora_name (with an integer lora_int_id), "
+     "SGLang's adapter name, TensorRT-LLM's lora_task_id, LoRAX's adapter_id; none of the pages read resolves "
+     "'latest' by semantic version or pins name@x.y.z", "",
+     "AdapterRegistry.resolve, parse_model_ref", ("labcore.registry.AdapterRegistry.resolve",
+                                                  "labcore.router.parse_model_ref"),
+     f"{_VLLM_GUIDE}; {_SGLANG_DOCS}; {_TRT_DOCS}; {_LORAX_INDEX}",
+     "put the registry in front: resolve name@version to a path, then load that path under a name that includes the version"),
+    (NONE, "the sources above", "base-checkpoint digest binding", "gap",
+     "no engine checks that an adapter was trained on the weights being served: vLLM's filesystem resolver "
+     "compares the base model's name string, the JSON form of --lora-modules takes a base_model_name for the "
+     "model card, LoRAX advises compatibility", "",
+     "AdapterRegistry.register refusing a digest mismatch", ("labcore.registry.AdapterRegistry.register",
+                                                             "labcore.errors.BaseDigestMismatchError"),
+     f"{_VLLM_RESOLVER}; {_VLLM_GUIDE}, New format for --lora-modules; {_LORAX_LAUNCHER}",
+     "labcore.digest hashes the weight files the server loaded; check it before every load"),
+)
+
+
+def production_mapping() -> tuple[EngineSetting, ...]:
+    """Return every (engine, setting) record, engines in :data:`ENGINES` order, then the gaps."""
+    return tuple(EngineSetting(*row) for row in _ROWS)
+
+
+def settings_for(engine: str, records: Iterable[EngineSetting] | None = None) -> tuple[EngineSetting, ...]:
+    """Return the records of one ``engine`` (or of :data:`NONE`).
+
+    >>> [r.setting for r in settings_for("LoRAX")][:2]
+    ['--max-active-adapters', '--adapter-cycle-time-s']
+    """
+    if engine not in ENGINES + (NONE,):
+        raise ValueError(f"engine must be one of {ENGINES + (NONE,)}, got {engine!r}")
+    return tuple(r for r in (production_mapping() if records is None else records) if r.engine == engine)
+
+
+def mapping_rows(records: Sequence[EngineSetting] | None = None) -> list[dict[str, str]]:
+    """Return the records as display rows (one dict per record) for :func:`labcore.tables.html_table`.
+
+    >>> mapping_rows()[0]["setting"]
+    '--enable-lora'
+    """
+    rows = []
+    for r in production_mapping() if records is None else records:
+        rows.append({
+            "engine": r.engine, "setting": r.setting, "does": r.does, "default": r.default or "\u2014",
+            "labcore": r.concept, "checked": f"{r.version}{'' if r.verified else ' (unverified)'}",
+            "source": r.source + (f". {r.note}" if r.note else ""),
+        })
+    return rows

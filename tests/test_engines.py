@@ -1,0 +1,96 @@
+"""Tests for labcore.engines: every mapped setting has a version and a source, and names labcore objects that exist."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from labcore.engines import (
+    ENGINES,
+    LORAX,
+    NONE,
+    SGLANG,
+    TENSORRT_LLM,
+    VLLM,
+    EngineSetting,
+    mapping_rows,
+    production_mapping,
+    resolve_labcore_name,
+    settings_for,
+)
+
+ROWS = production_mapping()
+
+
+def row(engine: str, setting: str) -> EngineSetting:
+    return next(r for r in ROWS if (r.engine, r.setting) == (engine, setting))
+
+
+@pytest.mark.parametrize("record", ROWS, ids=lambda r: f"{r.engine}:{r.setting}")
+def test_every_record_has_a_version_a_source_and_is_verified(record):
+    assert record.version.strip() and record.source.strip()
+    assert record.verified, f"{record.setting} is not verified: the chapter must say so"
+
+
+@pytest.mark.parametrize("record", ROWS, ids=lambda r: f"{r.engine}:{r.setting}")
+def test_every_labcore_concept_exists(record):
+    for name in record.labcore:
+        assert resolve_labcore_name(name) is not None
+
+
+def test_no_setting_is_listed_twice():
+    keys = [(r.engine, r.setting) for r in ROWS]
+    assert len(keys) == len(set(keys))
+
+
+def test_every_engine_is_covered_and_the_gaps_are_recorded():
+    for engine in ENGINES:
+        assert len(settings_for(engine)) >= 3, engine
+    gaps = {r.setting for r in settings_for(NONE)}
+    assert {"semver resolution of name@version", "base-checkpoint digest binding"} <= gaps
+    assert all(r.kind == "gap" for r in settings_for(NONE))
+
+
+def test_the_facts_the_chapter_quotes():
+    assert row(VLLM, "--max-loras").default == "1" and "single batch" in row(VLLM, "--max-loras").does
+    assert "1, 8, 16, 32, 64, 128, 256, 320, 512" in row(VLLM, "--max-lora-rank").does
+    assert row(VLLM, "--max-lora-rank").default == "16"
+    assert ">= than max_loras" in row(VLLM, "--max-cpu-loras").does  # chapter 14 says "at least --max-loras"
+    assert "lora_name" in row(VLLM, "prefix-cache block hash, LoRA extra key").does
+    assert row(SGLANG, "--max-loras-per-batch").default == "8"
+    assert "lru" in row(SGLANG, "--lora-eviction-policy").does and "fifo" in row(SGLANG, "--lora-eviction-policy").does
+    assert "max-loras-per-batch - 1" in row(SGLANG, 'pinned adapters ("pinned": true)').does
+    assert row(TENSORRT_LLM, "lora_cache_gpu_memory_fraction").default == "0.05"
+    assert "after KV cache" in row(TENSORRT_LLM, "lora_cache_gpu_memory_fraction").does
+    assert row(LORAX, "--max-active-adapters").default == "128"
+    assert "between GPU and CPU memory" in row(LORAX, "Adapter Exchange Scheduling").does
+
+
+def test_records_validate():
+    good = ROWS[0]
+    fields = {f.name: getattr(good, f.name) for f in dataclasses.fields(EngineSetting)}
+    with pytest.raises(ValueError, match="engine must be one of"):
+        EngineSetting(**{**fields, "engine": "TGI"})
+    with pytest.raises(ValueError, match="kind must be one of"):
+        EngineSetting(**{**fields, "kind": "knob"})
+    with pytest.raises(ValueError, match="version must be a non-empty string"):
+        EngineSetting(**{**fields, "version": " "})
+    with pytest.raises(ValueError, match="labcore must name at least one labcore object"):
+        EngineSetting(**{**fields, "labcore": ("numpy.array",)})
+
+
+def test_missing_labcore_names_are_caught():
+    with pytest.raises(LookupError, match="has no attribute 'NoSuchCache'"):
+        resolve_labcore_name("labcore.cache.NoSuchCache")
+    with pytest.raises(LookupError, match="no parameter or field 'slots'"):
+        resolve_labcore_name("labcore.slots.SlotScheduler:slots")
+
+
+def test_display_rows():
+    rows = mapping_rows()
+    assert len(rows) == len(ROWS)
+    assert set(rows[0]) == {"engine", "setting", "does", "default", "labcore", "checked", "source"}
+    assert all(r["default"] for r in rows)  # an undocumented default shows as a dash, not an empty cell
+    with pytest.raises(ValueError, match="engine must be one of"):
+        settings_for("TGI")
