@@ -2,17 +2,19 @@
 
 The core router charges every dynamic request a flat ``dynamic_overhead`` (5%). Batched LoRA
 kernels do not work like that. Punica's SGMV kernel (Chen et al., 2023) computes every request's
-``x·A·B`` add-on in one launch, grouped by adapter; requests that share an adapter share the
-weight reads, so the kernel's time depends on how many *distinct* adapters the batch holds and on
-their rank, not on the batch size.
+LoRA add-on grouped by adapter, in two launches: a *shrink* (``x·A``, down to rank r) then an
+*expand* (through ``B``); requests that share an adapter share the weight reads, so the kernel's
+time depends on how many *distinct* adapters the batch holds and on their rank, not on the batch
+size. The model is for decode steps (one new token per request); prefill is not modelled.
 
 **What is measured (cited) and what is assumed.** From Punica, Figure 9 (SGMV latency vs batch
 size for LoRA ranks 8, 16, 32, 64 on an A100; figures as reported in the paper and read from it,
 arXiv:2310.18547, MLSys 2024):
 
-* one request costs about 42 µs whatever the rank, and when all requests share one adapter
-  ("Identical", and the "Uniform"/"Skewed" mixes) the latency stays at about 42-45 µs up to a
-  batch of 64;
+* one request costs about 42 µs whatever the rank, and in the "Identical" (one adapter), "Uniform"
+  (about √n equal groups) and "Skewed" (Zipf-1.5 group sizes) workloads, which hold few distinct
+  adapters, the latency stays at about 42-45 µs up to a batch of 64 (the paper's Figure 8 reads
+  about 37 µs for the one-adapter case: its two figures disagree on the baseline);
 * when all 64 requests use different adapters ("Distinct") it rises to about 72, 75, 89 and
   118 µs for ranks 8, 16, 32 and 64.
 
@@ -27,11 +29,9 @@ adapters in one batch (``max_loras``, "Max number of LoRAs in a single batch"), 
 decode step needs the number of LoRA'd projections and the step time of a real deployment, which
 Punica's figure does not give. We therefore *assume* that a batch whose requests all use one
 adapter costs the course's flat ``single_adapter_overhead`` (5%), and scale the overhead in
-proportion to the kernel time: ``overhead(d, r) = 5% × kernel_us(d, r) / kernel_us(1, r)``. As a
-sanity check only (not a calibration): Punica, Figure 11, reports 1044 tokens/s for Llama-2 7B on
-one A100 whatever the adapter mix, against 1140 tokens/s for backbone-only vLLM with a single
-model, i.e. about 9% fewer tokens per second with many distinct adapters; the model below gives
-the same order (7.0% and 9.1% for 32 and 64 distinct rank-16 adapters).
+proportion to the kernel time: ``overhead(d, r) = 5% × kernel_us(d, r) / kernel_us(1, r)``.
+Punica's Figure 11 (end-to-end text generation throughput) is nearly flat across the workloads, so
+it cannot calibrate a per-distinct-adapter cost and is not used here.
 
 >>> m = fit_sgmv()
 >>> round(m.kernel_us(1, 16), 1), round(m.kernel_us(64, 16), 1), round(m.kernel_us(64, 64), 1)
@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from ._validate import count, number
 
 __all__ = [
+    "PUNICA_FIG8_SINGLE_US",
     "PUNICA_FIG9_SINGLE_US",
     "PUNICA_FIG9_DISTINCT_US",
     "PUNICA_FIG9_BATCH",
@@ -70,6 +71,8 @@ __all__ = [
 
 #: Punica (Chen et al., 2023), Fig. 9: SGMV latency for one request, about the same for r = 8..64 (µs).
 PUNICA_FIG9_SINGLE_US = 42.0
+#: Punica, Fig. 8: the same one-adapter case reads about 37 µs there; the paper's two figures disagree.
+PUNICA_FIG8_SINGLE_US = 37.0
 #: Punica, Fig. 9, "Distinct" workload at batch size 64 (every request a different adapter), µs by rank.
 PUNICA_FIG9_DISTINCT_US: Mapping[int, float] = {8: 72.0, 16: 75.0, 32: 89.0, 64: 118.0}
 #: The batch size (= distinct adapters) of those "Distinct" points.

@@ -48,9 +48,9 @@ def test_pinned_pcie_is_faster_than_the_lab_copy_and_storage_slower():
 def test_every_assumption_says_its_hop_basis_and_source():
     assert len({link.name for link in TRANSFER_ASSUMPTIONS}) == len(TRANSFER_ASSUMPTIONS) == len(LINKS)
     for link in TRANSFER_ASSUMPTIONS:
-        assert "->" in link.hop and len(link.basis) > 40 and len(link.source) > 20, link.name
+        assert "→" in link.hop and len(link.basis) > 40 and len(link.source) > 20, link.name
     hops = {link.hop for link in TRANSFER_ASSUMPTIONS}
-    assert {"host RAM -> GPU", "pinned host RAM -> GPU", "local disk -> host RAM", "object store -> host RAM"} <= hops
+    assert {"host RAM → GPU", "pinned host RAM → GPU", "local disk → host RAM", "object store → host RAM"} <= hops
 
 
 def test_serial_hops_add_overheads_and_times():
