@@ -54,6 +54,14 @@ from .canary import check_requests_before_judging, check_sticky_share, grade_req
 from .batching import check_break_even_pct, check_expected_distinct, grade_break_even_pct, grade_expected_distinct
 from .admission import check_admitted_after_finish, check_refused, grade_admitted_after_finish, grade_refused
 from .real_files import check_exact_adapter_mb, check_peft_tensor_bytes, grade_exact_adapter_mb, grade_peft_tensor_bytes
+from .slots import (
+    SLOT_WAIT_EXERCISE,
+    check_slot_pool_mb,
+    check_ttft_behind_slots,
+    grade_slot_pool_mb,
+    grade_ttft_behind_slots,
+)
+from .prefix_cache import STALE_EXERCISE, check_stale_hits, grade_stale_hits
 
 #: Names served from ``lab.contract`` (see the module docstring).
 CONTRACT_RUNNER_NAMES = ("ContractRun", "run_contract_suite", "count_contract_tests")
@@ -115,6 +123,14 @@ __all__ = [
     "grade_peft_tensor_bytes",
     "check_exact_adapter_mb",
     "check_peft_tensor_bytes",
+    "SLOT_WAIT_EXERCISE",
+    "grade_slot_pool_mb",
+    "grade_ttft_behind_slots",
+    "check_slot_pool_mb",
+    "check_ttft_behind_slots",
+    "STALE_EXERCISE",
+    "grade_stale_hits",
+    "check_stale_hits",
 ]
 
 

@@ -26,6 +26,7 @@ from .batching import RANK_COLORS, plot_break_even
 from .cache import CACHE_METRICS, CACHE_POLICY_COLORS, plot_cache_over_time, plot_hit_rate_vs_budget, plot_vram_used
 from .canary import CANARY_ACTION_STYLE, plot_canary_log
 from .fleet import plot_fleet_costs, plot_savings_sweep
+from .prefix_cache import KEY_POLICY_COLORS, plot_stale_hits
 from .offline import HAVE_MATPLOTLIB, OfflinePyplot, figure_skipped_note, needs_matplotlib, offline_pyplot
 from .real_files import (
     DEMO_CHECKPOINT_LABELS,
@@ -40,6 +41,7 @@ from .registry import VERSION_POLICY_COLORS, plot_release_timeline
 from .router import LATENCY_PART_COLORS, plot_latency_breakdown, plot_merge_vs_dynamic
 from .sim import SIM_COLORS, plot_ms_bars, plot_p99_cliff, plot_sim_timeline
 from .sizing import DEFAULT_RANKS, plot_adapter_vram, plot_gpu_split
+from .slots import FIX_COLORS, TTFT_COLORS, plot_slot_fixes, plot_ttft_cliff
 from .style import (
     GREY,
     MEMORY_COLORS,
@@ -113,4 +115,10 @@ __all__ = [
     "plot_size_comparison",
     "plot_exact_vs_naive",
     "plot_wrong_base",
+    "KEY_POLICY_COLORS",
+    "plot_stale_hits",
+    "TTFT_COLORS",
+    "FIX_COLORS",
+    "plot_ttft_cliff",
+    "plot_slot_fixes",
 ]

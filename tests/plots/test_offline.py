@@ -27,7 +27,7 @@ def test_with_matplotlib_the_decorator_returns_the_function_itself():
 
 def test_every_plot_function_is_reexported_and_decorated_at_its_definition():
     names = [n for n in plots.__all__ if n.startswith("plot_")]
-    assert len(names) == 23
+    assert len(names) == 26
     assert all(getattr(plots, n).__module__.startswith("labcore.plots.") for n in names)
 
 
@@ -40,8 +40,8 @@ def test_labcore_plots_imports_without_matplotlib_and_every_plot_prints_one_note
     """)
     lines = out.splitlines()
     assert lines[0] == "(figures will be skipped: matplotlib is not installed here — pip install matplotlib)"
-    assert lines[1:-1] == ["(figure skipped: matplotlib is not installed here — pip install matplotlib)"] * 23
-    assert lines[-1] == "True 23"
+    assert lines[1:-1] == ["(figure skipped: matplotlib is not installed here — pip install matplotlib)"] * 26
+    assert lines[-1] == "True 26"
 
 
 def test_drawing_on_stand_in_axes_prints_the_note_once():

@@ -1,0 +1,43 @@
+"""Check the prefix-cache exercise: which requests a name-keyed cache serves stale after a same-name replacement (chapter 15)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..adapter import Adapter
+from ..prefix_cache import KEY_BY_IDENTITY, KEY_BY_NAME, PrefixCache
+from .verdict import Mistake, Verdict, _grade, _printer
+
+__all__ = ["STALE_EXERCISE", "grade_stale_hits", "check_stale_hits"]
+
+#: (adapter version, prompt prefix) per request; version 1.1.0 replaces 1.0.0 under the same name after two requests.
+STALE_EXERCISE: tuple[tuple[str, str], ...] = (("1.0.0", "p1"), ("1.0.0", "p2"), ("1.1.0", "p1"), ("1.1.0", "p1"),
+                                               ("1.1.0", "p3"))
+
+
+def _stale(sequence: Sequence[tuple[str, str]], key_policy: str) -> int:
+    cache = PrefixCache(16, key_policy=key_policy)
+    for version, prefix in sequence:
+        cache.lookup(Adapter("support-bot", version, "llama-3-8b", "sha256:1111", rank=16, vram_mb=16.0), prefix)
+    return cache.stale_hits
+
+
+def grade_stale_hits(answer: object, *, sequence: Sequence[tuple[str, str]] = STALE_EXERCISE) -> Verdict:
+    """Grade how many requests of ``sequence`` a cache keyed by adapter name serves stale prefixes (default 2).
+
+    >>> print(grade_stale_hits(0).message)
+    ✗ 0 requests is what the registry's key gives; keyed by name, 1.0.0 and 1.1.0 share every key.
+    """
+    expected = _stale(sequence, KEY_BY_NAME)
+    after = [p for v, p in sequence if v != sequence[0][0]]
+    mistakes: list[Mistake] = [
+        (_stale(sequence, KEY_BY_IDENTITY), "is what the registry's key gives; keyed by name, 1.0.0 and 1.1.0 share every key."),
+        (len(after), "counts a prefix the old version never cached: that request misses and is computed under 1.1.0."),
+        (1, "stops at the first stale hit; a hit leaves the old entry in place, so the next request for it is stale too."),
+    ]
+    return _grade(answer, expected, unit="requests", what="the number served stale prefixes", mistakes=mistakes,
+                  fallback="Keyed by name, a request after the swap is stale exactly when its prefix was cached "
+                           "before the swap.", integer=True)
+
+
+check_stale_hits = _printer(grade_stale_hits)
