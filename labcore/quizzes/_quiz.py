@@ -1,0 +1,196 @@
+"""Define a self-check quiz: questions whose answers labcore computes, shown by ``jupyterquiz`` with no kernel.
+
+A :class:`Quiz` is data: multiple-choice questions (:class:`MultipleChoice`, each :class:`Choice` with
+the feedback a reader gets for picking it) and numeric ones (:class:`Numeric`: the answer labcore
+computes, a tolerance, and the values known mistakes produce, each with its hint). :meth:`Quiz.show`
+hands the questions to ``jupyterquiz.display_quiz``, which writes them and its ~40 KB of JavaScript
+into the cell's output: the quiz then answers on the static page, in a deck and in JupyterLite, and
+loads nothing. :meth:`Quiz.grade` says in Python what the page will say, so the browser tests can
+click every answer and compare.
+
+>>> q = Numeric("A 16 MiB adapter over 8 MiB/ms takes how many ms?", answer=2.0, unit="ms",
+...             mistakes=((0.5, "divides bandwidth by size."),), explanation="16 / 8 = 2 ms.")
+>>> quiz = Quiz("demo", "Demo", (q,))
+>>> quiz.grade(0, 2.0), quiz.grade(0, 0.5), quiz.grade(0, 7.0)
+((True, '✓ Correct: 16 / 8 = 2 ms.'), (False, '✗ 0.5 ms divides bandwidth by size.'), (False, '✗ Not it. 16 / 8 = 2 ms.'))
+"""
+
+from __future__ import annotations
+
+import html
+import random
+import zlib
+from dataclasses import dataclass
+from typing import Any, Union
+
+from .._validate import instance, number, text
+
+__all__ = ["Choice", "MultipleChoice", "Numeric", "Quiz", "QUIZ_COLORS"]
+
+#: The course palette (Okabe-Ito) for jupyterquiz's CSS variables: readable in light and dark pages.
+QUIZ_COLORS = {
+    "--jq-multiple-choice-bg": "#0b4f7c",
+    "--jq-numeric-bg": "#0b4f7c",
+    "--jq-mc-button-bg": "#fafafa",
+    "--jq-correct-color": "#009E73",
+    "--jq-incorrect-color": "#D55E00",
+    "--jq-text-color": "#fafafa",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One answer of a multiple-choice question, and the feedback a reader gets for picking it."""
+
+    text: str
+    correct: bool
+    feedback: str
+
+    def __post_init__(self) -> None:
+        text("choice text", self.text)
+        if not isinstance(self.correct, bool):
+            raise ValueError(f"choice {self.text!r}: correct must be True or False, got {self.correct!r}")
+        text(f"choice {self.text!r}: feedback", self.feedback)
+
+
+@dataclass(frozen=True, slots=True)
+class MultipleChoice:
+    """A question with two or more choices, exactly one of them correct."""
+
+    question: str
+    choices: tuple[Choice, ...]
+
+    def __post_init__(self) -> None:
+        text("question", self.question)
+        object.__setattr__(self, "choices", tuple(self.choices))
+        for c in self.choices:
+            instance("choice", c, Choice, error=ValueError)
+        if len(self.choices) < 2:
+            raise ValueError(f"{self.question!r}: give at least two choices, got {len(self.choices)}")
+        if sum(c.correct for c in self.choices) != 1:
+            raise ValueError(f"{self.question!r}: exactly one choice must be correct, got "
+                             f"{[c.text for c in self.choices if c.correct]}")
+        if len({c.text for c in self.choices}) != len(self.choices):
+            raise ValueError(f"{self.question!r}: choices repeat")
+
+    def grade(self, answer: str) -> tuple[bool, str]:
+        """Return (correct, feedback) for picking the choice whose text is ``answer``."""
+        for c in self.choices:
+            if c.text == answer:
+                return c.correct, c.feedback
+        raise KeyError(f"{answer!r} is not a choice of {self.question!r}; choices: {[c.text for c in self.choices]}")
+
+    def to_jupyterquiz(self) -> dict[str, Any]:
+        """Return the question in jupyterquiz's JSON format."""
+        return {"question": html.escape(self.question), "type": "multiple_choice",
+                "answers": [{"answer": html.escape(c.text), "correct": c.correct, "feedback": html.escape(c.feedback)}
+                            for c in self.choices]}
+
+
+@dataclass(frozen=True, slots=True)
+class Numeric:
+    """A question whose answer is a number: right within ``rel_tol``; known ``mistakes`` get their own hint.
+
+    ``mistakes`` are ``(value, hint)`` pairs (the value a known slip produces, and what went wrong);
+    ``explanation`` is shown with the correct answer and after any other wrong one.
+    """
+
+    question: str
+    answer: float
+    unit: str
+    explanation: str
+    mistakes: tuple[tuple[float, str], ...] = ()
+    rel_tol: float = 0.005
+
+    def __post_init__(self) -> None:
+        text("question", self.question)
+        number(f"{self.question!r}: answer", abs(self.answer), inclusive=True)
+        text(f"{self.question!r}: unit", self.unit)
+        text(f"{self.question!r}: explanation", self.explanation)
+        number(f"{self.question!r}: rel_tol", self.rel_tol)
+        object.__setattr__(self, "mistakes", tuple((float(v), str(h)) for v, h in self.mistakes))
+        lo, hi = self.window(self.answer)
+        for value, hint in self.mistakes:
+            text(f"{self.question!r}: mistake hint", hint)
+            m_lo, m_hi = self.window(value)
+            if m_lo < hi and lo < m_hi:
+                raise ValueError(f"{self.question!r}: mistake value {value:g} is within tolerance of the answer "
+                                 f"{self.answer:g}")
+
+    def window(self, value: float) -> tuple[float, float]:
+        """Return the half-open range ``[lo, hi)`` of submissions counted as ``value``."""
+        tol = max(abs(value) * self.rel_tol, 1e-9)
+        return value - tol, value + tol
+
+    def grade(self, answer: float) -> tuple[bool, str]:
+        """Return (correct, feedback) for the submission ``answer``, as the page computes it."""
+        lo, hi = self.window(self.answer)
+        if lo <= answer < hi:
+            return True, f"✓ Correct: {self.explanation}"
+        for value, hint in self.mistakes:
+            m_lo, m_hi = self.window(value)
+            if m_lo <= answer < m_hi:
+                return False, f"✗ {value:,g} {self.unit} {hint}"
+        return False, f"✗ Not it. {self.explanation}"
+
+    def to_jupyterquiz(self) -> dict[str, Any]:
+        """Return the question in jupyterquiz's JSON format (ranges for the answer and each mistake)."""
+        lo, hi = self.window(self.answer)
+        answers: list[dict[str, Any]] = [{"type": "range", "range": [lo, hi], "correct": True,
+                                          "feedback": html.escape(self.grade(self.answer)[1])}]
+        for value, _ in self.mistakes:
+            m_lo, m_hi = self.window(value)
+            answers.append({"type": "range", "range": [m_lo, m_hi], "correct": False,
+                            "feedback": html.escape(self.grade(value)[1])})
+        answers.append({"type": "default", "feedback": html.escape(f"✗ Not it. {self.explanation}")})
+        return {"question": html.escape(f"{self.question} ({self.unit})"), "type": "numeric", "answers": answers}
+
+
+Question = Union[MultipleChoice, Numeric]
+
+
+@dataclass(frozen=True, slots=True)
+class Quiz:
+    """A chapter's self-check quiz: a name (its key in ``labcore.quizzes.QUIZZES``), a title, its questions."""
+
+    name: str
+    title: str
+    questions: tuple[Question, ...]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.isidentifier():
+            raise ValueError(f"quiz name must be a Python identifier, got {self.name!r}")
+        text("quiz title", self.title)
+        object.__setattr__(self, "questions", tuple(self.questions))
+        if not self.questions:
+            raise ValueError(f"quiz {self.name!r} has no questions")
+        for q in self.questions:
+            if not isinstance(q, (MultipleChoice, Numeric)):
+                raise ValueError(f"quiz {self.name!r}: a question must be MultipleChoice or Numeric, got {q!r}")
+
+    def grade(self, index: int, answer: Any) -> tuple[bool, str]:
+        """Return (correct, feedback) for ``answer`` to question ``index``, exactly as the page shows it."""
+        return self.questions[index].grade(answer)
+
+    def to_jupyterquiz(self) -> list[dict[str, Any]]:
+        """Return the questions in jupyterquiz's JSON format."""
+        return [q.to_jupyterquiz() for q in self.questions]
+
+    def show(self) -> None:
+        """Display the quiz with jupyterquiz (static JavaScript, no network), with a stable container id.
+
+        jupyterquiz names its container from the global ``random``; it is seeded from the quiz name for
+        the call and restored after, so the output is the same on every run (strict nbval) and the
+        caller's random stream is untouched.
+        """
+        from jupyterquiz import display_quiz
+
+        state = random.getstate()
+        random.seed(zlib.crc32(self.name.encode()))
+        try:
+            display_quiz(self.to_jupyterquiz(), colors=dict(QUIZ_COLORS))  # answers shuffled in the page
+        finally:
+            random.setstate(state)
+
+    def __repr__(self) -> str:
+        return f"Quiz({self.name!r}, {len(self.questions)} questions)"

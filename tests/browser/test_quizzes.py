@@ -1,0 +1,127 @@
+"""Every chapter's quiz answers on the static page as labcore grades it; no solution shows before it is opened.
+
+Quizzes (``labcore.quizzes``) are drawn by jupyterquiz's static JavaScript. For each chapter page, every
+question of the quiz its notebook shows must be on the page; each multiple-choice button is clicked and
+the page's verdict (the feedback text and its correct/incorrect class) must equal ``Quiz.grade`` computed
+here; each numeric question gets the right answer, every known mistake and an unrelated value, typed and
+submitted with Enter, and the feedback must again equal ``Quiz.grade``.
+
+Solutions and self-check answers are ``hide-cell`` cells: the page must hold exactly as many collapsed
+``<details>`` as the notebook has such cells, none open and none of their text visible at load; opening
+one shows it.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))  # works under any --import-mode
+import browser_site as site  # noqa: E402
+
+from labcore.quizzes import QUIZZES, MultipleChoice  # noqa: E402
+
+QUIZ_CALL = re.compile(r"\b(\w+_quiz)\(\)\.show\(\)")
+
+
+def _cells(path: Path) -> list[dict]:
+    return json.loads(path.read_text(encoding="utf-8"))["cells"]
+
+
+def _source(cell: dict) -> str:
+    return "".join(cell["source"])
+
+
+def quizzes_of(path: Path) -> list[str]:
+    """Return the names of the quizzes a notebook shows (``<name>().show()`` in a code cell)."""
+    return [m for c in _cells(path) if c["cell_type"] == "code" for m in QUIZ_CALL.findall(_source(c))]
+
+
+def hidden_cells_of(path: Path) -> int:
+    """Return how many cells of a notebook are tagged ``hide-cell`` (solutions, self-check answers)."""
+    return sum("hide-cell" in c["metadata"].get("tags", []) for c in _cells(path))
+
+
+def test_every_chapter_shows_a_quiz_that_labcore_defines() -> None:
+    missing = [p.name for p in site.chapter_sources() if not quizzes_of(p)]
+    assert missing == [], f"chapters without a quiz: {missing}"
+    unknown = sorted({q for p in site.chapter_sources() for q in quizzes_of(p)} - set(QUIZZES))
+    assert unknown == [], f"quizzes shown by chapters but not in labcore.quizzes.QUIZZES: {unknown}"
+
+
+_QUESTIONS_JS = """() => [...document.querySelectorAll('.Quiz')].map(w => ({
+  text: (w.querySelector('[id^=quizQn]') || {}).textContent || '',
+  buttons: [...w.querySelectorAll('.MCButton')].map(b => b.textContent),
+  numeric: !!w.querySelector('input.Input-text'),
+}))"""
+
+
+def _feedback(wrapper) -> tuple[bool, str]:  # noqa: ANN001
+    fb = wrapper.locator(".Feedback")
+    classes = (fb.get_attribute("class") or "").split()
+    return "correct" in classes, fb.inner_text().strip()
+
+
+@pytest.mark.parametrize("rel", site.chapter_pages())
+def test_every_quiz_answer_on_the_page_is_labcores(built_site, open_page, rel: str) -> None:  # noqa: ANN001
+    source = site.BOOK / (Path(rel).stem + ".ipynb")
+    quizzes = [QUIZZES[name]() for name in quizzes_of(source) if name in QUIZZES]
+    if not quizzes:
+        pytest.fail(f"{source.name} shows no quiz from labcore.quizzes", pytrace=False)
+    page, log = open_page(rel)
+    page.wait_for_selector(".Quiz")
+    expected = {html.unescape(q.to_jupyterquiz()["question"]): (quiz, i)
+                for quiz in quizzes for i, q in enumerate(quiz.questions)}
+    drawn = page.evaluate(_QUESTIONS_JS)
+    assert sorted(d["text"] for d in drawn) == sorted(expected), f"{rel}: questions on the page differ from labcore's"
+
+    wrappers = page.locator(".Quiz")
+    problems = []
+    for k, d in enumerate(drawn):
+        quiz, i = expected[d["text"]]
+        question = quiz.questions[i]
+        wrapper = wrappers.nth(k)
+        if isinstance(question, MultipleChoice):
+            assert sorted(d["buttons"]) == sorted(c.text for c in question.choices), d
+            for label in d["buttons"]:
+                wrapper.locator(".MCButton", has_text=label).first.click()
+                got = _feedback(wrapper)
+                want = question.grade(label)
+                if got != want:
+                    problems.append(f"{d['text'][:50]!r} / {label[:30]!r}: page {got}, labcore {want}")
+        else:
+            assert d["numeric"], d
+            box = wrapper.locator("input.Input-text")
+            for value in (question.answer, *(v for v, _ in question.mistakes), question.answer * 7 + 13):
+                box.fill(repr(value))
+                box.press("Enter")
+                got = _feedback(wrapper)
+                want = question.grade(value)
+                if got != want:
+                    problems.append(f"{d['text'][:50]!r} / {value!r}: page {got}, labcore {want}")
+    assert problems == [], f"{rel}: quiz verdicts differ from labcore.quizzes:\n" + "\n".join(problems)
+    assert not log.blocked and not log.unexpected_errors(), (log.blocked, log.unexpected_errors())
+
+
+@pytest.mark.parametrize("rel", site.chapter_pages())
+def test_solutions_stay_collapsed_until_opened(built_site, open_page, rel: str) -> None:  # noqa: ANN001
+    source = site.BOOK / (Path(rel).stem + ".ipynb")
+    hidden = hidden_cells_of(source)
+    page, _log = open_page(rel)
+    details = page.locator("div.cell.tag_hide-cell > details")
+    assert details.count() == hidden, f"{rel}: {details.count()} collapsed cells on the page, {hidden} in the notebook"
+    state = page.evaluate("""() => [...document.querySelectorAll('div.cell.tag_hide-cell > details')].map(d => ({
+        open: d.open,
+        shown: [...d.querySelectorAll('.cell_input, .cell_output')].some(e => e.checkVisibility()),
+    }))""")
+    opened = [i for i, s in enumerate(state) if s["open"] or s["shown"]]
+    assert opened == [], f"{rel}: solution cells visible before the reader opens them: {opened}"
+    if hidden:
+        first = details.first
+        first.locator("summary").click()
+        assert first.locator(".cell_input").first.is_visible(), f"{rel}: opening a solution does not show it"
