@@ -43,6 +43,8 @@ __all__ = [
     "prefix_key",
     "PrefixLookup",
     "PrefixCache",
+    "ReportedBug",
+    "VLLM_ISSUE_30931",
     "PrefixScenario",
     "PREFIX_REPLACE",
     "PrefixCacheRun",
@@ -130,6 +132,30 @@ class PrefixCache:
     def __repr__(self) -> str:
         return (f"PrefixCache(key_policy={self.key_policy!r}, entries={len(self._entries)}/{self.capacity_entries}, "
                 f"hits={self.hits}, stale_hits={self.stale_hits}, misses={self.misses})")
+
+
+@dataclass(frozen=True, slots=True)
+class ReportedBug:
+    """A failure an engine's users reported, as they wrote it (quoted, not reproduced): where, against what, in their words."""
+
+    engine: str
+    source: str
+    title: str
+    reported_against: str
+    summary: str
+
+
+#: vLLM issue #30931 as read with the course's search tool (open, labels bug and unstale), its Summary section.
+VLLM_ISSUE_30931 = ReportedBug(
+    engine="vLLM",
+    source="vllm-project/vllm issue #30931 (open when read), Summary and Environment",
+    title="[Bug]: Prefix Cache Corruption with LoRA with the same name but different id",
+    reported_against="vLLM v0.11.1, Llama-3.3-70B-Instruct, tensor parallelism 4, enable_prefix_caching=True",
+    summary=("When using vLLM with LoRA adapters and prefix caching enabled, different LoRA configurations with the "
+             "same `lora_name` but different `lora_int_id` values incorrectly share KV cache blocks. This causes the "
+             "model to generate outputs using cached activations from the wrong LoRA weights, leading to "
+             "incorrect/inconsistent behavior."),
+)
 
 
 # --------------------------------------------------------------------------- the chapter's run

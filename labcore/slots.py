@@ -53,6 +53,8 @@ __all__ = [
     "FIX_ROUND_ROBIN",
     "FIX_AFFINITY",
     "FIXES",
+    "ReportedCliff",
+    "SGLANG_PR_13349",
     "SlotScenario",
     "SLOT_CLIFF",
     "SlotRun",
@@ -391,6 +393,47 @@ FIX_ROUND_ROBIN = "2 replicas, round-robin"
 #: Two replicas, each adapter's requests sent to its rendezvous owner (labcore.affinity).
 FIX_AFFINITY = "2 replicas, affinity"
 FIXES: tuple[str, ...] = (FIX_NONE, FIX_PIN, FIX_MORE_SLOTS, FIX_ROUND_ROBIN, FIX_AFFINITY)
+
+
+@dataclass(frozen=True, slots=True)
+class ReportedCliff:
+    """A time-to-first-token cliff an engine's developers measured, as they reported it (quoted, not reproduced).
+
+    >>> round(SGLANG_PR_13349.median_ratio)
+    158
+    """
+
+    engine: str
+    source: str
+    slots: int
+    in_cache_adapters: int
+    in_cache_median_ttft_ms: float
+    eviction_adapters: int
+    eviction_median_ttft_ms: float
+    claim: str
+    model: str
+    hardware: str
+    requests: int
+    rate_per_s: float
+    input_tokens: int
+    output_tokens: int
+
+    @property
+    def median_ratio(self) -> float:
+        """The eviction median over the in-cache median."""
+        return self.eviction_median_ttft_ms / self.in_cache_median_ttft_ms
+
+
+#: SGLang PR #13349 ("LoRA adapter switching profile", sgl-project/sglang, opened 2025-11-15, closed), as read with
+#: the course's search tool: its Motivation section and its Test Setup.
+SGLANG_PR_13349 = ReportedCliff(
+    engine="SGLang",
+    source="sgl-project/sglang pull request #13349, \"LoRA adapter switching profile\" (closed), Motivation and Test Setup",
+    slots=8, in_cache_adapters=8, in_cache_median_ttft_ms=39.65, eviction_adapters=16, eviction_median_ttft_ms=6278.0,
+    claim="This represents a 156x throughput drop in production-like conditions.",
+    model="Llama 3.1 8B", hardware="2x H100 (TP=2)", requests=100, rate_per_s=4.0, input_tokens=4096,
+    output_tokens=2048,
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -128,3 +128,10 @@ def test_scenario_and_run_records_validate():
     with pytest.raises(ValueError, match="counters do not add up"):
         PrefixCacheRun(**{**{f: getattr(run, f) for f in PrefixCacheRun.__slots__}, "hits": run.hits + 1})
     assert 0.0 <= run.hit_rate <= 1.0 and run.stale_share_after == 0.0
+
+
+def test_the_quoted_report():
+    from labcore.prefix_cache import VLLM_ISSUE_30931 as bug
+
+    assert "#30931" in bug.source and "same name but different id" in bug.title
+    assert "same `lora_name` but different `lora_int_id`" in bug.summary and "v0.11.1" in bug.reported_against

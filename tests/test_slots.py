@@ -224,3 +224,13 @@ def test_runs_are_deterministic_and_validated():
 
 def test_the_model_says_what_it_leaves_out():
     assert len(LEFT_OUT) >= 4 and all(isinstance(x, str) and x for x in LEFT_OUT)
+
+
+def test_the_quoted_figures_and_the_scenario_agree_on_what_they_share():
+    from labcore.slots import SGLANG_PR_13349 as pr
+
+    assert (pr.slots, pr.in_cache_adapters, pr.eviction_adapters) == (8, 8, 16)
+    assert (pr.in_cache_median_ttft_ms, pr.eviction_median_ttft_ms) == (39.65, 6278.0)
+    assert (SLOT_CLIFF.max_slots, SLOT_CLIFF.active_adapters, SLOT_CLIFF.rate_per_s) == (
+        pr.slots, pr.eviction_adapters, pr.rate_per_s)
+    assert "156x" in pr.claim and round(pr.median_ratio) == 158
