@@ -94,6 +94,22 @@ ASSETS: tuple[Asset, ...] = (
         target="slides/jquery",
         paths=("jquery.min.js",),
     ),
+    # The glossary's hover cards (sphinx-tippy, `tippy_js` in _config.yml): Popper and Tippy, served from
+    # tippy/ at the site root, instead of the CDN sphinx-tippy defaults to.
+    Asset(
+        spec="@popperjs/core@2.11.8",
+        integrity="sha512-P1st0aksCrn9sGZhp8GMYwBnQsbvAWsZAX44oXNNvLHGqAOcoVxmjZiohstwQ7SqKnbR47akdNi+uleWD8+g6A==",
+        member="dist/umd",
+        target="tippy",
+        only=("popper.min.js",),
+    ),
+    Asset(
+        spec="tippy.js@6.3.7",
+        integrity="sha512-E1d3oP2emgJ9dRQZdf3Kkn0qJgI6ZLpyS5z6ZkY1DF3kaQaBsGZsndEpHwx+eC+tYM41HaSNvNtLx8tU57FzTQ==",
+        member="dist",
+        target="tippy",
+        only=("tippy-bundle.umd.min.js",),
+    ),
     Asset(  # the TeX input, CommonHTML output and its TeX web fonts (not the 3.7 MB a11y explorer)
         spec="mathjax@2.7.9",
         integrity="sha512-NOGEDTIM9+MrsqnjPEjVGNx4q0GQxqm61yQwSK+/5S59i26wId5IC5gNu9/bu8+CCVl5p9G2IHcAl/wJa+5+BQ==",
