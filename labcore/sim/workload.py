@@ -52,7 +52,8 @@ class Workload:
       ``1 / i**zipf_s`` (``zipf_s=0`` is uniform, ``1`` is classic Zipf, larger is more skewed);
     * ``requests`` arrivals, Poisson at ``rate_per_s`` requests per second of simulated time;
     * ``joins``: tenants that only start sending at some time (``Join(60_000, 41)``);
-    * ``adapter_mb`` / ``rank``: every tenant's adapter (16 MiB is Llama-3-8B, r=16 on q and v);
+    * ``adapter_mb`` / ``rank``: every tenant's adapter (16 MiB is the square formula for Llama-3-8B, r=16 on
+      q and v; 13.0 MiB exactly under grouped-query attention, chapter 2);
     * ``base_share``: the fraction of requests that name no adapter (served by the bare base).
 
     >>> Workload(tenants=3, requests=10, zipf_s=-1)
