@@ -46,7 +46,8 @@ from .model_config import (
     peft_lora_params,
     target_dims,
 )
-from .peft_files import PeftAdapterFiles, adapter_from_dir, load_demo_results, read_peft_adapter, variant_table
+from .demo import load_demo_results
+from .peft_files import PeftAdapterFiles, adapter_from_dir, read_peft_adapter, variant_table
 from .registry import AdapterRegistry
 from .router import (
     MODE_BASE,

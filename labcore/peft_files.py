@@ -70,8 +70,6 @@ __all__ = [
     "read_peft_adapter",
     "adapter_from_dir",
     "DEMO_RESULTS_FORMAT",
-    "DemoResults",
-    "load_demo_results",
 ]
 
 ADAPTER_CONFIG_NAME = "adapter_config.json"
@@ -1102,48 +1100,3 @@ def variant_table() -> tuple[VariantRow, ...]:
         "trained biases": f"{_HELPER}; docs.vllm.ai/en/latest/api/vllm/lora/peft_helper/",
     }
     return tuple(VariantRow(*row, engine_source=sources.get(row[0], "")) for row in rows)
-
-
-# -- results of scripts/real_lora_demo.py ----------------------------------------------------
-
-DEMO_RESULTS_FORMAT = "labcore.real_lora_demo/1"
-
-
-@dataclass(frozen=True, slots=True)
-class DemoResults:
-    """Hold the measured results of ``scripts/real_lora_demo.py`` for the chapter to quote.
-
-    ``deterministic`` holds what a rerun reproduces (metrics, sizes, weight changes, registry
-    outcomes); ``timings`` holds machine-dependent wall-clock figures; ``environment`` the versions.
-    """
-
-    path: str
-    deterministic: Mapping[str, Any]
-    timings: Mapping[str, Any]
-    environment: Mapping[str, Any]
-
-    def __getitem__(self, dotted: str) -> Any:
-        """Return a field by dotted path, e.g. ``results["metrics.adapter_on_A.exact_match"]``."""
-        node: Any = self.deterministic
-        for part in dotted.split("."):
-            if not isinstance(node, Mapping) or part not in node:
-                raise KeyError(f"{self.path}: no field {dotted!r} (stopped at {part!r})")
-            node = node[part]
-        return node
-
-
-def load_demo_results(path: str | os.PathLike[str]) -> DemoResults:
-    """Load ``results/real_lora.json`` and check its format tag and sections."""
-    path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise AdapterFileError(path, "missing; run scripts/real_lora_demo.py to create it") from None
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise AdapterFileError(path, f"not valid JSON: {exc}") from exc
-    if not isinstance(data, dict) or data.get("format") != DEMO_RESULTS_FORMAT:
-        raise AdapterFileError(path, f"format must be {DEMO_RESULTS_FORMAT!r}")
-    for section in ("deterministic", "timings", "environment"):
-        if not isinstance(data.get(section), dict):
-            raise AdapterFileError(path, f"section {section!r} is missing or not an object")
-    return DemoResults(str(path), data["deterministic"], data["timings"], data["environment"])

@@ -23,7 +23,6 @@ from labcore.peft_files import (
     UnsafeAdapterFormatError,
     adapter_from_dir,
     is_targeted,
-    load_demo_results,
     module_rank_and_alpha,
     read_peft_adapter,
     read_safetensors_header,
@@ -471,34 +470,6 @@ def test_regex_target_modules_are_kept_as_written(tmp_path: Path) -> None:
     folder = write_adapter(tmp_path / "a", config={"target_modules": r".*\.(q_proj|v_proj)"})
     files = read_peft_adapter(folder)
     assert files.target_modules == (r".*\.(q_proj|v_proj)",) and files.target_names == ("q_proj", "v_proj")
-
-
-# -- the demo results reader ---------------------------------------------------------------------
-
-
-def test_load_demo_results_reads_the_committed_file() -> None:
-    results = load_demo_results(ROOT / "results" / "real_lora.json")
-    assert results["metrics.A.adapter_atbash_exact_match"] == 1.0
-    assert results["registry.A"] == "registered"
-    assert results["sizes.tensor_bytes"] == results["sizes.torch_tensor_bytes"]
-    assert results.timings["unmerged_forward_ms"] > 0
-    with pytest.raises(KeyError, match="metrics.Z"):
-        results["metrics.Z.x"]
-
-
-def test_load_demo_results_refuses_malformed_files(tmp_path: Path) -> None:
-    with pytest.raises(AdapterFileError, match="missing"):
-        load_demo_results(tmp_path / "none.json")
-    bad = tmp_path / "bad.json"
-    bad.write_text("{")
-    with pytest.raises(AdapterFileError, match="not valid JSON"):
-        load_demo_results(bad)
-    bad.write_text(json.dumps({"format": "other"}))
-    with pytest.raises(AdapterFileError, match="format must be"):
-        load_demo_results(bad)
-    bad.write_text(json.dumps({"format": "labcore.real_lora_demo/1", "deterministic": {}, "timings": []}))
-    with pytest.raises(AdapterFileError, match="'timings'"):
-        load_demo_results(bad)
 
 
 @pytest.mark.parametrize("init", ["pissa", "pissa_niter_4", "olora", "corda", "loftq"])

@@ -33,7 +33,8 @@ safetensors_torch = pytest.importorskip("safetensors.torch", reason="the real st
 
 from labcore.digest import checkpoint_digest, is_digest  # noqa: E402
 from labcore.model_config import TARGETS, load_model_config, lora_params  # noqa: E402
-from labcore.peft_files import load_demo_results, read_peft_adapter, read_safetensors_header  # noqa: E402
+from labcore.demo import load_demo_results  # noqa: E402
+from labcore.peft_files import read_peft_adapter, read_safetensors_header  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMITTED = ROOT / "results" / "real_lora.json"

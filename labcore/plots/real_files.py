@@ -6,6 +6,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..demo import DEMO_CHECKPOINTS
 from ..model_config import exact_adapter_mb, load_model_config
 from ..sizing import adapter_vram_mb
 from .sizing import DEFAULT_RANKS
@@ -26,7 +27,6 @@ SIZE_COLORS: dict[str, str] = {
 
 
 #: The wrong-base checkpoints of ``scripts/real_lora_demo.py``, in the order the chapter tells them.
-DEMO_CHECKPOINTS: tuple[str, ...] = ("A", "B_prime_same_task", "B_prime_new_task", "B")
 
 
 DEMO_CHECKPOINT_LABELS: dict[str, str] = {

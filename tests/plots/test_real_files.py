@@ -12,7 +12,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
 from labcore.model_config import exact_adapter_mb  # noqa: E402
-from labcore.peft_files import load_demo_results  # noqa: E402
+from labcore.demo import load_demo_results  # noqa: E402
 from labcore.plots import (  # noqa: E402
     DEMO_CHECKPOINTS,
     REGISTRY_COLORS,
