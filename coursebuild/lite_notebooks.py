@@ -5,7 +5,12 @@ hand. :func:`live_copy` applies, in order:
 
 * the kernel is JupyterLite's ``python``; outputs and widget state are cleared;
 * the chapter's setup cell (first code cell, tagged ``remove-cell``) becomes :func:`setup_cell`:
-  it installs labcore from the site (and pytest and hypothesis where the contract suite runs);
+  it installs labcore from the site (and pytest and hypothesis where the contract suite runs,
+  jupyterquiz where a chapter has a quiz) and
+  points labcore at what the book build computed, which the site serves in :data:`BOOK_BUILD`:
+  the panels' grids (:func:`panel_grids`, so a panel need not recompute every state in Pyodide)
+  and the chapter's figures (:func:`book_figures`, shown in place of figures the live kernel,
+  which has no matplotlib, cannot draw);
   the other ``remove-cell`` cells (the book build's hidden checks and glue calls) are left out,
   except those that define a name a later cell reads, kept collapsed (:func:`needed_hidden_cells`);
 * ``from myst_nb import glue`` becomes a small ``glue`` function (:data:`GLUE_DEF`): myst-nb is a
@@ -14,7 +19,7 @@ hand. :func:`live_copy` applies, in order:
   myst-nb's own rule (:func:`substitute_glue`);
 * ``Path("..") / "results"`` becomes ``Path("results")``: the site ships those files beside the
   notebooks (:func:`results_files` lists them);
-* numpy/matplotlib imports are wrapped so a chapter runs offline (:func:`guard_optional_imports`);
+* numpy/matplotlib imports are wrapped so a chapter runs without them (:func:`guard_optional_imports`);
 * ``hide-cell`` cells (self-check answers, solutions) start collapsed, source and outputs
   (``jupyter.source_hidden`` / ``jupyter.outputs_hidden``, and ``collapsed``, the outputs' flag
   JupyterLab reads), as the page shows them.
@@ -26,6 +31,7 @@ hand. :func:`live_copy` applies, in order:
 
 from __future__ import annotations
 
+import base64
 import copy
 import re
 from collections.abc import Mapping
@@ -36,9 +42,11 @@ from typing import Any
 LIVE_MARKER = "# Live version only (JupyterLite"
 PYODIDE_KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
 
+#: the site folder (beside the live notebooks) holding what the book build computed
+BOOK_BUILD = "book_build"
 SETUP_CELL = """\
 # Live version only (JupyterLite, Python in the browser): install labcore from the site into this
-# kernel. Under a normal Python kernel it does nothing.
+# kernel and point it at what the book build computed. Under a normal Python kernel it does nothing.
 import sys
 if sys.platform == "emscripten":
     import piplite
@@ -46,16 +54,20 @@ if sys.platform == "emscripten":
 #: appended in chapters that run the contract suite (``pytest`` comes from the site's Pyodide lock)
 SETUP_CELL_SUITE = """
     await piplite.install(["pytest", "hypothesis"])  # the contract suite runs in this kernel"""
-#: appended in chapters that draw figures: numpy and matplotlib come from Pyodide's CDN
-#: distribution, so they load online and leave a one-line notice offline
-SETUP_CELL_FIGURES = """
-    try:
-        await piplite.install(["numpy", "matplotlib"])
-        import matplotlib
-    except Exception:
-        print("Offline: numpy and matplotlib come from the internet, so each figure is replaced by "
-              "a one-line note; the panels and everything else run.")"""
-FIGURE_HINTS = ("matplotlib", "numpy", "labcore.plots", "labcore.widgets")
+#: appended in chapters that show a quiz (``jupyterquiz`` is served by the site)
+SETUP_CELL_QUIZ = """
+    await piplite.install(["jupyterquiz"])  # the self-check quizzes"""
+SETUP_CELL_OS = """
+    import os"""
+#: appended in chapters that show a panel: labcore reads the grid the book build computed (when it is the panel's)
+SETUP_CELL_GRIDS = f"""
+    os.environ["LABCORE_PANEL_GRIDS"] = os.path.abspath("{BOOK_BUILD}/panels")  # the panels' grids"""
+#: appended in chapters that draw figures: the live kernel has no matplotlib, so each figure cell shows the book's
+SETUP_CELL_FIGURES = f"""
+    os.environ["LABCORE_BOOK_FIGURES"] = os.path.abspath("{BOOK_BUILD}/figures/{{stem}}.json")  # its figures"""
+FIGURE_HINTS = ("matplotlib", "labcore.plots", "labcore.widgets")
+PANEL_HINTS = ("_panel", "labcore.panels")
+QUIZ_HINTS = ("labcore.quizzes", "jupyterquiz")
 SUITE_HINTS = ("run_contract_suite", "count_contract_tests")
 
 GLUE_IMPORT = "from myst_nb import glue"
@@ -68,7 +80,7 @@ def glue(name, variable, display=True):  # live copy: myst-nb's glue only feeds 
 
 MATPLOTLIB_LINES = ("%matplotlib inline", "import matplotlib.pyplot as plt")
 MATPLOTLIB_GUARD = """\
-try:  # live version: matplotlib comes from the internet; offline each figure becomes a one-line note
+try:  # the live version's kernel has no matplotlib: each figure cell shows the book's figure instead
 {lines}
 except ImportError:
     {fallback}"""
@@ -76,10 +88,9 @@ NUMPY_LINE = "import numpy as np"
 NUMPY_GUARD = """\
 try:
     import numpy as np
-except ImportError:  # offline: numpy comes from the internet
+except ImportError:  # the live version's kernel has no numpy
     np = None
-    print("(numpy is not available here — the live version loads it from the internet; "
-          "only the cells that compute with np need it)")"""
+    print("(numpy is not in this live kernel: the cells that compute with np print a note instead)")"""
 
 GLUE_ROLE = re.compile(r"\{glue(?::text)?\}`([^`]+)`")
 PARENT_RESULTS = re.compile(r"""Path\((["'])\.\.\1\)\s*/\s*(["'])results\2""")
@@ -91,18 +102,28 @@ def _source(cell: Mapping[str, Any]) -> str:
     return "".join(src) if isinstance(src, list) else src
 
 
-def setup_cell(code_sources: list[str]) -> str:
-    """Return the live setup cell for a notebook whose code cells are ``code_sources``.
+def setup_cell(code_sources: list[str], name: str | None = None) -> str:
+    """Return the live setup cell for notebook ``name`` whose code cells are ``code_sources``.
 
-    >>> "pytest" in setup_cell(["run_contract_suite('labcore')"]), "matplotlib" in setup_cell(["x = 1"])
+    >>> "pytest" in setup_cell(["run_contract_suite('labcore')"]), "FIGURES" in setup_cell(["x = 1"], "a.ipynb")
     (True, False)
+    >>> print(setup_cell(["import matplotlib.pyplot as plt", "p = cache_panel()"], "04_x.ipynb").split("\\n", 6)[-1])
+        import os
+        os.environ["LABCORE_PANEL_GRIDS"] = os.path.abspath("book_build/panels")  # the panels' grids
+        os.environ["LABCORE_BOOK_FIGURES"] = os.path.abspath("book_build/figures/04_x.json")  # its figures
     """
+    def uses(hints: tuple[str, ...]) -> bool:
+        return any(hint in src for src in code_sources for hint in hints)
+
     text = SETUP_CELL
-    if any(hint in src for src in code_sources for hint in SUITE_HINTS):
+    if uses(SUITE_HINTS):
         text += SETUP_CELL_SUITE
-    if any(hint in src for src in code_sources for hint in FIGURE_HINTS):
-        text += SETUP_CELL_FIGURES
-    return text
+    if uses(QUIZ_HINTS):
+        text += SETUP_CELL_QUIZ
+    env = SETUP_CELL_GRIDS if uses(PANEL_HINTS) else ""
+    if name is not None and uses(FIGURE_HINTS):
+        env += SETUP_CELL_FIGURES.format(stem=Path(name).stem)
+    return text + (SETUP_CELL_OS + env if env else "")
 
 
 def guard_optional_imports(source: str) -> str:
@@ -110,10 +131,10 @@ def guard_optional_imports(source: str) -> str:
 
     ``%matplotlib inline`` and ``import matplotlib.pyplot as plt`` (top-level lines) become one
     ``try`` block at the place of the first of them, whose ``except ImportError`` binds ``plt``
-    to ``labcore.plots.offline_pyplot()``; ``import numpy as np`` gets ``np = None`` offline.
+    to ``labcore.plots.offline_pyplot()``; ``import numpy as np`` gets ``np = None`` without numpy.
 
     >>> print(guard_optional_imports("%matplotlib inline\\nimport matplotlib.pyplot as plt\\nx = 1"))
-    try:  # live version: matplotlib comes from the internet; offline each figure becomes a one-line note
+    try:  # the live version's kernel has no matplotlib: each figure cell shows the book's figure instead
         %matplotlib inline
         import matplotlib.pyplot as plt
     except ImportError:
@@ -139,20 +160,22 @@ def guard_optional_imports(source: str) -> str:
 
 NUMPY_USE = re.compile(r"\bnp\.")
 NUMPY_SKIP = """\
-if np is None:  # offline: numpy comes from the internet
-    print("(skipped offline: this cell computes with numpy, which the live version loads from the internet)")
+if np is None:  # the live version's kernel has no numpy
+    print("(skipped in the live version: this cell computes with numpy, which its kernel does not have; "
+          "the book page shows its output)")
 else:
 {body}"""
 
 
 def guard_numpy_cell(source: str) -> str:
-    """Return a cell that computes with ``np`` wrapped so that, offline (``np is None``), it prints a note instead.
+    """Return a cell that computes with ``np`` wrapped so that, without numpy (``np is None``), it prints a note instead.
 
     A final expression is shown with ``display`` (inside the ``else`` it would not be the cell's value).
 
     >>> print(guard_numpy_cell("x = np.ones(2)\\nx.sum()"))
-    if np is None:  # offline: numpy comes from the internet
-        print("(skipped offline: this cell computes with numpy, which the live version loads from the internet)")
+    if np is None:  # the live version's kernel has no numpy
+        print("(skipped in the live version: this cell computes with numpy, which its kernel does not have; "
+              "the book page shows its output)")
     else:
         x = np.ones(2)
         display(x.sum())
@@ -266,6 +289,66 @@ def needs_contract_suite(nb: Mapping[str, Any]) -> bool:
     return any(h in _source(c) for c in nb.get("cells", []) if c.get("cell_type") == "code" for h in SUITE_HINTS)
 
 
+def panel_grids(nb: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Return the grid of every panel a notebook's stored outputs display, by its key (see ``labcore.panels``).
+
+    Each value is what the site serves as ``panels/<key>.json``: ``{"panel", "key", "rows"}``, the
+    rows exactly as the stored Vega-Lite spec holds them (the book build computed them).
+
+    >>> spec = {"usermeta": {"labcore_panel": "toy_panel", "controls": ["a"]},
+    ...         "params": [{"name": "a", "value": 1}], "data": {"values": [{"a": 1, "y": 2}, {"a": 2, "y": 4}]}}
+    >>> out = {"output_type": "display_data", "data": {"application/vnd.vegalite.v5+json": spec}}
+    >>> [(g["panel"], len(g["rows"])) for g in panel_grids({"cells": [{"cell_type": "code", "outputs": [out]}]}).values()]
+    [('toy_panel', 2)]
+    """
+    from labcore.panels._panel import VEGALITE_MIME, spec_grid_key
+
+    grids = {}
+    for cell in nb.get("cells", []):
+        for out in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
+            spec = out.get("data", {}).get(VEGALITE_MIME)
+            if isinstance(spec, Mapping) and "labcore_panel" in spec.get("usermeta", {}):
+                key = spec_grid_key(spec)
+                grids[key] = {"panel": spec["usermeta"]["labcore_panel"], "key": key, "rows": spec["data"]["values"]}
+    return grids
+
+
+#: the stored image outputs a live figure cell can show, and the file suffix each is written with
+FIGURE_MIMES = {"image/svg+xml": ".svg", "image/png": ".png"}
+
+
+def book_figures(nb: Mapping[str, Any]) -> dict[str, list[tuple[str, bytes]]]:
+    """Return the images the book build drew for each figure cell, by the key of the cell's live source.
+
+    The key is ``labcore.plots.offline.cell_key`` of :func:`live_code` of the cell (what the live
+    kernel runs); each image is ``(suffix, bytes)``, in output order (a PNG decoded from base64).
+    Two cells with the same code and different figures are left out (the live cell cannot tell them apart).
+
+    >>> svg = {"output_type": "display_data", "data": {"image/svg+xml": "<svg/>", "text/plain": "<Figure>"}}
+    >>> figures = book_figures({"cells": [{"cell_type": "code", "source": "plt.show()", "outputs": [svg]}]})
+    >>> list(figures.values())
+    [[('.svg', b'<svg/>')]]
+    """
+    from labcore.plots.offline import cell_key
+
+    figures: dict[str, list[tuple[str, bytes]]] = {}
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") != "code" or _source(cell).startswith(LIVE_MARKER):
+            continue
+        images = []
+        for out in cell.get("outputs", []):
+            for mime, suffix in FIGURE_MIMES.items():
+                data = out.get("data", {}).get(mime)
+                if data is not None:
+                    text = "".join(data) if isinstance(data, list) else data
+                    images.append((suffix, text.encode("utf-8") if suffix == ".svg" else base64.b64decode(text)))
+                    break  # one image per output: the SVG when there are both
+        key = cell_key(live_code(_source(cell)))
+        if images:
+            figures[key] = images if figures.get(key, images) == images else []  # same code, other figure: ambiguous
+    return {key: images for key, images in figures.items() if images}
+
+
 def _names(source: str) -> tuple[set[str], set[str]]:
     """Return the names a cell defines and the names it reads (IPython magics turned into Python first)."""
     import ast
@@ -318,8 +401,11 @@ def _code_cell(source: str, *tags: str) -> dict[str, Any]:
     return {"cell_type": "code", "metadata": {"tags": list(tags)}, "source": source}
 
 
-def live_copy(nb: Mapping[str, Any], glued: Mapping[str, str] | None) -> dict[str, Any]:
-    """Return the live copy of notebook ``nb`` (a JSON dict); ``glued`` holds its glue values (see module doc)."""
+def live_copy(nb: Mapping[str, Any], glued: Mapping[str, str] | None, name: str | None = None) -> dict[str, Any]:
+    """Return the live copy of notebook ``nb`` (a JSON dict) called ``name``; ``glued`` holds its glue values.
+
+    See the module doc; ``name`` (the file name) locates the chapter's figures in the setup cell.
+    """
     nb = copy.deepcopy(dict(nb))
     nb.setdefault("metadata", {})["kernelspec"] = dict(PYODIDE_KERNELSPEC)
     nb["metadata"].pop("widgets", None)
@@ -337,7 +423,7 @@ def live_copy(nb: Mapping[str, Any], glued: Mapping[str, str] | None) -> dict[st
             tags.add("hide-cell")  # kept for a name later cells use: collapsed, as a solution is
         if cell.get("cell_type") == "code":
             cell["outputs"], cell["execution_count"] = [], None
-            cell["source"] = setup_cell(code) if is_setup else live_code(source)
+            cell["source"] = setup_cell(code, name) if is_setup else live_code(source)
         elif cell.get("cell_type") == "markdown":
             cell["source"] = substitute_glue(source, glued)
         hidden = meta.setdefault("jupyter", {})
@@ -365,7 +451,7 @@ def add_setup_cells(notebooks: list[Path]) -> list[str]:
     for path in notebooks:
         nb = nbformat.read(path, as_version=4)
         code = [c for c in nb.cells if c.cell_type == "code"]
-        source = setup_cell([c.source for c in code])
+        source = setup_cell([c.source for c in code], path.name)
         first = code[0] if code else None
         if first is not None and first.source.startswith(LIVE_MARKER):
             if first.source == source and "remove-cell" in first.metadata.get("tags", []):

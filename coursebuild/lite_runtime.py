@@ -7,9 +7,10 @@
 * the pure-Python wheels, downloaded from PyPI with pip, of two closures of Pyodide's lock: what
   the kernel loads while booting (micropip, IPython, jedi and their dependencies) and what
   chapter 7's contract suite needs (pytest and its dependencies, hypothesis's sortedcontainers);
-* a rewritten ``pyodide-lock.json``: served packages point at those wheels (with their sha256),
-  every other package (numpy, matplotlib, ...) at Pyodide's CDN distribution, so those load when
-  the site is read online and fail cleanly offline.
+* a rewritten ``pyodide-lock.json`` that lists only those served packages (with their sha256):
+  every other package of Pyodide's distribution (numpy, matplotlib, ...) is left out, so the
+  kernel never asks for a file the site does not have; an import of one fails at once with
+  ``ImportError`` (the live copies guard numpy and matplotlib, see :mod:`coursebuild.lite_notebooks`).
 
 :func:`write_config` writes ``jupyter-lite.json``, which turns the PyPI fallback off so a missing
 package fails at once instead of asking PyPI, and ``overrides.json`` (JupyterLab settings).
@@ -56,11 +57,6 @@ def pyodide_version() -> str:
     from jupyterlite_pyodide_kernel.constants import PYODIDE_VERSION
 
     return PYODIDE_VERSION
-
-
-def cdn_base(version: str) -> str:
-    """Return Pyodide's CDN distribution URL (ending in a slash) for ``version``."""
-    return f"https://cdn.jsdelivr.net/pyodide/v{version}/full/"
 
 
 def sha256_of(path: Path) -> str:
@@ -171,14 +167,12 @@ def prepare_pyodide(out: Path, cache: Path) -> dict:
     boot = lock_closure(packages, BOOT_ROOTS)
     suite = suite_closure(packages, boot, wheel_cache, python)
     rehashed = _serve(packages, boot + suite, wheel_cache, dest)
-    cdn = cdn_base(version)
-    for name, pkg in packages.items():
-        if name not in boot and name not in suite:
-            pkg["file_name"] = cdn + pkg["file_name"]
+    left_out = len(packages) - len(boot) - len(suite)
+    lock["packages"] = {name: packages[name] for name in sorted(boot + suite)}
     (dest / "pyodide-lock.json").write_text(json.dumps(lock, indent=1), encoding="utf-8")
     log(f"pyodide {version}: {len(boot)} boot and {len(suite)} contract-suite wheels served "
-        f"({', '.join(suite)}), {len(packages) - len(boot) - len(suite)} packages left on {cdn}; "
-        f"re-hashed: {rehashed or 'none'}")
+        f"({', '.join(suite)}); the lock lists only these ({left_out} packages of Pyodide's distribution "
+        f"left out); re-hashed: {rehashed or 'none'}")
     return {"version": version, "boot": boot, "suite": suite, "rehashed": rehashed}
 
 

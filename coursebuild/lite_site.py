@@ -7,8 +7,10 @@ The jobs are split by noun: :mod:`coursebuild.lite_runtime` (Pyodide, served whe
 
 * :func:`prepare_runtime` fills the JupyterLite input folder (``lite_src``);
 * :func:`stage_contents` writes the files the reader's file browser holds: each chapter's live
-  copy, the ``results/`` files a chapter reads, and, when a chapter runs the contract suite, the
-  suite (``tests/contract`` with its conftests) and the ``lab/`` package with its skeleton;
+  copy, what the book build computed for it (:func:`stage_book_build`: the panels' grids and the
+  figures, from the notebook's stored outputs), the ``results/`` files a chapter reads, and, when a
+  chapter runs the contract suite, the suite (``tests/contract`` with its conftests) and the
+  ``lab/`` package with its skeleton;
 * :func:`lite_build` runs ``jupyter lite build``.
 
 As a command, for the browser tests or a quick look without a book build::
@@ -92,9 +94,10 @@ def stage_contents(notebooks: list[Path], dest: Path, *, root: Path = ROOT, exec
     for path in notebooks:
         nb = json.loads(path.read_text(encoding="utf-8"))
         glued = glue_source(path, executed_dir, glue) if lite_notebooks.has_glue_roles(nb) else {}
-        live = lite_notebooks.live_copy(nb, glued)
+        live = lite_notebooks.live_copy(nb, glued, path.name)
         (dest / path.name).write_text(json.dumps(live, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         written.append(path.name)
+        written += stage_book_build(nb, path.stem, dest)
         for name in lite_notebooks.results_files(live):
             _copy(root / "results" / name, dest / "results" / name)
             written.append(f"results/{name}")
@@ -106,6 +109,37 @@ def stage_contents(notebooks: list[Path], dest: Path, *, root: Path = ROOT, exec
                 _copy(src, dest / rel)
                 written.append(rel)
     return written
+
+
+def stage_book_build(nb: dict, stem: str, dest: Path) -> list[str]:
+    """Write what the book build computed for notebook ``nb`` (its stored outputs) under ``dest/book_build``.
+
+    ``panels/<key>.json``: each panel's grid (:func:`coursebuild.lite_notebooks.panel_grids`);
+    ``figures/<stem>.json``: the index the live kernel reads (``{"figures": {cell key: [file, ...]}}``)
+    with the images in ``figures/<stem>/`` (:func:`coursebuild.lite_notebooks.book_figures`).
+    Returns the paths written, relative to ``dest``.
+    """
+    root = dest / lite_notebooks.BOOK_BUILD
+    written = []
+    for key, grid in lite_notebooks.panel_grids(nb).items():
+        path = root / "panels" / f"{key}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(grid, separators=(",", ":"), allow_nan=False), encoding="utf-8")
+        written.append(path.relative_to(dest).as_posix())
+    figures = lite_notebooks.book_figures(nb)
+    if figures:
+        index: dict[str, list[str]] = {}
+        for key, images in figures.items():
+            for i, (suffix, data) in enumerate(images):
+                image = root / "figures" / stem / f"{key}-{i}{suffix}"
+                image.parent.mkdir(parents=True, exist_ok=True)
+                image.write_bytes(data)
+                index.setdefault(key, []).append(image.relative_to(root / "figures").as_posix())
+                written.append(image.relative_to(dest).as_posix())
+        path = root / "figures" / f"{stem}.json"
+        path.write_text(json.dumps({"notebook": f"{stem}.ipynb", "figures": index}, indent=1), encoding="utf-8")
+        written.append(path.relative_to(dest).as_posix())
+    return sorted(set(written))
 
 
 def _copy(src: Path, dst: Path) -> None:
@@ -138,12 +172,18 @@ def prune_and_measure(site: Path) -> int:
 
 
 def build_site(out: Path, notebooks: list[Path], *, root: Path = ROOT, glue: str = "auto",
-               executed_dir: Path | None = None) -> Path:
-    """Build a stand-alone live site under ``out`` (``out/site/lite``); return the folder to serve."""
+               executed_dir: Path | None = None, verbatim: list[Path] = ()) -> Path:
+    """Build a stand-alone live site under ``out`` (``out/site/lite``); return the folder to serve.
+
+    ``verbatim`` files are served as they are, beside the live copies (e.g. a test's notebook).
+    """
     cache = root / "_build" / "lite_cache"
     summary = prepare_runtime(out / "lite_src", cache, root)
     files = stage_contents(notebooks, out / "lite_contents", root=root,
                            executed_dir=executed_dir or root / "_build" / "jupyter_execute" / "book", glue=glue)
+    for path in verbatim:
+        _copy(path, out / "lite_contents" / path.name)
+        files.append(path.name)
     site = out / "site" / "lite"
     shutil.rmtree(site, ignore_errors=True)
     lite_build(out / "lite_src", out / "lite_contents", site)

@@ -6,8 +6,8 @@ Two kinds, both pure Python:
 * the ``labcore`` wheel, written with the standard library from the working tree.
 
 :func:`prepare_piplite` fills the ``pypi/`` folder that JupyterLite indexes for ``piplite``:
-``comm`` (the kernel installs it while booting), ``labcore`` and ``hypothesis`` (chapter 7's
-contract suite has property tests). Packages that are
+``comm`` (the kernel installs it while booting), ``labcore``, ``hypothesis`` (chapter 7's
+contract suite has property tests) and ``jupyterquiz`` (the chapters' self-check quizzes). Packages that are
 also in Pyodide's own lock (pytest and its dependencies) are served through the lock instead, by
 :mod:`coursebuild.lite_runtime`.
 
@@ -30,10 +30,10 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-#: wheels served through piplite: ``comm`` (the kernel installs it while booting, at this
-#: environment's version) and hypothesis for the contract suite, pinned to the newest pure-Python
+#: wheels served through piplite: ``comm`` (the kernel installs it while booting) and ``jupyterquiz``
+#: (the quizzes), at this environment's versions, and hypothesis for the contract suite, pinned to the newest pure-Python
 #: wheel PyPI offers for Pyodide's Python (the environment's own version has none)
-PIPLITE_DISTS = ("comm",)
+PIPLITE_DISTS = ("comm", "jupyterquiz")
 PIPLITE_WHEELS = ("hypothesis==6.155.7",)
 #: Pyodide's Python (the version ``pip download`` picks pure-Python wheels for)
 PYODIDE_PYTHON = "3.14"

@@ -13,6 +13,11 @@ state. No formula is re-implemented in JavaScript, so the same object works
 ``panel.row(**values)`` computes one state directly (the hidden checks, the tests and a live
 kernel use it for any value, on the grid or not).
 
+Where the folder named by the environment variable ``LABCORE_PANEL_GRIDS`` holds the grid the book
+build computed (``<grid_key>.json``, written by the live site's staging from the stored specs),
+:meth:`Panel.rows` reads it instead of recomputing every state, but only when the file's key is
+the panel's and the default state's row, computed here, equals the file's; otherwise it computes.
+
 >>> from labcore.panels._panel import Control
 >>> Control("rank", "LoRA rank r", values=(8, 16, 32), default=16).kind
 'select'
@@ -22,9 +27,11 @@ kernel use it for any value, on the grid or not).
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import math
+import os
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -43,6 +50,8 @@ FONT_PX = 12
 #: Longest readout line (characters): it must fit a 390 px phone screen at FONT_PX.
 READOUT_LINE_CHARS = 56
 TITLE_LINE_CHARS = 46  # bold and larger: wrapped into lines of this many characters
+#: Environment variable naming a folder of precomputed grids (``<grid_key>.json``), e.g. the live site's.
+GRIDS_ENV = "LABCORE_PANEL_GRIDS"
 
 
 def _is_number(v: Any) -> bool:
@@ -195,11 +204,57 @@ class Panel:
         return row
 
     def rows(self) -> list[dict[str, Any]]:
-        """Return every state's row (computed once per panel object, in control order)."""
+        """Return every state's row (computed once per panel object, in control order).
+
+        A grid file under ``$LABCORE_PANEL_GRIDS`` stands in for the computation when it is this
+        panel's (see :meth:`stored_rows`).
+        """
         if self._rows is None:
-            grid = itertools.product(*(c.values for c in self.controls))
-            self._rows = [self.row(**dict(zip((c.name for c in self.controls), combo))) for combo in grid]
+            stored = self.stored_rows()
+            if stored is None:
+                grid = itertools.product(*(c.values for c in self.controls))
+                stored = [self.row(**dict(zip((c.name for c in self.controls), combo))) for combo in grid]
+            self._rows = stored
         return self._rows
+
+    def grid_key(self) -> str:
+        """Return the key of this panel's grid: its name, its controls' names, values and defaults, labcore's version.
+
+        :func:`spec_grid_key` derives the same key from a displayed spec.
+
+        >>> p = Panel("toy_panel", title="t", controls=[Control("a", "a", values=(1, 2), default=1)],
+        ...           compute=lambda a: {"y": a}, readout=str, chart=Lines("a", (), y_title="y"))
+        >>> p.grid_key() == spec_grid_key({"usermeta": {"labcore_panel": "toy_panel", "controls": ["a"]},
+        ...                                "params": [{"name": "a", "value": 1}], "data": {"values": [{"a": 1}, {"a": 2}]}})
+        True
+        """
+        return grid_key(self.name, [(c.name, list(c.values), c.default) for c in self.controls])
+
+    def stored_rows(self) -> list[dict[str, Any]] | None:
+        """Return the rows of this panel's grid file under ``$LABCORE_PANEL_GRIDS``, or None to compute them.
+
+        The file is used only when its key is :meth:`grid_key`, its rows walk the grid in control
+        order, and the default state's row computed now equals the file's (a stale file fails that).
+        """
+        folder = os.environ.get(GRIDS_ENV)
+        if not folder:
+            return None
+        key = self.grid_key()
+        try:
+            with open(os.path.join(folder, f"{key}.json"), encoding="utf-8") as fh:
+                stored = json.load(fh)
+        except (OSError, ValueError):
+            return None
+        rows = stored.get("rows") if isinstance(stored, dict) and stored.get("key") == key else None
+        names = [c.name for c in self.controls]
+        grid = list(itertools.product(*(c.values for c in self.controls)))
+        if not isinstance(rows, list) or len(rows) != len(grid):
+            return None
+        if any(not isinstance(r, dict) or [r.get(n) for n in names] != list(combo) for r, combo in zip(rows, grid)):
+            return None
+        default = self.defaults()
+        at = grid.index(tuple(default[n] for n in names))
+        return rows if rows[at] == self.row(**default) else None
 
     def lookup(self, **values: Any) -> dict[str, Any]:
         """Return the precomputed row of a grid state (what the page shows for it)."""
@@ -248,6 +303,34 @@ class Panel:
 
     def __repr__(self) -> str:
         return f"Panel({self.name!r}, controls={[c.name for c in self.controls]}, states={len(self.rows())})"
+
+
+def grid_key(name: str, controls: Sequence[tuple[str, Sequence[Any], Any]]) -> str:
+    """Return the key of a grid: a digest of the panel's name, each control's (name, values, default), labcore's version.
+
+    >>> len(grid_key("toy_panel", [("a", [1, 2], 1)]))
+    16
+    """
+    from .. import __version__
+
+    text = json.dumps({"panel": name, "labcore": __version__, "controls": [[n, list(v), d] for n, v, d in controls]},
+                      sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def spec_grid_key(spec: Mapping[str, Any]) -> str:
+    """Return :func:`grid_key` of the panel a displayed spec draws (its ``usermeta``, ``params`` and ``data`` rows).
+
+    Each control's values are the distinct values of its column, in the rows' order (the grid's).
+    """
+    names = list(spec["usermeta"]["controls"])
+    defaults = {p["name"]: p["value"] for p in spec["params"]}
+    values: dict[str, list[Any]] = {n: [] for n in names}
+    for row in spec["data"]["values"]:
+        for n in names:
+            if row[n] not in values[n]:
+                values[n].append(row[n])
+    return grid_key(spec["usermeta"]["labcore_panel"], [(n, values[n], defaults[n]) for n in names])
 
 
 def _json_number(v: Any) -> Any:

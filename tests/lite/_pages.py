@@ -8,6 +8,7 @@ Pyodide kernel in a web worker). The panels draw on a canvas: the page records e
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 from dataclasses import dataclass, field
@@ -22,7 +23,9 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run"]
 CHAPTERS = sorted((ROOT / "book").glob("[0-9][0-9]_*.ipynb"))
-EXECUTED = ROOT / "_build" / "jupyter_execute" / "book"
+#: the book build's executed notebooks (glue values): beside ``BOOK_HTML`` when that points at another build
+EXECUTED = (Path(os.environ["BOOK_HTML"]).parent if os.environ.get("BOOK_HTML") else ROOT / "_build") \
+    / "jupyter_execute" / "book"
 
 #: recorded on every canvas: the strings Vega draws (readouts, titles, axis labels), so a test can
 #: read what a canvas-rendered panel shows; ``__texts`` is cleared by the test before a change
@@ -80,6 +83,14 @@ STARTED = """() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')
 PROMPTS = """() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
   .map(p => p.textContent.trim()).filter(t => t !== '')"""
 
+#: true once every Vega panel on the page has drawn text on its canvas (its title and readout)
+PANELS_DRAWN = """() => [...document.querySelectorAll('.jp-RenderedVegaLite')]
+  .every(el => [...el.querySelectorAll('canvas')].some(c => (c.__texts || []).length > 0))"""
+
+#: every image output on the page (an SVG or PNG figure): whether it loaded, and its drawn width
+IMAGES = """() => [...document.querySelectorAll('.jp-RenderedSVG img, .jp-RenderedImage img')].map(i => ({
+  loaded: i.complete && i.naturalWidth > 0, width: Math.round(i.getBoundingClientRect().width)}))"""
+
 #: the state of every Vega panel on the page: its controls and the strings on its canvas
 PANELS = """() => [...document.querySelectorAll('.jp-RenderedVegaLite')].map(el => ({
   controls: [...el.querySelectorAll('.vega-bindings input[type=range], .vega-bindings select')].map(c => ({
@@ -97,6 +108,10 @@ class Run:
     outputs: list[str] = field(default_factory=list)
     stderr: list[str] = field(default_factory=list)
     panels: list[dict[str, Any]] = field(default_factory=list)
+    images: list[dict[str, Any]] = field(default_factory=list)
+    dialogs: int = 0
+    #: seconds from opening the page to: the first cell shown, Run All started, every cell run, controls moved
+    phases: dict[str, float] = field(default_factory=dict)
     moves: list[dict[str, Any]] = field(default_factory=list)
     collapsed: dict[str, int] = field(default_factory=dict)
     collapsed_at_open: dict[str, int] = field(default_factory=dict)
@@ -142,7 +157,7 @@ async def answer_kernel_dialog(dialog) -> None:
     await dialog.locator(".jp-Dialog-button.jp-mod-accept").first.click()
 
 
-async def _wait_settled(page, dialog) -> None:
+async def _wait_settled(page, dialog, answer) -> None:
     """Wait until Run All has finished (:data:`SETTLED`), answering a kernel dialog that opens meanwhile.
 
     The locator handler only runs before an action; while this waits, nothing acts, so a dialog that
@@ -157,7 +172,7 @@ async def _wait_settled(page, dialog) -> None:
             if time.monotonic() > deadline:
                 raise
             if await dialog.count() and await dialog.first.is_visible():
-                await answer_kernel_dialog(dialog)
+                await answer(dialog)
 
 
 async def run_notebook(browser, base: str, name: str, n_code: int, *, n_total: int | None = None,
@@ -186,25 +201,32 @@ async def run_notebook(browser, base: str, name: str, n_code: int, *, n_total: i
     try:
         await page.goto(f"{base}/lite/notebooks/index.html?path={name}")
         await page.locator(".jp-CodeCell").first.wait_for(timeout=90_000)
+        run.phases["opened"] = time.perf_counter() - started
         if n_total is not None:  # every cell laid out: count the collapsed ones as the reader meets them
             await page.wait_for_function("n => document.querySelectorAll('.jp-CodeCell').length === n",
                                          arg=n_total, timeout=60_000)
         run.collapsed_at_open = await _collapsed(page)
         dialog = page.locator(".jp-Dialog")
-        await page.add_locator_handler(dialog, answer_kernel_dialog)
+
+        async def answer(found) -> None:
+            run.dialogs += 1
+            await answer_kernel_dialog(found)
+
+        await page.add_locator_handler(dialog, answer)
         for attempt in range(3):  # the menu can miss a click while the page is still busy
             try:
                 await page.locator(".jp-Notebook").click(timeout=20_000)
                 await page.get_by_role("menuitem", name="Run", exact=True).click(timeout=20_000)
                 await page.locator("li[data-command='runmenu:run-all']").click(timeout=20_000)
                 await page.wait_for_function(STARTED, timeout=20_000)
+                run.phases["started"] = time.perf_counter() - started
                 break
             except Exception:  # noqa: BLE001 - retried; the last attempt's error is the run's failure
                 if attempt == 2:
                     raise
                 await page.keyboard.press("Escape")  # close a half-open menu before trying again
-        await _wait_settled(page, dialog)
-        run.seconds = time.perf_counter() - started
+        await _wait_settled(page, dialog, answer)
+        run.seconds = run.phases["ran"] = time.perf_counter() - started
         prompts = await page.evaluate(PROMPTS)
         run.unrun = len(prompts) - sum(bool(re.fullmatch(r"\[\d+\]:", p)) for p in prompts)
         run.unrun += max(0, n_code - len(prompts))
@@ -213,9 +235,12 @@ async def run_notebook(browser, base: str, name: str, n_code: int, *, n_total: i
         run.markdown = "\n".join(await page.locator(".jp-MarkdownOutput").evaluate_all(
             "els => els.map(e => e.textContent)"))
         run.collapsed = await _collapsed(page)
+        await page.wait_for_function(PANELS_DRAWN, timeout=60_000, polling=200)  # a big grid may still be drawing
         run.panels = await page.evaluate(PANELS)
+        run.images = await page.evaluate(IMAGES)
         if move is not None:
             await move(page, run)
+            run.phases["moved"] = time.perf_counter() - started
     except Exception as error:  # noqa: BLE001 - reported per notebook by the test
         run.failure = f"{type(error).__name__}: {error}"
         run.outputs = run.outputs or await page.locator(".jp-OutputArea-output").evaluate_all(
@@ -268,4 +293,21 @@ def demo_notebook(path: Path) -> None:
         nbformat.v4.new_code_cell(PANEL_CELL),
     ]
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, path)
+
+
+#: the kernelspec of :func:`dialog_notebook`: no kernel of the site has this name or language
+UNMATCHED_KERNELSPEC = {"name": "no-such-kernel", "display_name": "No such kernel", "language": "no-such-language"}
+DIALOG_CELL = """\
+import sys
+print("RAN AFTER THE DIALOG", sys.platform)"""
+
+
+def dialog_notebook(path: Path) -> None:
+    """Write a notebook whose kernelspec JupyterLab cannot match, so it always asks which kernel to start."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("# Kernel dialog check"), nbformat.v4.new_code_cell(DIALOG_CELL)]
+    nb.metadata["kernelspec"] = dict(UNMATCHED_KERNELSPEC)
     nbformat.write(nb, path)

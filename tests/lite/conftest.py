@@ -1,10 +1,12 @@
 """Fixtures of the live (JupyterLite) browser tests: one site, one server, one offline browser.
 
 The site is built once per test process with :func:`coursebuild.lite_site.build_site` from the
-chapters and a small demo notebook, served from 127.0.0.1, and opened in Debian's Chromium
-(Playwright) with every request outside 127.0.0.1 aborted and recorded. The glued numbers come
+chapters, a small demo notebook and a notebook whose kernelspec matches no kernel (served as it
+is), served from 127.0.0.1, and opened in Debian's Chromium (Playwright) with every request
+outside 127.0.0.1 aborted and recorded. The glued numbers come
 from the book build's executed notebooks when ``_build/jupyter_execute`` holds them (``make test``
-builds the book first), else each role becomes a "see the book page" note.
+builds the book first; with ``BOOK_HTML`` set, the ``jupyter_execute`` folder beside it), else each
+role becomes a "see the book page" note.
 
 Needs ``pip install -r requirements-lite.txt``, ``npm`` and ``/usr/bin/chromium``; skips without them.
 """
@@ -20,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from ._pages import CHAPTERS, EXECUTED, ROOT, demo_notebook, tool_missing
+from ._pages import CHAPTERS, EXECUTED, ROOT, demo_notebook, dialog_notebook, tool_missing
 
 
 @pytest.fixture(scope="session")
@@ -34,9 +36,12 @@ def lite_site(tmp_path_factory) -> Path:
     work = tmp_path_factory.mktemp("lite")
     demo = work / "live_check.ipynb"
     demo_notebook(demo)
+    dialog = work / "kernel_dialog_check.ipynb"  # served as it is: its kernelspec matches no kernel of the site
+    dialog_notebook(dialog)
     glue = "build" if all((EXECUTED / p.name).is_file() for p in CHAPTERS) else "note"
     started = time.perf_counter()
-    site = build_site(work / "out", [demo, *CHAPTERS], root=ROOT, glue=glue, executed_dir=EXECUTED)
+    site = build_site(work / "out", [demo, *CHAPTERS], root=ROOT, glue=glue, executed_dir=EXECUTED,
+                      verbatim=[dialog])
     print(f"\n[lite] site built in {time.perf_counter() - started:.1f} s (glue: {glue})")
     return site
 

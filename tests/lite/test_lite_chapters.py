@@ -4,6 +4,10 @@ For each chapter (``book/NN_*.ipynb``): Run All in a Pyodide kernel with every r
 127.0.0.1 aborted, wait until every code cell has run, then check
 
 * no error output: no stderr output with a traceback or an ``...Error:`` line, nothing left unrun;
+* zero requests outside 127.0.0.1 (every one is aborted and recorded);
+* every figure the book drew for a cell that the live copy keeps is shown as an image (the site
+  serves the stored SVG/PNG; the live kernel has no matplotlib), with its caption, and no
+  "figure skipped" note;
 * no raw ``{glue`` role in the rendered prose;
 * the solutions (``hide-cell``) open collapsed, inputs and outputs; after Run All the inputs are
   still collapsed (JupyterLab shows a cell's outputs again when it runs it);
@@ -14,8 +18,8 @@ For each chapter (``book/NN_*.ipynb``): Run All in a Pyodide kernel with every r
 
 The chapters run two at a time in one browser (``LITE_PAGES`` to change; ``LITE_CHAPTERS=02,07``
 runs only some); the whole module takes
-several minutes on 2 cores (mostly the panels' grids, computed by labcore in Pyodide). Timings
-per chapter are printed with ``-s``.
+several minutes on 2 cores (the panels read the grids the book build computed, so what takes the
+time is booting Pyodide and the chapters' own code). Timings per chapter are printed with ``-s``.
 """
 
 from __future__ import annotations
@@ -27,7 +31,9 @@ import re
 
 import pytest
 
-from ._pages import CHAPTERS, code_cells, launch, run_notebook, visible_code_cells
+from labcore.plots.offline import BOOK_FIGURE_CAPTION, cell_key
+
+from ._pages import CHAPTERS, code_cells, is_local, launch, run_notebook, visible_code_cells
 
 pytestmark = [pytest.mark.lite, pytest.mark.browser]
 
@@ -118,7 +124,8 @@ def chapter_runs(server, lite_site):
                     n_code = visible_code_cells(files / path.name)
                     run = await run_notebook(browser, server, path.name, n_code, n_total=code_cells(files / path.name),
                                              move=_move_every_control)
-                    print(f"\n[lite] {run.name}: {run.seconds:.1f} s, {len(run.panels)} panels, "
+                    phases = ", ".join(f"{k} {v:.1f}" for k, v in run.phases.items())
+                    print(f"\n[lite] {run.name}: {run.seconds:.1f} s ({phases}), {len(run.panels)} panels, "
                           f"{sum(len(m['moved']) for m in run.moves)} controls moved, failure: {run.failure}",
                           flush=True)
                     return run
@@ -139,7 +146,7 @@ def test_chapter_runs_offline_with_working_panels(chapter_runs, lite_site, chapt
     text = "\n".join(run.outputs)
     assert run.failure is None, f"{run.failure}\n{text[-3000:]}"
     assert run.unrun == 0, f"{run.unrun} code cells did not run\n{text[-3000:]}"
-    assert run.blocked == [] or all("/pyodide/" in url for url in run.blocked), run.blocked  # only the CDN wheels
+    assert run.blocked == [] and all(is_local(url) for url in run.requests), run.blocked
     errors = [s for s in run.stderr if TRACEBACK.search(s)]
     assert errors == [], errors
     assert "Traceback" not in text, text[-3000:]
@@ -155,6 +162,25 @@ def test_chapter_runs_offline_with_working_panels(chapter_runs, lite_site, chapt
     problems = [p for m in run.moves for p in m["problems"]]
     assert problems == [], problems
     assert all(m["default"] and m["moved"] for m in run.moves), run.moves
+    figures = _book_figures_shown(lite_site, chapter, live)
+    assert len(run.images) == figures and all(i["loaded"] and i["width"] > 100 for i in run.images), run.images
+    assert text.count(BOOK_FIGURE_CAPTION) == len([c for c in _figure_cells(lite_site, chapter, live)]), text[-2000:]
+    assert "(figure skipped" not in text, text[-2000:]  # every figure cell of the book shows the book's figure
+
+
+def _figure_cells(lite_site, chapter: str, live: dict) -> list[list]:
+    """Return, per code cell of the live copy that has the book's figures, their files (from the staged index)."""
+    index = lite_site / "lite" / "files" / "book_build" / "figures" / f"{chapter.removesuffix('.ipynb')}.json"
+    if not index.is_file():
+        return []
+    figures = json.loads(index.read_text(encoding="utf-8"))["figures"]
+    keys = [cell_key("".join(c["source"])) for c in live["cells"] if c["cell_type"] == "code"]
+    return [figures[k] for k in keys if k in figures]
+
+
+def _book_figures_shown(lite_site, chapter: str, live: dict) -> int:
+    """Return how many images the live copy's cells should show: the book's figures of the cells it keeps."""
+    return sum(len(files) for files in _figure_cells(lite_site, chapter, live))
 
 
 def test_chapter_7_runs_the_contract_suite_in_the_kernel(chapter_runs) -> None:

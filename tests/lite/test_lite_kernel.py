@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from ._pages import CHAPTERS, LABCORE_CELL, ROOT, is_local, launch, run_notebook
+from ._pages import CHAPTERS, LABCORE_CELL, ROOT, UNMATCHED_KERNELSPEC, is_local, launch, run_notebook
 
 pytestmark = [pytest.mark.lite, pytest.mark.browser]
 
@@ -63,6 +63,29 @@ def test_live_kernel_boots_offline_and_runs_labcore(server: str) -> None:
     panel = adapter_vram_panel()
     assert len(run.panels) == 1 and len(run.panels[0]["controls"]) == len(panel.controls), run.panels
     assert all(line in run.panels[0]["texts"] for line in panel.row()["readout"].split("\n")), run.panels
+
+
+def test_run_notebook_answers_the_kernel_dialog(server: str, lite_site: Path) -> None:
+    """A notebook whose kernelspec matches no kernel of the site always opens JupyterLab's "Select Kernel" dialog:
+    ``run_notebook`` answers it with the Pyodide kernel and the notebook runs (the race CI met, made certain)."""
+    from playwright.async_api import async_playwright
+
+    served = json.loads((lite_site / "lite" / "files" / "kernel_dialog_check.ipynb").read_text(encoding="utf-8"))
+    assert served["metadata"]["kernelspec"] == UNMATCHED_KERNELSPEC  # served as written, not as a live copy
+
+    async def main():
+        async with async_playwright() as pw:
+            browser = await launch(pw)
+            run = await run_notebook(browser, server, "kernel_dialog_check.ipynb", 1)
+            await browser.close()
+            return run
+
+    run = asyncio.run(main())
+    text = "\n".join(run.outputs)
+    assert run.dialogs >= 1, "the kernel dialog never opened: the check proves nothing"
+    assert run.failure is None and run.unrun == 0, f"{run.failure}, {run.unrun} cells not run\n{text}"
+    assert "RAN AFTER THE DIALOG emscripten" in text, text
+    assert run.blocked == [] and all(is_local(url) for url in run.requests), run.blocked
 
 
 def test_every_chapter_has_the_setup_cell() -> None:

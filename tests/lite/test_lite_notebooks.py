@@ -44,7 +44,7 @@ def test_solutions_start_collapsed_and_hidden_checks_are_left_out():
              _code("assert x == 1", "remove-cell"))
     cells = ln.live_copy(nb, {})["cells"]
     assert [c["source"] for c in cells][1:] == ["x = 1", "check(2)"]
-    assert cells[0]["source"] == ln.setup_cell(["x = 1", "check(2)", "assert x == 1"])
+    assert cells[0]["source"] == ln.setup_cell(["x = 1", "check(2)", "assert x == 1"]) == ln.SETUP_CELL
     assert cells[2]["metadata"]["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
     assert cells[2]["metadata"]["collapsed"] is True
     assert "jupyter" not in cells[1]["metadata"] and cells[1]["outputs"] == [] and cells[1]["execution_count"] is None
@@ -69,11 +69,11 @@ def test_glue_import_becomes_a_function_not_a_package(monkeypatch):
     assert shown == [4]
 
 
-def test_numpy_cells_print_a_note_offline_and_run_online():
+def test_numpy_cells_print_a_note_without_numpy_and_run_with_it():
     source = ln.live_code("rng = np.random.default_rng(0)\nrng.integers(5, size=2).tolist()")
     printed = []
     exec(source, {"np": None, "print": printed.append, "display": printed.append})
-    assert printed and "skipped offline" in printed[0]
+    assert printed and "skipped in the live version" in printed[0] and "internet" not in printed[0]
     import numpy
 
     shown = []
@@ -94,3 +94,37 @@ def test_the_suite_and_results_are_staged_for_the_chapters_that_read_them(tmp_pa
     for name in ("07_do_the_lab.ipynb", chapters[1].name):
         setup = json.loads((tmp_path / name).read_text(encoding="utf-8"))["cells"]
         assert any(ln.LIVE_MARKER in "".join(c["source"]) for c in setup)
+
+
+def test_every_chapter_panel_accepts_its_staged_grid_and_every_figure_is_staged(tmp_path, monkeypatch):
+    """What the book build computed is staged beside the live copies: each panel reads its own grid file (key and
+    default row checked) and every image output of a chapter is indexed under its live cell's key."""
+    from labcore.panels import show
+    from labcore.plots.offline import book_figure_files
+
+    chapters = sorted((ROOT / "book").glob("[0-9][0-9]_*.ipynb"))
+    if not chapters:
+        pytest.skip("no chapters")
+    files = stage_contents(chapters, tmp_path, root=ROOT, glue="note")
+    monkeypatch.setenv("LABCORE_PANEL_GRIDS", str(tmp_path / ln.BOOK_BUILD / "panels"))
+    shown = set()
+    for path in chapters:
+        book = json.loads(path.read_text(encoding="utf-8"))
+        live = json.loads((tmp_path / path.name).read_text(encoding="utf-8"))
+        grids = ln.panel_grids(book)
+        for grid in grids.values():
+            panel = show(grid["panel"])
+            assert panel.stored_rows() == grid["rows"], f"{path.name}: {grid['panel']} refuses its staged grid"
+            shown.add(grid["panel"])
+        figures = ln.book_figures(book)
+        n_images = sum(any(m in o.get("data", {}) for m in ln.FIGURE_MIMES) for c in book["cells"]
+                       for o in c.get("outputs", []))
+        assert sum(map(len, figures.values())) == n_images
+        if figures:
+            monkeypatch.setenv("LABCORE_BOOK_FIGURES", str(tmp_path / ln.BOOK_BUILD / "figures" / f"{path.stem}.json"))
+            setup = next("".join(c["source"]) for c in live["cells"] if c["cell_type"] == "code")
+            assert f"figures/{path.stem}.json" in setup
+            found = [book_figure_files("".join(c["source"])) for c in live["cells"] if c["cell_type"] == "code"]
+            assert sum(map(len, found)) == n_images and all(f.is_file() for fs in found for f in fs)
+    assert len(shown) >= 10
+    assert all(f in files for f in (f"{ln.BOOK_BUILD}/figures/{chapters[0].stem}.json",))

@@ -86,3 +86,39 @@ def test_display_bundle_is_the_vegalite_v5_mimetype():
     bundle = _toy()._repr_mimebundle_()
     assert set(bundle) == {VEGALITE_MIME, "text/plain"}
     assert bundle[VEGALITE_MIME]["$schema"].endswith("vega-lite/v5.json")
+
+
+def _grid_file(folder, panel, rows):
+    key = panel.grid_key()
+    (folder / f"{key}.json").write_text(json.dumps({"panel": panel.name, "key": key, "rows": rows or panel.rows()}))
+
+
+def test_rows_come_from_a_grid_file_only_when_it_is_the_panels(tmp_path, monkeypatch):
+    """A grid file under $LABCORE_PANEL_GRIDS stands in for the computation only when its key and default row match."""
+    calls = []
+    toy = _toy(compute=lambda a, mode: calls.append((a, mode)) or {"double": 2 * a, "tag": f"{mode}{a}"})
+    rows = _toy().rows()
+    assert toy.grid_key() == _toy().grid_key() != _toy(controls=[Control("a", "a", values=(1, 2), default=2),
+                                                                  Control("mode", "m", values=("x", "y"), default="y")]).grid_key()
+    monkeypatch.setenv("LABCORE_PANEL_GRIDS", str(tmp_path))
+    assert toy.stored_rows() is None  # no file: computed
+    _grid_file(tmp_path, toy, rows)
+    assert toy.rows() == rows and calls == [(2, "y")]  # only the default state, the guard against a stale file
+    stale = [dict(r, double=r["double"] + 1) if (r["a"], r["mode"]) == (2, "y") else r for r in rows]
+    _grid_file(tmp_path, toy, stale)
+    assert _toy().stored_rows() is None
+    wrong_order = rows[::-1]
+    _grid_file(tmp_path, toy, wrong_order)
+    assert _toy().stored_rows() is None
+    (tmp_path / f"{toy.grid_key()}.json").write_text("{not json")
+    assert _toy().stored_rows() is None
+    (tmp_path / f"{toy.grid_key()}.json").write_text(json.dumps({"key": "0" * 16, "rows": rows}))  # another key inside
+    assert _toy().stored_rows() is None
+
+
+def test_the_grid_key_of_a_displayed_spec_is_the_panels():
+    from labcore.panels._panel import spec_grid_key
+
+    assert spec_grid_key(_toy().spec()) == _toy().grid_key()
+    assert spec_grid_key(_toy(controls=[Control("a", "a", values=(1, 2, 3), default=3),
+                                        Control("mode", "m", values=("x", "y"), default="y")]).spec()) != _toy().grid_key()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import textwrap
@@ -53,3 +54,34 @@ def test_drawing_on_stand_in_axes_prints_the_note_once():
         plt.show()
     """)
     assert out.splitlines() == ["(figure skipped: matplotlib is not installed here — pip install matplotlib)", "None None"]
+
+
+def test_a_cell_the_book_drew_shows_the_books_figure_and_an_edited_cell_the_note(tmp_path):
+    """Without matplotlib, in IPython: a cell whose source the figure index knows shows the stored image (once, with
+    its caption) at plt.show() or at the cell's end; an edited cell prints the skipped note instead."""
+    from labcore.plots.offline import BOOK_FIGURE_CAPTION, cell_key
+
+    book_cell = "fig, ax = plt.subplots()\nplot_ms_bars({'a': 1.0}, title='t', ax=ax)\nplt.show()"
+    no_show = "plot_ms_bars({'a': 1.0}, title='t')"
+    (tmp_path / "ch").mkdir()
+    (tmp_path / "ch" / "one.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/>')
+    index = tmp_path / "ch.json"
+    index.write_text(json.dumps({"figures": {cell_key(book_cell): ["ch/one.svg"], cell_key(no_show): ["ch/one.svg"]}}))
+    out = _run_without_matplotlib(f"""
+        import os
+        os.environ["LABCORE_BOOK_FIGURES"] = {str(index)!r}
+        from IPython.core.interactiveshell import InteractiveShell
+        from IPython.utils.capture import capture_output
+        shell = InteractiveShell.instance()
+        shell.run_cell("from labcore.plots import offline_pyplot, plot_ms_bars\\nplt = offline_pyplot()")
+        for source in ({book_cell!r}, {no_show!r}, {book_cell!r} + "\\n# edited"):
+            with capture_output() as cap:
+                shell.run_cell(source, store_history=True)
+            print([sorted(o.data) for o in cap.outputs], repr(cap.stdout))
+    """)
+    caption = repr(BOOK_FIGURE_CAPTION + "\n")
+    assert out.splitlines() == [
+        f"[['image/svg+xml', 'text/plain']] {caption}",  # at plt.show()
+        f"[['image/svg+xml', 'text/plain']] {caption}",  # no plt.show(): when the cell ends
+        "[] '(figure skipped: matplotlib is not installed here — pip install matplotlib)\\n'",
+    ]
