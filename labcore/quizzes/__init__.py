@@ -5,8 +5,8 @@ line (``cache_quiz().show()``), and the page answers with no kernel (jupyterquiz
 :data:`QUIZZES` lists every quiz by name; the browser tests click every answer of every quiz on the
 built pages and compare the page's verdict with :meth:`Quiz.grade`.
 
->>> sorted(QUIZZES)[:1]
-['cache_quiz']
+>>> "cache_quiz" in QUIZZES and all(name == f.__name__ for name, f in QUIZZES.items())
+True
 >>> QUIZZES["cache_quiz"]().questions[2].answer
 2.0
 """
@@ -16,9 +16,32 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ._quiz import Choice, MultipleChoice, Numeric, Quiz
+from .admission import admission_quiz
+from .affinity import affinity_quiz
+from .batching import batching_quiz
 from .cache import cache_quiz
+from .canary import canary_quiz
+from .capstone import capstone_quiz
+from .contract import contract_quiz
+from .fleet import fleet_quiz, why_multi_lora_quiz
+from .real_files import real_files_quiz
+from .registry import registry_quiz
+from .router import router_quiz
+from .sim import sim_quiz
+from .sizing import sizing_quiz
+from .tiers import tiers_quiz
 
-__all__ = ["Choice", "MultipleChoice", "Numeric", "Quiz", "QUIZZES", "cache_quiz"]
+__all__ = [
+    "Choice", "MultipleChoice", "Numeric", "Quiz", "QUIZZES",
+    # one factory per chapter, in chapter order
+    "why_multi_lora_quiz", "sizing_quiz", "registry_quiz", "cache_quiz", "router_quiz", "fleet_quiz",
+    "contract_quiz", "sim_quiz", "tiers_quiz", "affinity_quiz", "canary_quiz", "batching_quiz",
+    "admission_quiz", "real_files_quiz", "capstone_quiz",
+]
 
 #: Every chapter quiz, by name (the name of its factory).
-QUIZZES: dict[str, Callable[[], Quiz]] = {f.__name__: f for f in (cache_quiz,)}
+QUIZZES: dict[str, Callable[[], Quiz]] = {f.__name__: f for f in (
+    why_multi_lora_quiz, sizing_quiz, registry_quiz, cache_quiz, router_quiz, fleet_quiz,
+    contract_quiz, sim_quiz, tiers_quiz, affinity_quiz, canary_quiz, batching_quiz,
+    admission_quiz, real_files_quiz, capstone_quiz,
+)}

@@ -1,0 +1,80 @@
+"""The self-check quiz of chapter 2 (an adapter is a delta): scaling the size, the shared GPU, PEFT's shapes.
+
+Every number comes from :func:`labcore.sizing.adapter_vram_mb`, :func:`labcore.sizing.gpu_memory_split`
+and Llama-3-8B's ``config.json`` (:func:`labcore.model_config.load_model_config`), with the chapter's
+parameters: r=16 on q and v in bf16, an 80 GiB H100 with a 16 GiB base and a 24 GiB KV-cache pool.
+
+>>> quiz = sizing_quiz()
+>>> quiz.grade(0, 96.0)[0], quiz.grade(0, 64.0)[1]
+(True, '✗ 64 MiB scales the rank (16 → 64) but not the targets (2 → 3): the size is linear in both.')
+"""
+
+from __future__ import annotations
+
+from ..model_config import load_model_config, target_dims
+from ..sizing import MIB, adapter_vram_mb, gpu_memory_split
+from ._quiz import Choice, MultipleChoice, Numeric, Quiz
+
+__all__ = ["sizing_quiz"]
+
+#: The chapter's parameters: the adapter, the retrained one of question 1, the H100's split.
+MODEL = "llama-3-8b"
+RANK, TARGETS = 16, ("q_proj", "v_proj")
+NEW_RANK, NEW_TARGETS = 64, ("q_proj", "k_proj", "v_proj")
+GPU_GB, BASE_GB, KV_GB = 80, 16, 24
+
+
+def sizing_quiz() -> Quiz:
+    """Return chapter 2's quiz: how the size scales, what a bigger KV-cache pool costs, what PEFT stores."""
+    cfg = load_model_config(MODEL)
+    hidden, layers = cfg.hidden_size, cfg.num_hidden_layers
+    size_mb = adapter_vram_mb(RANK, hidden, layers, list(TARGETS))
+    new_mb = adapter_vram_mb(NEW_RANK, hidden, layers, list(NEW_TARGETS))
+    rank_only = adapter_vram_mb(NEW_RANK, hidden, layers, list(TARGETS))
+    targets_only = adapter_vram_mb(RANK, hidden, layers, list(NEW_TARGETS))
+    h100 = gpu_memory_split(GPU_GB, base_vram_gb=BASE_GB, kv_cache_gb=KV_GB, adapter_vram_mb=size_mb)
+    bigger_kv = gpu_memory_split(GPU_GB, base_vram_gb=BASE_GB, kv_cache_gb=2 * KV_GB, adapter_vram_mb=size_mb)
+    d_in, d_out = target_dims(cfg, "v_proj")  # narrower under GQA, so the two shapes differ
+    names = [t.split("_")[0] for t in NEW_TARGETS]
+    short = f"{', '.join(names[:-1])} and {names[-1]}"
+    return Quiz("sizing_quiz", "Chapter 2: an adapter is a delta", (
+        Numeric(
+            f"Chapter 2's Llama-3-8B adapter is {size_mb:g} MiB at r={RANK} on q and v. Retrained at r={NEW_RANK} on "
+            f"{short} (still bf16), how big is it by the chapter's square formula?",
+            answer=new_mb, unit="MiB",
+            explanation=f"The size is linear in the rank and in the targets: {size_mb:g} MiB × ({NEW_RANK}/{RANK}) × "
+                        f"({len(NEW_TARGETS)}/{len(TARGETS)}) = {new_mb:g} MiB.",
+            mistakes=(
+                (rank_only, f"scales the rank ({RANK} → {NEW_RANK}) but not the targets ({len(TARGETS)} → "
+                            f"{len(NEW_TARGETS)}): the size is linear in both."),
+                (targets_only, f"scales the targets but not the rank: {NEW_RANK // RANK}× the rank is "
+                               f"{NEW_RANK // RANK}× the size."),
+                (new_mb / 2, "counts one matrix per target; each adapted projection has A and B, 2·r·d parameters."),
+                (new_mb * 2, "is fp32 (4 bytes per parameter); the adapter stays in bf16, 2 bytes."),
+                (new_mb * MIB / 1e6, "is in MB (10^6 bytes); the course counts MiB (2^20 bytes)."),
+            )),
+        MultipleChoice(
+            f"On chapter 2's {GPU_GB} GiB H100 ({BASE_GB} GiB base, {KV_GB} GiB KV-cache pool), "
+            f"{h100.adapters_that_fit:,} adapters of {size_mb:g} MiB fit. The KV-cache pool is doubled to "
+            f"{2 * KV_GB} GiB. How many fit now?",
+            (Choice(f"{bigger_kv.adapters_that_fit:,}", True,
+                    f"Right: the KV-cache pool and the adapter pool share what the base leaves, so the adapter pool "
+                    f"falls from {h100.adapter_pool_mb / 1024:g} to {bigger_kv.adapter_pool_mb / 1024:g} GiB."),
+             Choice(f"{h100.adapters_that_fit // 2:,}", False,
+                    f"No: the adapter pool does not halve; it loses the {KV_GB} GiB the KV cache gains, "
+                    f"{h100.adapter_pool_mb / 1024:g} → {bigger_kv.adapter_pool_mb / 1024:g} GiB."),
+             Choice(f"{h100.adapters_that_fit:,}", False,
+                    f"No: both pools live in the same {GPU_GB} GiB; what the KV cache takes, the adapters lose."))),
+        MultipleChoice(
+            f"In PEFT's convention, which shapes does an r={RANK} adapter store for Llama-3-8B's v_proj "
+            f"({d_in:,} input features, {d_out:,} output features)?",
+            (Choice(f"lora_A is {RANK} × {d_in:,} and lora_B is {d_out:,} × {RANK}; ΔW = B·A", True,
+                    "Right: A maps the input features down to rank r, B maps them back up, and lora_B @ lora_A is "
+                    "out × in, the shape of the weight it corrects."),
+             Choice(f"lora_A is {d_in:,} × {RANK} and lora_B is {RANK} × {d_out:,}; ΔW = A·B", False,
+                    "That is the transposed way some papers write it; PEFT stores A as r × in and B as out × r, and "
+                    "the course uses PEFT's convention throughout."),
+             Choice(f"Both are {d_out:,} × {d_in:,}, like the weight they correct", False,
+                    f"That is the shape of ΔW itself, which is never stored: it has {d_out * d_in:,} entries, against "
+                    f"{RANK * (d_in + d_out):,} in A and B together."))),
+    ))
