@@ -92,9 +92,8 @@ test: $(SITE) chromium
 test-quick: $(STAMP)
 	$(BIN)/python -m pytest -m "not browser" $(PYTEST_ARGS)
 
-# JupyterLab is not needed to build or test the course; it is installed on first use.
+# JupyterLab with RISE (requirements.txt): present a chapter with its RISE button, or open /rise/<chapter>.ipynb.
 lab: $(STAMP)
-	@test -x $(BIN)/jupyter-lab || $(BIN)/python -m pip install --quiet "jupyterlab>=4.2,<5"
 	$(BIN)/jupyter lab book/
 
 clean:

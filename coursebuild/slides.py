@@ -62,6 +62,7 @@ DROP_TAGS = frozenset({"remove-cell", "hide-cell"})
 NO_INPUT_TAGS = frozenset({"remove-input", "hide-input"})
 NO_OUTPUT_TAGS = frozenset({"remove-output", "hide-output"})
 #: directives whose content a presented deck leaves out
+GLUE_MIME_PREFIX = "application/papermill.record/"
 DROP_DIRECTIVES = frozenset({"solution", "solution-start", "solution-end", "dropdown"})
 _SOLUTION_START = re.compile(r"^(`{3,}|:{3,})\{solution-start\}", re.M)
 _SOLUTION_END = re.compile(r"^(`{3,}|:{3,})\{solution-end\}", re.M)
@@ -70,16 +71,25 @@ _PAGE_LINK = re.compile(r"\]\((?![a-z]+:|#|/)(?P<path>[^)\s#]+)\.(?:ipynb|md)(?P
 #: the deck's own style: readable code and outputs, panels as wide as the slide
 DECK_CSS = """
 .reveal .slides section { text-align: left; }
-.reveal h1 { font-size: 1.6em; } .reveal h2 { font-size: 1.25em; } .reveal h3 { font-size: 1.05em; }
-.reveal p, .reveal li, .reveal td, .reveal th { font-size: 0.62em; line-height: 1.35; }
-.reveal li p, .reveal td p, .reveal blockquote p { font-size: 1em; }
-.reveal blockquote { width: 95%; font-size: 0.9em; }
-.reveal table { margin: 0.4em 0; }
-.reveal .jp-OutputArea-output pre, .reveal div.highlight > pre { font-size: 15px; line-height: 1.3; }
-.reveal .jp-OutputArea-output img, .reveal .jp-OutputArea-output svg { max-height: 520px; width: auto; }
-.reveal .lc-panel { font-size: 15px; }
-.reveal .lc-panel svg { max-height: none; }
-.reveal .lc-panel .vega-bind-name { min-width: 13rem; }
+.reveal .slides section h1, .reveal .slides section h2, .reveal .slides section h3 { text-transform: none; }
+.reveal .slides section h1 { font-size: 44px; } .reveal .slides section h2 { font-size: 34px; }
+.reveal .slides section h3 { font-size: 28px; }
+.reveal .slides section p, .reveal .slides section li, .reveal .slides section td,
+.reveal .slides section th { font-size: 22px; line-height: 1.35; }
+.reveal .slides section li p, .reveal .slides section td p { font-size: inherit; }
+.reveal .slides section blockquote { width: 95%; font-size: 22px; }
+.reveal .slides section table { margin: 0.4em 0; }
+.reveal .slides section .jp-OutputArea-output pre, .reveal .slides section div.highlight > pre {
+  font-size: 16px; line-height: 1.3; }
+.reveal .slides section .jp-OutputArea-output img, .reveal .slides section .jp-OutputArea-output svg {
+  max-height: 520px; width: auto; }
+.reveal .slides section .jp-OutputArea-output table, .reveal .slides section .jp-OutputArea-output td,
+.reveal .slides section .jp-OutputArea-output th { font-size: 14px; line-height: 1.3; text-align: left; }
+.reveal .slides section .jp-OutputArea-output td, .reveal .slides section .jp-OutputArea-output th {
+  padding: 0.2em 0.4em; vertical-align: top; }
+.reveal .slides section .lc-panel { font-size: 15px; }
+.reveal .slides section .lc-panel svg { max-height: none; }
+.reveal .slides section .lc-panel .vega-bind-name { min-width: 13rem; }
 .reveal aside.notes { display: none; }
 """
 #: redraw the panels of the slide that comes into view (a panel drawn while its slide was hidden
@@ -134,6 +144,12 @@ def _panel_output(output: dict[str, Any]) -> dict[str, Any]:
     return {**output, "data": {"text/html": panel_html(spec)}}
 
 
+def _glue_only(output: Mapping[str, Any]) -> bool:
+    """Tell whether an output only records a glued value (``glue(..., display=False)``): the page shows nothing."""
+    data = output.get("data", {})
+    return bool(data) and all(key.startswith(GLUE_MIME_PREFIX) for key in data)
+
+
 def deck_notebook(nb: Mapping[str, Any], glue: Mapping[str, str] | None, *,
                   book_prefix: str = "../book/") -> dict[str, Any]:
     """Return the notebook a deck is exported from (a JSON dict; see the module doc).
@@ -170,7 +186,7 @@ def deck_notebook(nb: Mapping[str, Any], glue: Mapping[str, str] | None, *,
         elif cell.get("cell_type") == "code":
             if tags & NO_OUTPUT_TAGS:
                 cell["outputs"] = []
-            cell["outputs"] = [_panel_output(o) for o in cell.get("outputs", [])]
+            cell["outputs"] = [_panel_output(o) for o in cell.get("outputs", []) if not _glue_only(o)]
             if tags & NO_INPUT_TAGS:
                 meta.setdefault("transient", {})["remove_source"] = True
                 if not cell["outputs"]:

@@ -1,0 +1,331 @@
+"""Give every chapter notebook its slide metadata and its speaker notes (the decks and RISE read both).
+
+One rule sets ``slideshow.slide_type`` on every cell, so the same notebook is a page, a reveal.js
+deck (``coursebuild/slides.py``) and a RISE slideshow:
+
+* the title and every markdown cell that opens with a ``## `` heading start a ``slide``;
+* a ``### `` heading, an exercise (``**Exercise``) and any cell that would overflow the slide it
+  joins (an estimate of its height on a 960 x 700 slide) start a ``subslide``;
+* hidden cells (``remove-cell``: the setup cell, hidden checks, glue), collapsed ones (``hide-cell``:
+  answers and solutions, never presented) and the imports cell are ``skip``;
+* speaker notes are ``notes``; everything else continues its slide (``-``).
+
+Speaker notes come from ``scripts/speaker_notes.yml`` (per chapter: the minutes and the notes of each
+``##`` section; MyST roles such as ``{glue:text}`key:fmt``` allowed). Each becomes a markdown cell
+right after its section's heading cell, tagged ``remove-cell`` (the book page hides it; the decks and
+RISE show it in the speaker view) and ``speaker-notes`` (how this script finds the cells it wrote and
+replaces them). Glue roles are replaced by the values stored in the notebook, so a notes cell reads
+the same in RISE as in the deck; re-run after re-executing a chapter. The title slide's notes list the
+minutes of every section. Every notebook also gets ``metadata.rise`` (the white theme: RISE's default
+theme loads web fonts).
+
+    python scripts/slide_metadata.py                # apply to book/[0-9][0-9]_*.ipynb (and the notes file's others)
+    python scripts/slide_metadata.py --check        # exit 1 if a cell has no slide type or the notes are stale
+    python scripts/slide_metadata.py book/04_the_cache.ipynb
+
+Idempotent: a second run changes nothing. Each notebook is read and written once, with nbformat.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import math
+import re
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+NOTES_FILE = ROOT / "scripts" / "speaker_notes.yml"
+NOTES_TAG = "speaker-notes"
+HIDDEN_TAGS = frozenset({"remove-cell", "hide-cell"})
+RISE_METADATA = {"theme": "white", "transition": "none", "scroll": True, "start_slideshow_at": "beginning"}
+TITLE = "title"  # the notes file's key for the title slide
+
+# The slide's height budget, in pixels of reveal's 960 x 700 slide (coursebuild/slides.py's DECK_CSS sizes).
+SLIDE_PX = 680
+PROSE_LINE_PX, PROSE_CHARS = 32, 80
+CODE_LINE_PX = 23
+PANEL_PX = 520
+FIGURE_PX = 420
+_HEADING = re.compile(r"^(#{1,6}) +(.+?)\s*$", re.M)
+_SVG_SIZE = re.compile(r'<svg[^>]*?\bheight="([\d.]+)(pt|px)?"[^>]*?\bwidth="([\d.]+)(pt|px)?"'
+                       r'|<svg[^>]*?\bwidth="([\d.]+)(pt|px)?"[^>]*?\bheight="([\d.]+)(pt|px)?"', re.S)
+
+
+def _source(cell: Mapping[str, Any]) -> str:
+    src = cell.get("source", "")
+    return "".join(src) if isinstance(src, list) else src
+
+
+def _tags(cell: Mapping[str, Any]) -> set[str]:
+    return set(cell.get("metadata", {}).get("tags", []))
+
+
+def is_notes(cell: Mapping[str, Any]) -> bool:
+    """Tell whether a cell holds speaker notes this script wrote."""
+    return NOTES_TAG in _tags(cell)
+
+
+def headings(cell: Mapping[str, Any], level: int = 2) -> list[str]:
+    """Return the text of a markdown cell's headings of one level (``## Text`` -> ``Text``).
+
+    >>> headings({"cell_type": "markdown", "source": "## Summary\\n\\n- a\\n\\n## What comes next"})
+    ['Summary', 'What comes next']
+    """
+    if cell.get("cell_type") != "markdown":
+        return []
+    text = re.sub(r"^(```|~~~).*?^\1", "", _source(cell), flags=re.M | re.S)  # not inside code fences
+    return [m[2] for m in _HEADING.finditer(text) if len(m[1]) == level]
+
+
+def is_imports(source: str) -> bool:
+    """Tell whether a code cell only imports (and sets the course's plot style): not worth a slide.
+
+    >>> is_imports("%matplotlib inline\\nimport json\\nfrom labcore import x\\n\\nuse_course_style()")
+    True
+    >>> is_imports("plan = fleet_plan(x)")
+    False
+    """
+    lines = [line for line in source.split("\n") if not line.lstrip().startswith("%")]
+    try:
+        body = ast.parse("\n".join(lines)).body
+    except SyntaxError:
+        return False
+    def harmless(node: ast.stmt) -> bool:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            return True
+        return (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+                and isinstance(node.value.func, ast.Name) and node.value.func.id == "use_course_style")
+    return bool(body) and all(harmless(node) for node in body)
+
+
+def _text_px(text: str, line_px: int, chars: int) -> int:
+    return sum(max(1, math.ceil(len(line) / chars)) * line_px if line.strip() else line_px // 2
+               for line in text.split("\n"))
+
+
+def _svg_px(svg: str) -> int:
+    match = _SVG_SIZE.search(svg)
+    if not match:
+        return FIGURE_PX
+    groups = match.groups()
+    if groups[0] is not None:
+        height, h_unit, width, w_unit = groups[0:4]
+    else:
+        width, w_unit, height, h_unit = groups[4:8]
+    to_px = {"pt": 4 / 3, "px": 1.0, None: 1.0}
+    h, w = float(height) * to_px[h_unit], float(width) * to_px[w_unit]
+    return int(min(520, h * min(1.0, 900 / w)))  # DECK_CSS: at most 520 px high, at most the slide's width
+
+
+def cell_px(cell: Mapping[str, Any]) -> int:
+    """Estimate a cell's height on a slide, in pixels (prose, code, text outputs, figures, panels)."""
+    if cell.get("cell_type") == "markdown":
+        return _text_px(_source(cell), PROSE_LINE_PX, PROSE_CHARS) + 20
+    px = _text_px(_source(cell), CODE_LINE_PX, 90) + 24
+    for out in cell.get("outputs", []):
+        data = out.get("data", {})
+        if out.get("output_type") == "stream":
+            px += min(_text_px("".join(out.get("text", "")), CODE_LINE_PX, 90), 600)
+        elif "application/vnd.vegalite.v5+json" in data:
+            px += PANEL_PX
+        elif "image/svg+xml" in data:
+            px += _svg_px("".join(data["image/svg+xml"]))
+        elif "image/png" in data:
+            px += FIGURE_PX
+        elif "text/html" in data or "text/markdown" in data:
+            text = "".join(data.get("text/markdown") or data["text/html"])
+            plain = re.sub(r"<[^>]+>", "", text)
+            rows = max(text.count("<tr"), text.count("\n|"), 2)
+            px += min(30 * rows + 22 * math.ceil(len(plain) / 90), 2000)
+        elif "text/plain" in data:
+            px += min(_text_px("".join(data["text/plain"]), CODE_LINE_PX, 90), 600)
+    return px
+
+
+def slide_types(cells: list[Mapping[str, Any]]) -> list[str]:
+    """Return the slide type the rule gives each cell (see the module doc).
+
+    Visible cells are laid out in units: a markdown cell and the code cell right after it (the prose
+    that introduces the code) stay on one slide; a unit that would overflow the slide starts a subslide.
+    """
+    types: list[str | None] = [None] * len(cells)
+    visible: list[int] = []
+    first_code = True  # the first visible code cell: the imports cell, when it only imports
+    for i, cell in enumerate(cells):
+        if is_notes(cell):
+            types[i] = "notes"
+        elif _tags(cell) & HIDDEN_TAGS:
+            types[i] = "skip"
+        elif cell.get("cell_type") == "code" and first_code and is_imports(_source(cell)):
+            types[i] = "skip"
+        else:
+            visible.append(i)
+        if cell.get("cell_type") == "code" and types[i] != "notes" and not _tags(cell) & HIDDEN_TAGS:
+            first_code = False
+    units: list[list[int]] = []
+    for i in visible:
+        previous = units[-1] if units else None
+        if (previous and len(previous) == 1 and cells[i].get("cell_type") == "code"
+                and cells[previous[0]].get("cell_type") == "markdown"):
+            previous.append(i)
+        else:
+            units.append([i])
+    units = [part for unit in units for part in
+             ([unit] if sum(cell_px(cells[i]) for i in unit) <= SLIDE_PX else [[i] for i in unit])]
+    used = 0
+    for n, unit in enumerate(units):
+        first = _source(cells[unit[0]]).lstrip()
+        markdown = cells[unit[0]].get("cell_type") == "markdown"
+        height = sum(cell_px(cells[i]) for i in unit)
+        if n == 0 or (markdown and re.match(r"#{1,2} ", first)):
+            kind, used = "slide", height
+        elif markdown and (first.startswith("### ") or first.startswith("**Exercise")):
+            kind, used = "subslide", height
+        elif used and used + height > SLIDE_PX:
+            kind, used = "subslide", height
+        else:
+            kind, used = "-", used + height
+        types[unit[0]] = kind
+        for i in unit[1:]:
+            types[i] = "-"
+    return [kind or "-" for kind in types]
+
+
+# --- speaker notes ---------------------------------------------------------------------------------
+
+def load_notes(path: Path = NOTES_FILE) -> dict[str, Any]:
+    """Return the notes file: ``{chapter stem: {"title": text, "sections": {heading: {minutes, notes}}}}``."""
+    import yaml
+
+    return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+
+
+def _minutes(value: float) -> str:
+    return f"{value:g} min"
+
+
+def notes_cells_for(nb: Mapping[str, Any], entry: Mapping[str, Any], stem: str) -> dict[int, list[str]]:
+    """Return ``{index of the cell a note follows: [notes markdown, ...]}`` for one notebook (glue substituted).
+
+    Raises ``ValueError`` naming what is missing: a ``##`` section without notes, or notes for a
+    section the notebook no longer has.
+    """
+    from coursebuild.lite_notebooks import glue_values
+    from coursebuild.myst_text import to_commonmark
+
+    glue = glue_values(nb)
+    sections = dict(entry.get("sections") or {})
+    cells = [c for c in nb["cells"] if not is_notes(c)]
+    where: dict[str, int] = {}
+    for index, cell in enumerate(cells):
+        for heading in headings(cell):
+            where.setdefault(heading, index)
+    missing = [h for h in where if h not in sections]
+    unknown = [h for h in sections if h not in where]
+    if missing or unknown:
+        raise ValueError(f"{stem}: speaker notes out of step with the chapter's ## sections: "
+                         f"no notes for {missing}; notes for sections it does not have: {unknown} "
+                         f"(edit scripts/{NOTES_FILE.name})")
+    title_index = next((i for i, c in enumerate(cells) if headings(c, level=1)), 0)
+    total = sum(float(s["minutes"]) for s in sections.values())
+    timing = "\n".join(f"- {heading}: {_minutes(float(sections[heading]['minutes']))}" for heading in where)
+    out: dict[int, list[str]] = {title_index: [
+        f"**Speaker notes** (about {_minutes(total)} in all)\n\n"
+        + to_commonmark(str(entry.get(TITLE, "")).strip(), glue) + f"\n\n**Timing**\n\n{timing}"]}
+    for heading, index in where.items():
+        section = sections[heading]
+        body = to_commonmark(str(section.get("notes", "")).strip(), glue)
+        out.setdefault(index, []).append(
+            f"**Speaker notes: {heading}** (about {_minutes(float(section['minutes']))})" + (f"\n\n{body}" if body else ""))
+    return out
+
+
+def apply(nb: Any, stem: str, notes: Mapping[str, Any] | None) -> Any:
+    """Return notebook ``nb`` (nbformat v4) with the rule's slide types, its notes and RISE's metadata."""
+    import nbformat
+
+    cells = [c for c in nb.cells if not is_notes(c)]
+    if notes is not None:
+        by_index = notes_cells_for(nb, notes, stem)
+        merged = []
+        for index, cell in enumerate(cells):
+            merged.append(cell)
+            for n, text in enumerate(by_index.get(index, [])):
+                note = nbformat.v4.new_markdown_cell(text, metadata={"tags": ["remove-cell", NOTES_TAG]})
+                note.id = f"notes-{index}-{n}"
+                merged.append(note)
+        cells = merged
+    for cell, kind in zip(cells, slide_types(cells)):
+        cell.metadata["slideshow"] = {"slide_type": kind}
+    nb.cells = cells
+    nb.metadata["rise"] = dict(RISE_METADATA)
+    return nb
+
+
+def problems(path: Path, notes: Mapping[str, Any]) -> list[str]:
+    """Return what ``--check`` reports for one notebook: cells without a slide type, missing or stale notes."""
+    import copy
+
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    found = [f"{path.name}: cell {i} ({c.cell_type}, {_source(c)[:40]!r}) has no slideshow.slide_type"
+             for i, c in enumerate(nb.cells) if not (c.metadata.get("slideshow") or {}).get("slide_type")]
+    entry = notes.get(path.stem)
+    if entry is None:
+        return found + [f"{path.name}: no speaker notes in {NOTES_FILE.name}"]
+    try:
+        want = apply(copy.deepcopy(nb), path.stem, entry)
+    except ValueError as error:
+        return found + [str(error)]
+    have_notes = [(i, c.source) for i, c in enumerate(nb.cells) if is_notes(c)]
+    want_notes = [(i, c.source) for i, c in enumerate(want.cells) if is_notes(c)]
+    if have_notes != want_notes:
+        found.append(f"{path.name}: speaker notes missing or stale ({len(have_notes)} notes cells, "
+                     f"{len(want_notes)} expected): run python scripts/slide_metadata.py book/{path.name}")
+    if nb.metadata.get("rise") != RISE_METADATA:
+        found.append(f"{path.name}: metadata.rise is not {RISE_METADATA}")
+    return found
+
+
+def default_notebooks(notes: Mapping[str, Any]) -> list[Path]:
+    """Return the chapters and the other notebooks the notes file covers, in name order."""
+    chapters = set((ROOT / "book").glob("[0-9][0-9]_*.ipynb"))
+    others = {ROOT / "book" / f"{stem}.ipynb" for stem in notes}
+    return sorted(p for p in chapters | others if p.is_file())
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Apply (or ``--check``) the slide metadata and speaker notes."""
+    import nbformat
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("notebooks", type=Path, nargs="*")
+    parser.add_argument("--check", action="store_true", help="report, change nothing; exit 1 on any problem")
+    parser.add_argument("--notes", type=Path, default=NOTES_FILE, help=f"the notes file (default {NOTES_FILE.name})")
+    args = parser.parse_args(argv)
+    notes = load_notes(args.notes)
+    paths = [p.resolve() for p in args.notebooks] or default_notebooks(notes)
+    if args.check:
+        found = [problem for path in paths for problem in problems(path, notes)]
+        print("\n".join(found) or f"slide metadata and speaker notes up to date in {len(paths)} notebooks")
+        return 1 if found else 0
+    changed = []
+    for path in paths:
+        nb = nbformat.read(path, as_version=4)
+        before = nbformat.writes(nb)
+        apply(nb, path.stem, notes.get(path.stem))
+        if nbformat.writes(nb) != before:
+            nbformat.write(nb, path)
+            changed.append(path.name)
+    print(f"slide metadata and notes written to: {', '.join(changed) or 'none (already up to date)'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
