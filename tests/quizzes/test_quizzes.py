@@ -5,16 +5,24 @@ browser: each question's text is unique across all quizzes (the page test finds 
 exactly one choice of a multiple-choice question is correct and every wrong one says why, in its own words;
 a numeric question accepts its answer (and the answer rounded as the question asks), gives each known
 mistake its own hint, and answers an unrelated value (the page test types ``answer * 7 + 13``) with the
-explanation. ``show()``'s determinism is tested for every quiz in test_quiz.py.
+explanation. ``show()`` is rendered under a real IPython shell (without one, ``display`` only prints a
+repr and there is nothing to compare) and must give the same HTML and JavaScript twice, with the quiz's
+questions in it and no address outside the page but jupyterquiz's own MathJax fallback.
 """
 
 from __future__ import annotations
 
+import builtins
 import html
+import json
 import math
+import random
 import re
+import sys
 
 import pytest
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.utils.capture import capture_output
 
 from labcore.quizzes import QUIZZES, MultipleChoice, Numeric, Quiz
 
@@ -90,3 +98,46 @@ def test_numeric_accepts_the_answer_rounded_as_the_question_asks(name, i, q):
     else:
         pytest.skip("the question asks for no rounding; the tolerance covers the reading")
     assert BUILT[name].grade(i, round(q.answer, digits))[0], f"{name}[{i}]: {round(q.answer, digits)} is refused"
+
+
+@pytest.fixture(scope="module")
+def shell():
+    """An IPython shell, so that ``display`` publishes rich outputs that ``capture_output`` can record."""
+    if InteractiveShell.initialized():
+        yield InteractiveShell.instance()
+        return
+    saved_builtins, saved_ps1 = set(vars(builtins)), getattr(sys, "ps1", None)
+    yield InteractiveShell.instance()
+    InteractiveShell.clear_instance()
+    for name in set(vars(builtins)) - saved_builtins:  # display, __IPYTHON__: other tests must not see a shell
+        delattr(builtins, name)
+    if saved_ps1 is None:
+        vars(sys).pop("ps1", None)
+    else:
+        sys.ps1 = saved_ps1
+
+
+@pytest.mark.parametrize("name", sorted(QUIZZES))
+def test_show_draws_the_same_quiz_every_time_and_loads_nothing(shell, name):
+    quiz = BUILT[name]
+    random.seed(7)
+    expected_next = random.random()
+    random.seed(7)
+    renders = []
+    for _ in range(2):
+        with capture_output() as captured:
+            quiz.show()
+        renders.append([dict(o.data) for o in captured.outputs])
+    assert random.random() == expected_next  # the caller's random stream is untouched
+    first, second = renders
+    assert first == second
+    kinds = [k for out in first for k in out if k != "text/plain"]
+    assert kinds == ["text/html", "application/javascript"], kinds
+    page = first[0]["text/html"] + first[1]["application/javascript"]
+    assert json.dumps(quiz.to_jupyterquiz()) in page  # every question, answer and feedback, as graded
+    assert "src=" not in first[0]["text/html"], "the quiz's HTML must load nothing"
+    # jupyterquiz's script names one address, in a fallback that runs only when a page has a MathJax 3
+    # without typeset() (JB1 pages typeset with their own); any other address would be a request
+    for found in re.finditer(r"https?://", page):
+        assert "force load MathJax 3" in page[max(0, found.start() - 600):found.start()], \
+            f"an address outside jupyterquiz's MathJax fallback: {page[found.start():found.start() + 60]!r}"
