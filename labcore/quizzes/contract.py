@@ -47,7 +47,7 @@ def contract_quiz() -> Quiz:
                     "No: lab/skeleton is generated from labcore and never edited; copy it to lab/mine and run "
                     "LAB_MODULE=lab.mine pytest tests/contract -x."))),
         MultipleChoice(
-            "Every module of your lab/mine is still empty. Why write versions.py before registry.py and router.py?",
+            "You have just copied the skeleton to lab/mine. Why write versions.py before registry.py and router.py?",
             (Choice("The registry and the router import parse_version from it, so their tests cannot pass before it "
                     "works", True,
                     "Right: work bottom-up (versions, sizing, adapter, registry, cache, router, fleet) and run only "

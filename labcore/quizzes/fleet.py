@@ -50,8 +50,8 @@ def why_multi_lora_quiz() -> Quiz:
     loaded = fleet_plan(tenant_adapters(TENANTS, vram_mb=adapter_mb), tenant_qps=LOADED_TENANT_QPS, gpu_qps=GPU_QPS)
     return Quiz("why_multi_lora_quiz", "Chapter 1: why multi-LoRA", (
         MultipleChoice(
-            f"Chapter 1's {TENANTS} tenants fit on {plan.multi_lora_gpus} shared GPU. Which change would be the "
-            "first to need a second one?",
+            f"Chapter 1's {TENANTS} tenants fit on {plan.multi_lora_gpus} shared GPU. Which of these changes would "
+            "need a second one?",
             (Choice(f"Adapters of more than {limit_mb:,.0f} MiB each", True,
                     f"Right: one GPU keeps {pool_mb / 1024:.0f} GiB for adapters, so {TENANTS} of them fit up to "
                     f"{limit_mb:,.0f} MiB each; at {2 * limit_mb:,.0f} MiB the shared fleet needs "
