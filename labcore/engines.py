@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import html
 import importlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ __all__ = [
     "settings_for",
     "resolve_labcore_name",
     "mapping_rows",
+    "mapping_table_html",
 ]
 
 VLLM = "vLLM"
@@ -311,3 +313,34 @@ def mapping_rows(records: Sequence[EngineSetting] | None = None) -> list[dict[st
             "source": r.source + (f". {r.note}" if r.note else ""),
         })
     return rows
+
+
+_TABLE_STYLE = ("width:100%;table-layout:fixed;font-size:0.85em;line-height:1.35;overflow-wrap:anywhere;"
+                "border-collapse:collapse")
+_WIDTHS = ("20%", "32%", "20%", "28%")
+_CELL_STYLE = "vertical-align:top;padding:0.35em 0.5em;border-top:1px solid rgba(128,128,128,0.35)"
+
+
+def mapping_table_html(records: Sequence[EngineSetting] | None = None) -> str:
+    """Return the records as one compact HTML table for a book page: setting and default, what it does, labcore, source.
+
+    Long file paths wrap (``overflow-wrap: anywhere``), so the table fits the page column and a phone.
+
+    >>> page = mapping_table_html(settings_for("SGLang"))
+    >>> page.count("<tr>"), "<code>--max-loras-per-batch</code>" in page, "default 8" in page
+    (7, True, True)
+    """
+    def cell(inner: str) -> str:
+        return f'<td style="{_CELL_STYLE}">{inner}</td>'
+
+    head = "".join(f'<th style="{_CELL_STYLE};text-align:left;width:{w}">{h}</th>'
+                   for h, w in zip(("setting", "what it does", "in labcore", "checked against"), _WIDTHS))
+    body = []
+    for r in production_mapping() if records is None else records:
+        default = f"<br><small>default {html.escape(r.default)}</small>" if r.default else ""
+        note = f"<br><small>{html.escape(r.note)}</small>" if r.note else ""
+        checked = f"<b>{html.escape(r.version)}</b>{'' if r.verified else ' (unverified)'}<br>{html.escape(r.source)}"
+        body.append("<tr>" + cell(f"<code>{html.escape(r.setting)}</code>{default}") + cell(html.escape(r.does))
+                    + cell(html.escape(r.concept) + note) + cell(checked) + "</tr>")
+    return (f'<table class="lc-table lc-engines" style="{_TABLE_STYLE}"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(body)}</tbody></table>")

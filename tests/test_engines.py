@@ -94,3 +94,14 @@ def test_display_rows():
     assert all(r["default"] for r in rows)  # an undocumented default shows as a dash, not an empty cell
     with pytest.raises(ValueError, match="engine must be one of"):
         settings_for("TGI")
+
+
+def test_the_page_table_escapes_and_marks_unverified_rows():
+    from labcore.engines import mapping_table_html
+
+    page = mapping_table_html()
+    assert page.count("<tr>") == len(ROWS) + 1
+    assert '"pinned": true' not in page and "&quot;pinned&quot;: true" in page  # quotes escaped
+    assert "(unverified)" not in page and "overflow-wrap:anywhere" in page
+    shaky = dataclasses.replace(ROWS[0], verified=False)
+    assert "(unverified)" in mapping_table_html([shaky])

@@ -23,6 +23,7 @@ from .cache import cache_quiz
 from .canary import canary_quiz
 from .capstone import capstone_quiz
 from .contract import contract_quiz
+from .engines import engines_quiz
 from .fleet import fleet_quiz, why_multi_lora_quiz
 from .real_files import real_files_quiz
 from .registry import registry_quiz
@@ -36,12 +37,12 @@ __all__ = [
     # one factory per chapter, in chapter order
     "why_multi_lora_quiz", "sizing_quiz", "registry_quiz", "cache_quiz", "router_quiz", "fleet_quiz",
     "contract_quiz", "sim_quiz", "tiers_quiz", "affinity_quiz", "canary_quiz", "batching_quiz",
-    "admission_quiz", "real_files_quiz", "capstone_quiz",
+    "admission_quiz", "real_files_quiz", "engines_quiz", "capstone_quiz",
 ]
 
 #: Every chapter quiz, by name (the name of its factory).
 QUIZZES: dict[str, Callable[[], Quiz]] = {f.__name__: f for f in (
     why_multi_lora_quiz, sizing_quiz, registry_quiz, cache_quiz, router_quiz, fleet_quiz,
     contract_quiz, sim_quiz, tiers_quiz, affinity_quiz, canary_quiz, batching_quiz,
-    admission_quiz, real_files_quiz, capstone_quiz,
+    admission_quiz, real_files_quiz, engines_quiz, capstone_quiz,
 )}
