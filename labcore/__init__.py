@@ -35,6 +35,7 @@ from .errors import (
 )
 from .canary import CanaryController, CanarySplit, CanaryThresholds
 from .digest import checkpoint_digest, is_digest
+from .engines import EngineSetting, production_mapping
 from .fleet import FleetPlan, fleet_plan
 from .gpus import Gpu, UnknownGpuError, known_gpus, load_gpu
 from .model_config import (
@@ -48,6 +49,7 @@ from .model_config import (
 )
 from .demo import load_demo_results
 from .peft_files import PeftAdapterFiles, adapter_from_dir, read_peft_adapter, variant_table
+from .prefix_cache import PrefixCache, PrefixLookup
 from .registry import AdapterRegistry
 from .router import (
     MODE_BASE,
@@ -61,6 +63,7 @@ from .router import (
 )
 from .sim import Join, SimResult, Trace, Workload, make_trace, percentile, simulate, single_replica_router
 from .sizing import GpuMemorySplit, adapter_vram_mb, gpu_memory_split
+from .slots import SlotOutcome, SlotRequest, SlotScheduler, slot_pool_mb
 from .links import LAB_HOST_TO_GPU, TRANSFER_ASSUMPTIONS, Link, transfer_table
 from .tiers import TieredCache
 from .versions import format_version, parse_version
@@ -84,6 +87,7 @@ __all__ = [
     "CanarySplit",
     "CanaryThresholds",
     "CheckpointDigestError",
+    "EngineSetting",
     "FifoAdapterCache",
     "FleetPlan",
     "FleetRun",
@@ -107,10 +111,15 @@ __all__ = [
     "MoeTargets",
     "MultiLoRARouter",
     "PeftAdapterFiles",
+    "PrefixCache",
+    "PrefixLookup",
     "QueueFullError",
     "RegistryFileError",
     "RouteDecision",
     "SimResult",
+    "SlotOutcome",
+    "SlotRequest",
+    "SlotScheduler",
     "TRANSFER_ASSUMPTIONS",
     "TieredCache",
     "Trace",
@@ -146,12 +155,14 @@ __all__ = [
     "parse_version",
     "peft_lora_params",
     "percentile",
+    "production_mapping",
     "published_params",
     "read_peft_adapter",
     "rendezvous_owner",
     "run_policy",
     "simulate",
     "single_replica_router",
+    "slot_pool_mb",
     "target_dims",
     "tenant_adapters",
     "transfer_table",
