@@ -38,6 +38,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from .myst_text import to_commonmark
+
 #: the first line of every chapter's setup cell (the book's and the live copy's)
 LIVE_MARKER = "# Live version only (JupyterLite"
 PYODIDE_KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
@@ -424,8 +426,8 @@ def live_copy(nb: Mapping[str, Any], glued: Mapping[str, str] | None, name: str 
         if cell.get("cell_type") == "code":
             cell["outputs"], cell["execution_count"] = [], None
             cell["source"] = setup_cell(code, name) if is_setup else live_code(source)
-        elif cell.get("cell_type") == "markdown":
-            cell["source"] = substitute_glue(source, glued)
+        elif cell.get("cell_type") == "markdown":  # JupyterLab renders CommonMark: no MyST roles or directives
+            cell["source"] = to_commonmark(source, glued)
         hidden = meta.setdefault("jupyter", {})
         if tags & {"hide-cell", "hide-input", "remove-input"}:
             hidden["source_hidden"] = True

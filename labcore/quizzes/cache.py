@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-from ..checks.cache import EVICTION_EXERCISE
 from ..links import LAB_HOST_TO_GPU
 from ..sim import cache_runs
 from ._quiz import Choice, MultipleChoice, Numeric, Quiz

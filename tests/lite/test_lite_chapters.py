@@ -8,7 +8,7 @@ For each chapter (``book/NN_*.ipynb``): Run All in a Pyodide kernel with every r
 * every figure the book drew for a cell that the live copy keeps is shown as an image (the site
   serves the stored SVG/PNG; the live kernel has no matplotlib), with its caption, and no
   "figure skipped" note;
-* no raw ``{glue`` role in the rendered prose;
+* no raw MyST markup (``{glue``, ``{term}``, any other role or directive) in the rendered prose;
 * the solutions (``hide-cell``) open collapsed, inputs and outputs; after Run All the inputs are
   still collapsed (JupyterLab shows a cell's outputs again when it runs it);
 * every Vega-Lite panel is drawn and shows labcore's readout for its defaults; then each of its
@@ -150,7 +150,8 @@ def test_chapter_runs_offline_with_working_panels(chapter_runs, lite_site, chapt
     errors = [s for s in run.stderr if TRACEBACK.search(s)]
     assert errors == [], errors
     assert "Traceback" not in text, text[-3000:]
-    assert "{glue" not in run.markdown
+    raw = re.findall(r"\{[a-z][\w:-]*\}`", run.markdown)
+    assert raw == [], f"raw MyST roles in the live prose: {raw[:5]}"
     live = json.loads((lite_site / "lite" / "files" / chapter).read_text(encoding="utf-8"))
     hidden = [c["metadata"].get("jupyter", {}) for c in live["cells"]]
     n_hidden = sum(bool(h.get("source_hidden")) for h in hidden)

@@ -128,3 +128,8 @@ def test_every_chapter_panel_accepts_its_staged_grid_and_every_figure_is_staged(
             assert sum(map(len, found)) == n_images and all(f.is_file() for fs in found for f in fs)
     assert len(shown) >= 10
     assert all(f in files for f in (f"{ln.BOOK_BUILD}/figures/{chapters[0].stem}.json",))
+
+
+def test_term_roles_and_other_myst_markup_become_plain_text():
+    nb = _nb(_md("A {term}`slot <gpu slot>` or a {term}`working set` costs {glue:text}`mb:.0f` MiB."))
+    assert ln.live_copy(nb, {"mb": "13.04"})["cells"][0]["source"] == "A slot or a working set costs 13 MiB."
