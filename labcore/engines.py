@@ -144,6 +144,8 @@ _VLLM_RESOLVER = ("vLLM API reference, vllm.lora.resolver.LoRAResolver (stable d
                   "vllm.plugins.lora_resolvers.filesystem_resolver (docs v0.12.0)")
 _SGLANG_DOCS = "sgl-project/sglang docs/advanced_features/lora.ipynb (commit 034b3be8)"
 _TRT_DOCS = "triton-inference-server/tensorrtllm_backend docs/model_config.md (commit 05ceae03)"
+_TRT_MODEL = ("triton-inference-server/tensorrtllm_backend all_models/inflight_batcher_llm/tensorrt_llm/1/model.py, "
+              "get_peft_cache_config (commit 01200cc4)")
 _LORAX_LAUNCHER = "predibase/lorax docs/reference/launcher.md (commit 400cec8c)"
 _LORAX_INDEX = "predibase/lorax docs/index.md, Features (commit 1e223be1)"
 
@@ -231,7 +233,7 @@ _ROWS: tuple[tuple[Any, ...], ...] = (
      "load, and after KV cache is loaded.' (the executor's PeftCacheConfig.device_cache_percent)", "0.05",
      "AdapterCache(vram_budget_mb=...) out of gpu_memory_split",
      ("labcore.cache.AdapterCache:vram_budget_mb", "labcore.sizing.gpu_memory_split"),
-     f"{_TRT_DOCS}, tensorrt_llm model, LoRA cache"),
+     f"{_TRT_DOCS}, tensorrt_llm model, LoRA cache; {_TRT_MODEL}"),
     (TENSORRT_LLM, "model_config.md @ 05ceae03", "lora_cache_host_memory_bytes", "config",
      "'Size of host LoRA cache in bytes'", "1G",
      "TieredCache host tier", ("labcore.tiers.TieredCache:host_budget_mb",),
