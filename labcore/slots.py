@@ -34,6 +34,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from .affinity import rendezvous_owner, replica_names
+from .links import LAB_HOST_TO_GPU
 from .sim.replay import percentiles
 from .sim.workload import Workload, make_trace
 from .sizing import adapter_vram_mb
@@ -443,7 +444,8 @@ class SlotScenario:
     Arrivals and popularity come from :func:`labcore.sim.workload.make_trace` (Poisson at
     ``rate_per_s``, Zipf ``zipf_s``, 0 = every adapter equally busy). ``prefill_ms`` is the time to
     the first token of a request whose adapter is in a slot, ``decode_ms_per_token`` each later
-    token, ``load_ms`` the copy of an adapter into a slot (16 MiB at 8 MiB/ms). The fleet fixes use
+    token, ``load_ms`` the copy of an adapter into a slot (16 MiB over the lab's host-to-GPU link of
+    :mod:`labcore.links`, the host tier assumed warm). The fleet fixes use
     ``replicas`` replicas.
 
     >>> SLOT_CLIFF.active_adapters, SLOT_CLIFF.max_slots, SLOT_CLIFF.rate_per_s
@@ -458,7 +460,7 @@ class SlotScenario:
     output_tokens: int = 256
     prefill_ms: float = 40.0
     decode_ms_per_token: float = 20.0
-    load_ms: float = 2.0
+    load_ms: float = LAB_HOST_TO_GPU.transfer_ms(16.0)
     max_batch: int = 256
     replicas: int = 2
     seed: int = 13349
