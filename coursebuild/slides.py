@@ -37,7 +37,7 @@ import re
 import shutil
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -260,11 +260,14 @@ def install_notes_plugin(slides_dir: Path) -> None:
     shutil.copyfile(src, dst)
 
 
-def build_decks(notebooks: list[Path], slides_dir: Path, *, executed_dir: Path | None = None) -> list[Path]:
+def build_decks(notebooks: list[Path], slides_dir: Path, *, executed_dir: Path | None = None,
+                on_error: Callable[[Path, Exception], None] | None = None) -> list[Path]:
     """Write the deck of each notebook that carries slide metadata into ``slides_dir``; return their paths.
 
     Glue values come from the book build's executed copies in ``executed_dir`` (as the live site
     reads them, :func:`coursebuild.lite_site.glue_source`), else from the notebook's stored outputs.
+    A deck that cannot be made (a glue key with no value) raises, or, with ``on_error``, is reported
+    and left out.
     """
     import nbformat
 
@@ -277,10 +280,15 @@ def build_decks(notebooks: list[Path], slides_dir: Path, *, executed_dir: Path |
         if not has_slides(nb):
             continue
         glue: Mapping[str, str] | None = {}
-        if lite_notebooks.has_glue_roles(nb):
-            glue = (lite_site.glue_source(path, executed_dir, "build") if executed_dir is not None
-                    else lite_notebooks.glue_values(nb))
-        written.append(writer.write(deck_notebook(nb, glue), slides_dir / deck_name(path)))
+        try:
+            if lite_notebooks.has_glue_roles(nb):
+                glue = (lite_site.glue_source(path, executed_dir, "build") if executed_dir is not None
+                        else lite_notebooks.glue_values(nb))
+            written.append(writer.write(deck_notebook(nb, glue), slides_dir / deck_name(path)))
+        except (KeyError, FileNotFoundError) as error:
+            if on_error is None:
+                raise
+            on_error(path, error)
     if written:
         install_notes_plugin(slides_dir)
     return written
@@ -325,6 +333,7 @@ def _on_build_finished(app: Any, exception: Exception | None) -> None:
         return
     from sphinx.util import logging
 
+    logger = logging.getLogger(__name__)
     started = time.perf_counter()
     notebooks = [p for name in sorted(app.env.all_docs) if (p := _page_notebook(app, name)) is not None]
     executed = Path(app.outdir).parent / "jupyter_execute"
@@ -334,10 +343,11 @@ def _on_build_finished(app: Any, exception: Exception | None) -> None:
     written = []
     for folder, paths in by_folder.items():
         rel = folder.relative_to(Path(app.srcdir))
-        written += build_decks(paths, Path(app.outdir) / SLIDES_DIR, executed_dir=executed / rel)
+        written += build_decks(paths, Path(app.outdir) / SLIDES_DIR, executed_dir=executed / rel,
+                               on_error=lambda path, error: logger.warning(f"[slides] no deck for {path.name}: {error}"))
     for stale in set((Path(app.outdir) / SLIDES_DIR).glob(f"*{SUFFIX}")) - set(written):
         stale.unlink()  # a deck left by an earlier build whose notebook no longer has slides
-    logging.getLogger(__name__).info(
+    logger.info(
         f"[slides] {len(written)} decks in {Path(app.outdir) / SLIDES_DIR} ({time.perf_counter() - started:.1f} s)")
 
 

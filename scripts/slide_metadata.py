@@ -315,16 +315,22 @@ def main(argv: list[str] | None = None) -> int:
         found = [problem for path in paths for problem in problems(path, notes)]
         print("\n".join(found) or f"slide metadata and speaker notes up to date in {len(paths)} notebooks")
         return 1 if found else 0
-    changed = []
+    changed, failed = [], []
     for path in paths:
         nb = nbformat.read(path, as_version=4)
         before = nbformat.writes(nb)
-        apply(nb, path.stem, notes.get(path.stem))
+        try:
+            apply(nb, path.stem, notes.get(path.stem))
+        except (ValueError, KeyError) as error:  # sections out of step, or a glue key the notebook lacks
+            failed.append(f"{path.name}: {error}")
+            continue
         if nbformat.writes(nb) != before:
             nbformat.write(nb, path)
             changed.append(path.name)
     print(f"slide metadata and notes written to: {', '.join(changed) or 'none (already up to date)'}")
-    return 0
+    if failed:
+        print("not written (fix the notes file, then run again):\n" + "\n".join(failed))
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
