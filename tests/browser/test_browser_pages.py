@@ -12,12 +12,17 @@ The contract (see README "Tests"):
 - a chapter page loads at most ``PAGE_WEIGHT_LIMIT_BYTES`` more than a blank page of the theme,
   counting every file at its gzip size.
 ``test_panels.py`` moves every control of every panel.
+
+Each page is loaded once, with an empty cache, by :func:`visit`, which records what these tests
+check (its requests and their gzip sizes, errors, panels, scripts, controls, images and text); the
+tests that need a page in another state (dark theme, a phone's width) open their own.
 """
 
 from __future__ import annotations
 
 import gzip
 import re
+from dataclasses import dataclass
 
 import pytest
 
@@ -78,43 +83,79 @@ def test_site_root_opens_the_landing_page(built_site, open_page) -> None:  # noq
     assert not log.unexpected_errors(), f"index.html: console/page errors: {log.unexpected_errors()}"
 
 
+@dataclass
+class Visit:
+    """What one load of a page with an empty cache showed, once its panels drew and the network went idle."""
+
+    log: object  # conftest.PageLog
+    panels: int
+    drawn: int
+    scripts: list[int]
+    widget_states: int
+    stray: list[str]
+    upscaled: list[str]
+    text: str
+    gzip_sizes: dict[str, int]
+
+    @property
+    def gzip_bytes(self) -> int:
+        """Return the gzip size of everything the page loaded."""
+        return sum(self.gzip_sizes.values())
+
+    def largest(self, n: int) -> list[tuple[str, int]]:
+        """Return the ``n`` largest files the page loaded, with their gzip sizes."""
+        return sorted(self.gzip_sizes.items(), key=lambda kv: -kv[1])[:n]
+
+
+#: every page visited in this module (one load per page, checked by several tests)
+_VISITS: dict[str, Visit] = {}
+
+
+def visit(open_page, rel: str) -> Visit:  # noqa: ANN001
+    """Load ``rel`` once with an empty cache (a fresh context) and record what the tests check; later calls reuse it."""
+    if rel not in _VISITS:
+        sizes: dict[str, int] = {}
+        page, log = open_page(rel, on_response=lambda r: r.ok and sizes.setdefault(r.url, len(gzip.compress(r.body()))))
+        panels = wait_for_panels(page)
+        page.wait_for_load_state("networkidle")
+        _VISITS[rel] = Visit(
+            log=log, panels=panels,
+            drawn=page.evaluate("() => [...document.querySelectorAll('div.lc-panel svg')].filter("
+                                "s => s.getBoundingClientRect().width > 100).length"),
+            scripts=[page.locator(f'script[src*="{s}"]').count() for s in site.PANEL_SCRIPTS],
+            widget_states=page.locator('script[type="application/vnd.jupyter.widget-state+json"]').count(),
+            stray=page.evaluate(_STRAY_CONTROLS_JS), upscaled=page.evaluate(_UPSCALED_JS),
+            text=page.evaluate(_PROSE_TEXT_JS), gzip_sizes=sizes)
+    return _VISITS[rel]
+
+
 @pytest.mark.parametrize("rel", site.page_paths())
 def test_page_renders_offline_without_errors(built_site, open_page, rel: str) -> None:  # noqa: ANN001
     """Each page loads with no outside request, no unexpected error, no raw markup, every panel drawn."""
     assert (built_site / rel).is_file(), f"{rel} is in _toc.yml but not built: run `make book`"
-    page, log = open_page(rel)
-    panels = wait_for_panels(page)
+    seen = visit(open_page, rel)
+    log, panels = seen.log, seen.panels
 
     assert not log.blocked, f"{rel} tried to reach outside 127.0.0.1: {log.blocked}"
     assert not log.failed, f"{rel}: local requests failed: {log.failed}"
     assert not log.unexpected_errors(), f"{rel}: console/page errors: {log.unexpected_errors()}"
 
-    scripts = [page.locator(f'script[src*="{s}"]').count() for s in site.PANEL_SCRIPTS]
+    scripts = seen.scripts
     assert scripts == [1 if panels else 0] * len(scripts), f"{rel}: panel scripts {scripts} for {panels} panel(s)"
-    assert page.locator('script[type="application/vnd.jupyter.widget-state+json"]').count() == 0, (
+    assert seen.widget_states == 0, (
         f"{rel}: embeds ipywidgets state, which needs a widget manager (or a kernel) to work")
 
-    stray = page.evaluate(_STRAY_CONTROLS_JS)
+    stray = seen.stray
     assert not stray, f"{rel}: controls outside a kernel-free panel: {stray}"
-    upscaled = page.evaluate(_UPSCALED_JS)
+    upscaled = seen.upscaled
     assert not upscaled, f"{rel}: bitmaps shown wider than they are: {upscaled}"
 
-    text = page.evaluate(_PROSE_TEXT_JS)
+    text = seen.text
     for pattern in RAW_MARKUP:
         found = pattern.search(text)
         assert not found, f"{rel}: raw markup in the visible text: {found.group(0)!r}"
-    drawn = page.evaluate("() => [...document.querySelectorAll('div.lc-panel svg')].filter("
-                          "s => s.getBoundingClientRect().width > 100).length")
+    drawn = seen.drawn
     assert drawn >= panels, f"{rel}: {panels - drawn} of {panels} panel(s) not drawn"
-
-
-def _gzip_bytes_loaded(open_page, rel: str) -> tuple[int, list[tuple[str, int]]]:  # noqa: ANN001
-    """Open ``rel`` with an empty cache; return the gzip size of everything it loaded, and the parts."""
-    sizes: dict[str, int] = {}
-    page, _log = open_page(rel, on_response=lambda r: r.ok and sizes.setdefault(r.url, len(gzip.compress(r.body()))))
-    wait_for_panels(page)
-    page.wait_for_load_state("networkidle")
-    return sum(sizes.values()), sorted(sizes.items(), key=lambda kv: -kv[1])
 
 
 @pytest.mark.parametrize("rel", site.page_paths())
@@ -129,21 +170,21 @@ def test_live_buttons_lead_to_a_served_notebook(built_site, rel: str) -> None:  
 
 def test_chapter_pages_stay_light(built_site, open_page) -> None:  # noqa: ANN001
     """No chapter page loads more than the limit above a blank page of the theme (gzip, as a static host sends)."""
-    blank, _ = _gzip_bytes_loaded(open_page, site.BLANK_PAGE)
+    blank = visit(open_page, site.BLANK_PAGE).gzip_bytes
     heavy = []
     for rel in site.chapter_pages():
-        total, parts = _gzip_bytes_loaded(open_page, rel)
+        seen = visit(open_page, rel)
+        total, parts = seen.gzip_bytes, seen.largest(4)
         if total - blank > site.PAGE_WEIGHT_LIMIT_BYTES:
             heavy.append(f"{rel}: +{(total - blank) / 1e6:.2f} MB over the blank page; largest: "
-                         + ", ".join(f"{u.rsplit('/', 1)[-1]} {n / 1e3:.0f} kB" for u, n in parts[:4]))
+                         + ", ".join(f"{u.rsplit('/', 1)[-1]} {n / 1e3:.0f} kB" for u, n in parts))
     assert not heavy, "\n".join(heavy)
 
 
 @pytest.mark.parametrize("rel", site.chapter_pages())
 def test_chapter_has_a_working_panel(built_site, open_page, rel: str) -> None:  # noqa: ANN001
     """Each chapter has at least one kernel-free panel, drawn as SVG."""
-    page, _log = open_page(rel)
-    assert wait_for_panels(page) >= 1, f"{rel}: no kernel-free panel on this chapter page"
+    assert visit(open_page, rel).panels >= 1, f"{rel}: no kernel-free panel on this chapter page"
 
 
 def test_dark_theme_redraws_panels_and_darkens_figures(built_site, open_page) -> None:  # noqa: ANN001

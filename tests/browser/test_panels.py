@@ -48,11 +48,24 @@ _MOVE_JS = """
 """
 
 
+#: labcore's row of each (panel, full state) this module has asked for: a state's readout and the curves through it
+#: are read by several checks (and the same panel is on several pages), so each state is computed once
+_ROWS: dict[tuple, dict] = {}
+
+
+def _row(panel, state: dict) -> dict:  # noqa: ANN001
+    """Return ``panel.row(**state)`` for a full state, computed once per panel name and state in this module."""
+    key = (panel.name, tuple(sorted(state.items())))
+    if key not in _ROWS:
+        _ROWS[key] = panel.row(**state)
+    return _ROWS[key]
+
+
 def _drawn_data(panel, state: dict) -> tuple:  # noqa: ANN001
     """Return what the chart draws for ``state`` per labcore: each series over the chart's x, and the marker."""
     chart = panel.chart
     xs = next(c for c in panel.controls if c.name == chart.x).values
-    curve = tuple(tuple(panel.row(**(state | {chart.x: x}))[s.field] for s in chart.series) for x in xs)
+    curve = tuple(tuple(_row(panel, state | {chart.x: x})[s.field] for s in chart.series) for x in xs)
     return curve, state[chart.x]
 
 
@@ -73,14 +86,14 @@ def test_every_control_moves_the_readout_and_the_figure(built_site, open_page, r
     for i, name in enumerate(names):
         panel = show(name)
         state = panel.defaults()
-        shown = _wait_readout(page, i, panel.row(**state)[READOUT])
-        assert shown == panel.row(**state)[READOUT], f"{rel} {name} at its defaults shows {shown!r}"
+        shown = _wait_readout(page, i, _row(panel, state)[READOUT])
+        assert shown == _row(panel, state)[READOUT], f"{rel} {name} at its defaults shows {shown!r}"
         for control in panel.controls:
             figures, data = set(), set()
             for index, value in enumerate(control.values):
                 problem = page.evaluate(_MOVE_JS, [i, control.name, index])
                 assert problem is None, f"{rel} {name}: {problem}"
-                expected = panel.row(**(state | {control.name: value}))[READOUT]
+                expected = _row(panel, state | {control.name: value})[READOUT]
                 shown = _wait_readout(page, i, expected)
                 assert shown == expected, (f"{rel} {name}: {control.name}={value!r} shows {shown!r}, "
                                            f"labcore says {expected!r}")
@@ -89,5 +102,5 @@ def test_every_control_moves_the_readout_and_the_figure(built_site, open_page, r
             assert len(figures) >= len(data) > 0, (f"{rel} {name}: moving {control.name} changes labcore's chart data "
                                                    f"{len(data)} ways but the drawn figure only {len(figures)}")
             page.evaluate(_MOVE_JS, [i, control.name, control.values.index(control.default)])
-            _wait_readout(page, i, panel.row(**state)[READOUT])
+            _wait_readout(page, i, _row(panel, state)[READOUT])
     assert not log.unexpected_errors(), f"{rel}: errors while moving controls: {log.unexpected_errors()}"
