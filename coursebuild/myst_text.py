@@ -139,7 +139,8 @@ def _directive(name: str, arg: str, body: list[str], glue: Mapping[str, str] | N
         return "\n\n".join(part for part in (image, content) if part)
     if name in ADMONITIONS:
         title = _inline(arg, glue) if arg else name.replace("seealso", "see also").capitalize()
-        return _quote(f"**{title.rstrip('.')}.**" + (f" {content}" if content else ""))
+        title = title if title[-1:] in ".?!:" else title + "."
+        return _quote(f"**{title}**" + (f" {content}" if content else ""))
     heading = f"**{_inline(arg, glue)}**" if arg else ""
     return "\n\n".join(part for part in (heading, content) if part)
 

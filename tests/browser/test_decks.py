@@ -1,0 +1,156 @@
+"""Open every chapter's reveal.js deck from the built site, offline, and check that it presents.
+
+For each deck (``_build/html/slides/<chapter>.slides.html``, written by ``coursebuild/slides.py``), served
+from 127.0.0.1 with every other request blocked (the ``open_page`` fixture):
+
+- it loads with no outside request, no failed local request and no console or page error;
+- reveal.js starts and shows as many slides as the notebook's slide metadata asks for;
+- no MyST markup shows (roles, directives, glue), on the slides or in the speaker notes;
+- the speaker notes are there (an ``aside.notes`` per notes cell) and reveal's notes plugin is loaded;
+- every panel draws, and moving one control of each, on its slide, changes the drawn readout to the one
+  ``labcore`` computes for that state (``Panel.row``);
+- each chapter page's Slides button leads to its deck, and no other page has one.
+
+``test_speaker_view_shows_the_notes`` opens one deck's speaker view with ``S`` and reads a note in it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import browser_site as site
+from coursebuild.slides import SLIDES_DIR, deck_name, deck_notebook, has_slides, slide_type
+from labcore.panels import show
+from labcore.panels._panel import READOUT
+from test_browser_pages import wait_for_panels
+from test_panels import _MOVE_JS, _wait_readout
+
+pytestmark = pytest.mark.browser
+
+READY_TIMEOUT_MS = 30_000
+#: MyST that must never show in a deck: a role, a directive fence, a target, a glue reference.
+RAW_MYST = (re.compile(r"\{[a-z][\w:.-]*\}`"), re.compile(r"(^|\n)\s*(:::+|```+)\s*\{"), re.compile(r"\{glue"),
+            re.compile(r"(^|\n)\([\w.-]+\)=\s*(\n|$)"))
+_TEXT_JS = """() => [...document.querySelectorAll('.reveal .slides .jp-MarkdownCell, .reveal .slides aside.notes')]
+  .map(e => e.textContent).join('\\n')"""
+_GOTO_PANEL_JS = """(i) => {
+  const div = window.lcPanels[i].div;
+  const outer = [...document.querySelectorAll('.reveal .slides > section')];
+  const h = outer.findIndex(s => s.contains(div));
+  const v = [...outer[h].querySelectorAll(':scope > section')].findIndex(s => s.contains(div));
+  location.hash = `#/${h}/${Math.max(v, 0)}`;
+  return [h, v];
+}"""
+_PRESENT_JS = "(i) => window.lcPanels[i].div.closest('section').classList.contains('present')"
+
+
+def deck_sources() -> list[Path]:
+    """Return every book notebook that carries slide metadata (each gets a deck), chapters first."""
+    return sorted(p for p in site.BOOK.glob("*.ipynb") if has_slides(json.loads(p.read_text(encoding="utf-8"))))
+
+
+def expected_slides(nb: dict) -> int:
+    """Return how many slides reveal shows for a deck notebook (nbconvert's rule: slides and subslides)."""
+    shown = [slide_type(c) or "-" for c in nb["cells"]]
+    visible = [t for t in shown if t not in ("notes", "skip")]
+    return (1 if visible and visible[0] not in ("slide", "subslide") else 0) + sum(
+        t in ("slide", "subslide") for t in visible)
+
+
+def _deck_notebook(path: Path) -> dict:
+    from coursebuild.lite_notebooks import glue_values
+
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    for cell in nb["cells"]:
+        cell["source"] = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+    return deck_notebook(nb, glue_values(nb))
+
+
+def test_every_chapter_has_slide_metadata_and_a_deck(built_site) -> None:  # noqa: ANN001
+    """Every chapter notebook is a deck source, and the built site holds each deck."""
+    chapters = site.chapter_sources()
+    assert set(chapters) <= set(deck_sources()), "chapters without slide metadata: run scripts/slide_metadata.py"
+    missing = [p.name for p in deck_sources() if not (built_site / SLIDES_DIR / deck_name(p)).is_file()]
+    assert not missing, f"no deck built for {missing}: build the book (coursebuild.slides)"
+
+
+@pytest.mark.parametrize("rel", site.page_paths())
+def test_slides_button_only_where_a_deck_exists(built_site, rel: str) -> None:  # noqa: ANN001
+    """A page has a Slides button exactly when its notebook has a deck, and the button leads to that deck."""
+    html = (built_site / rel).read_text(encoding="utf-8")
+    targets = re.findall(r'href="((?:\.\./)*slides/[^"]+\.slides\.html)"', html)
+    source = site.ROOT / rel.replace(".html", ".ipynb")
+    if source in deck_sources():
+        assert targets == [f"../{SLIDES_DIR}/{deck_name(source)}"], f"{rel}: Slides button {targets}"
+        assert (built_site / rel).parent.joinpath(targets[0]).resolve().is_file()
+    else:
+        assert targets == [], f"{rel} has no deck but links to {targets}"
+
+
+@pytest.mark.parametrize("source", deck_sources(), ids=lambda p: p.stem)
+def test_deck_presents_offline(built_site, open_page, source: Path) -> None:  # noqa: ANN001
+    """The deck opens offline with no error, shows its slides and notes, no MyST markup, and working panels."""
+    rel = f"{SLIDES_DIR}/{deck_name(source)}"
+    assert (built_site / rel).is_file(), f"{rel} was not built"
+    page, log = open_page(rel)
+    page.wait_for_selector(".reveal.ready", state="attached", timeout=READY_TIMEOUT_MS)
+    nb = _deck_notebook(source)
+
+    slides = page.locator(".reveal .slides > section > section, .reveal .slides > section:not(.stack)").count()
+    assert slides == expected_slides(nb), f"{rel}: {slides} slides shown, the notebook's metadata makes {expected_slides(nb)}"
+    notes = sum(slide_type(c) == "notes" for c in nb["cells"])
+    assert notes > 0 and page.locator("aside.notes").count() == notes, f"{rel}: {notes} notes cells, " \
+        f"{page.locator('aside.notes').count()} notes in the deck"
+    assert page.evaluate("() => !!document.querySelector('script[src$=\"plugin/notes/notes.js\"]')"), \
+        f"{rel}: reveal's notes plugin is not loaded"
+    text = page.evaluate(_TEXT_JS)
+    for pattern in RAW_MYST:
+        found = pattern.search(text)
+        assert not found, f"{rel}: MyST markup in the deck: {text[max(0, found.start() - 60):found.end() + 60]!r}"
+
+    panels = wait_for_panels(page)
+    assert panels == sum('class="lc-panel"' in "".join(o.get("data", {}).get("text/html", ""))
+                         for c in nb["cells"] if c["cell_type"] == "code" and "skip" != slide_type(c)
+                         for o in c.get("outputs", [])), f"{rel}: panels drawn differ from the notebook's"
+    names = page.evaluate("() => window.lcPanels.map(p => p.name)")
+    for i, name in enumerate(names):
+        panel = show(name)
+        state = panel.defaults()
+        page.evaluate(_GOTO_PANEL_JS, i)
+        page.wait_for_function(_PRESENT_JS, arg=i, timeout=10_000)
+        shown = _wait_readout(page, i, panel.row(**state)[READOUT])
+        assert shown == panel.row(**state)[READOUT], f"{rel} {name}: at its defaults shows {shown!r}"
+        control = panel.controls[0]
+        index = next(j for j, v in enumerate(control.values) if v != control.default)
+        assert page.evaluate(_MOVE_JS, [i, control.name, index]) is None
+        expected = panel.row(**(state | {control.name: control.values[index]}))[READOUT]
+        shown = _wait_readout(page, i, expected)
+        assert shown == expected, f"{rel} {name}: {control.name}={control.values[index]!r} shows {shown!r}, " \
+            f"labcore says {expected!r}"
+        svg_width = page.evaluate("(i) => window.lcPanels[i].target.querySelector('svg').getBoundingClientRect().width", i)
+        assert svg_width > 200, f"{rel} {name}: drawn {svg_width:.0f} px wide on its slide"
+
+    assert not log.blocked, f"{rel} tried to reach outside 127.0.0.1: {log.blocked}"
+    assert not log.failed, f"{rel}: local requests failed: {log.failed}"
+    assert not log.console_errors + log.page_errors, f"{rel}: errors {log.console_errors + log.page_errors}"
+
+
+def test_speaker_view_shows_the_notes(built_site, open_page) -> None:  # noqa: ANN001
+    """Pressing S opens reveal's speaker view, which shows the current slide's speaker notes."""
+    source = site.chapter_sources()[0]
+    rel = f"{SLIDES_DIR}/{deck_name(source)}"
+    page, log = open_page(rel)
+    page.wait_for_selector(".reveal.ready", state="attached", timeout=READY_TIMEOUT_MS)
+    first_note = page.evaluate("() => document.querySelector('.reveal .slides section aside.notes').textContent")
+    words = " ".join(first_note.split()[:6])
+    with page.context.expect_page(timeout=20_000) as popup:
+        page.keyboard.press("s")
+    view = popup.value
+    view.wait_for_selector(".speaker-controls-notes", timeout=20_000)
+    view.wait_for_function("(words) => document.querySelector('.speaker-controls-notes').textContent.replace(/\\s+/g, ' ')"
+                           ".includes(words)", arg=words, timeout=20_000)
+    assert not log.blocked, f"speaker view reached outside 127.0.0.1: {log.blocked}"
