@@ -276,10 +276,15 @@ print("PYODIDE", sys.platform, sys.version.split()[0])"""
 PANEL_CELL = """\
 import labcore.panels
 labcore.panels.show("adapter_vram_panel")"""
+#: a state off the panel's grid, computed in the kernel (the page can only select grid states), and whether the
+#: panel takes the grid the book build computed (the site's ``book_build/panels``)
+ROW_CELL = """\
+print("ROW", labcore.panels.show("adapter_vram_panel").row(rank=12, budget_gib=3.0)["readout"].replace("\\n", " | "))
+print("GRID FROM THE BOOK BUILD", labcore.panels.show("adapter_vram_panel").stored_rows() is not None)"""
 
 
 def demo_notebook(path: Path) -> None:
-    """Write the kernel check notebook: a setup cell (replaced by the live one), probe, labcore and panel cells."""
+    """Write the kernel check notebook: a setup cell (replaced by the live one), probe, labcore, panel and row cells."""
     import nbformat
 
     from coursebuild.lite_notebooks import LIVE_MARKER
@@ -291,6 +296,7 @@ def demo_notebook(path: Path) -> None:
         nbformat.v4.new_code_cell(PROBE_CELL),
         nbformat.v4.new_code_cell(LABCORE_CELL),
         nbformat.v4.new_code_cell(PANEL_CELL),
+        nbformat.v4.new_code_cell(ROW_CELL),
     ]
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, path)

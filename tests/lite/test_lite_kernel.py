@@ -2,8 +2,9 @@
 
 The site (built once by ``conftest.lite_site``) holds a small check notebook (``_pages.demo_notebook``)
 beside the chapters: its cells print the platform, run a registry/cache/router walk-through whose
-line must equal the same code run here in CPython, and show a panel from a blank notebook in one
-call. Every request is recorded; any outside 127.0.0.1 is aborted and fails this test.
+line must equal the same code run here in CPython, show a panel from a blank notebook in one
+call, and compute a panel state off its grid (equal to CPython's). A notebook whose kernelspec
+matches no kernel checks that the harness answers JupyterLab's kernel dialog. Every request is recorded; any outside 127.0.0.1 is aborted and fails this test.
 
 Run alone with ``pytest -m lite tests/lite -s`` (prints times). Needs ``requirements-lite.txt``,
 ``npm`` and ``/usr/bin/chromium``; skips when one is missing. A screenshot goes to
@@ -21,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from ._pages import CHAPTERS, LABCORE_CELL, ROOT, UNMATCHED_KERNELSPEC, is_local, launch, run_notebook
+from ._pages import CHAPTERS, LABCORE_CELL, ROOT, ROW_CELL, UNMATCHED_KERNELSPEC, is_local, launch, run_notebook
 
 pytestmark = [pytest.mark.lite, pytest.mark.browser]
 
@@ -44,7 +45,7 @@ def test_live_kernel_boots_offline_and_runs_labcore(server: str) -> None:
     async def main():
         async with async_playwright() as pw:
             browser = await launch(pw)
-            run = await run_notebook(browser, server, "live_check.ipynb", 4, move=shot)
+            run = await run_notebook(browser, server, "live_check.ipynb", 5, move=shot)
             await browser.close()
             return run
 
@@ -56,6 +57,9 @@ def test_live_kernel_boots_offline_and_runs_labcore(server: str) -> None:
     assert run.failure is None and run.unrun == 0, f"{run.failure}, {run.unrun} cells not run\n{text}"
     assert "PYODIDE emscripten" in text, text
     assert _run_here(LABCORE_CELL) in text, text
+    here = _run_here("import labcore.panels\n" + ROW_CELL).splitlines()
+    assert here[0] in text, text  # a state off the grid, computed live as here
+    assert "GRID FROM THE BOOK BUILD True" in text, text  # the live kernel read the staged grid and accepted it
     assert run.blocked == [] and all(is_local(url) for url in run.requests), run.blocked
     assert run.stderr == [] and run.page_errors == [], (run.stderr, run.page_errors)
     from labcore.panels import adapter_vram_panel
