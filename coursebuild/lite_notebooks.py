@@ -16,7 +16,7 @@ hand. :func:`live_copy` applies, in order:
 * ``from myst_nb import glue`` becomes a small ``glue`` function (:data:`GLUE_DEF`): myst-nb is a
   Sphinx extension, not a kernel package, so nothing stands in for it;
 * ``{glue:text}`key:fmt``` roles in the prose become the value the book build glued, formatted by
-  myst-nb's own rule (:func:`substitute_glue`);
+  myst-nb's own rule (:func:`coursebuild.myst_text.substitute_glue`);
 * ``Path("..") / "results"`` becomes ``Path("results")``: the site ships those files beside the
   notebooks (:func:`results_files` lists them);
 * numpy/matplotlib imports are wrapped so a chapter runs without them (:func:`guard_optional_imports`);
@@ -38,7 +38,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .myst_text import to_commonmark
+from .myst_text import GLUE_ROLE, to_commonmark
 
 #: the first line of every chapter's setup cell (the book's and the live copy's)
 LIVE_MARKER = "# Live version only (JupyterLite"
@@ -94,7 +94,6 @@ except ImportError:  # the live version's kernel has no numpy
     np = None
     print("(numpy is not in this live kernel: the cells that compute with np print a note instead)")"""
 
-GLUE_ROLE = re.compile(r"\{glue(?::text)?\}`([^`]+)`")
 PARENT_RESULTS = re.compile(r"""Path\((["'])\.\.\1\)\s*/\s*(["'])results\2""")
 RESULTS_FILE = re.compile(r"""Path\("results"\)\s*/\s*(["'])([^"']+)\1""")
 
@@ -208,38 +207,6 @@ def live_code(source: str) -> str:
     """
     lines = [GLUE_DEF if line.strip() == GLUE_IMPORT else line for line in source.split("\n")]
     return guard_optional_imports(guard_numpy_cell(PARENT_RESULTS.sub('Path("results")', "\n".join(lines))))
-
-
-def format_glue(text: str, fmt_spec: str) -> str:
-    """Format a glued ``text/plain`` value as the ``{glue:text}`` role does on the page (myst-nb's rule).
-
-    >>> format_glue("97.5", ".0f"), format_glue("'H100'", "")
-    ('98', 'H100')
-    """
-    from myst_nb.core.variables import format_plain_text
-
-    return format_plain_text(text, fmt_spec)
-
-
-def substitute_glue(markdown: str, values: Mapping[str, str] | None) -> str:
-    """Replace every ``{glue:text}`key:fmt``` role by its formatted value.
-
-    With ``values`` None (no build output to read), each role becomes a visible note instead.
-
-    >>> substitute_glue("saves {glue:text}`pct:.1f`%", {"pct": "97.5"})
-    'saves 97.5%'
-    >>> substitute_glue("{glue:text}`pct`", None)
-    '*[pct: see the book page]*'
-    """
-    def paste(match: re.Match) -> str:
-        key, _, fmt_spec = match[1].partition(":")
-        if values is None:
-            return f"*[{key}: see the book page]*"
-        if key not in values:
-            raise KeyError(f"glue key {key!r} has no value in the executed notebook; glued keys: {sorted(values)}")
-        return format_glue(values[key], fmt_spec)
-
-    return GLUE_ROLE.sub(paste, markdown)
 
 
 def glue_values(executed: Mapping[str, Any]) -> dict[str, str]:

@@ -6,7 +6,7 @@ comments (``% ...``) and block breaks (``+++``). A reveal.js deck (nbconvert) or
 without MyST support would show all of that literally. :func:`to_commonmark` rewrites it:
 
 * glue roles become the value the book build glued, formatted by myst-nb's own rule
-  (:func:`coursebuild.lite_notebooks.substitute_glue`); every other role becomes its plain text
+  (:func:`substitute_glue`); every other role becomes its plain text
   (the ``text`` of ``text <target>``, else the content); ``{math}`` becomes ``$...$`` and
   ``{code}``/``{literal}`` an inline code span;
 * admonitions become a block quote opening with the bold title, ``{glossary}`` a list of
@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 
-__all__ = ["ADMONITIONS", "role_text", "to_commonmark"]
+__all__ = ["ADMONITIONS", "GLUE_ROLE", "format_glue", "substitute_glue", "role_text", "to_commonmark"]
 
 #: Directives shown as a block quote with a bold title (the admonitions of MyST and Sphinx).
 ADMONITIONS = frozenset({
@@ -51,6 +51,41 @@ _TARGET = re.compile(r"^\s*\([\w.:-]+\)=\s*$")
 _TEXT_TARGET = re.compile(r"^(?P<text>.*?)\s*<(?P<target>[^<>]*)>$", re.S)
 
 
+GLUE_ROLE = re.compile(r"\{glue(?::text)?\}`([^`]+)`")
+
+
+def format_glue(text: str, fmt_spec: str) -> str:
+    """Format a glued ``text/plain`` value as the ``{glue:text}`` role does on the page (myst-nb's rule).
+
+    >>> format_glue("97.5", ".0f"), format_glue("'H100'", "")
+    ('98', 'H100')
+    """
+    from myst_nb.core.variables import format_plain_text
+
+    return format_plain_text(text, fmt_spec)
+
+
+def substitute_glue(markdown: str, values: Mapping[str, str] | None) -> str:
+    """Replace every ``{glue:text}`key:fmt``` role by its formatted value.
+
+    With ``values`` None (no build output to read), each role becomes a visible note instead.
+
+    >>> substitute_glue("saves {glue:text}`pct:.1f`%", {"pct": "97.5"})
+    'saves 97.5%'
+    >>> substitute_glue("{glue:text}`pct`", None)
+    '*[pct: see the book page]*'
+    """
+    def paste(match: re.Match) -> str:
+        key, _, fmt_spec = match[1].partition(":")
+        if values is None:
+            return f"*[{key}: see the book page]*"
+        if key not in values:
+            raise KeyError(f"glue key {key!r} has no value in the executed notebook; glued keys: {sorted(values)}")
+        return format_glue(values[key], fmt_spec)
+
+    return GLUE_ROLE.sub(paste, markdown)
+
+
 def role_text(role: str, content: str, glue: Mapping[str, str] | None = None) -> str:
     """Return what one MyST role shows as plain CommonMark.
 
@@ -60,8 +95,6 @@ def role_text(role: str, content: str, glue: Mapping[str, str] | None = None) ->
     ('97.5', '`` a`b ``')
     """
     if role in ("glue", "glue:text", "glue:md", "glue:any"):
-        from .lite_notebooks import substitute_glue
-
         return substitute_glue("{glue:text}`" + content + "`", glue)
     if role == "math":
         return f"${content}$"

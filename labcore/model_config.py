@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ModelConfigError
-from .sizing import MIB
+from .sizing import MIB, adapter_vram_mb
 
 __all__ = [
     "TARGETS",
@@ -40,6 +40,9 @@ __all__ = [
     "exact_adapter_mb",
     "peft_modules",
     "peft_lora_params",
+    "TARGET_SETS",
+    "ExactSizing",
+    "exact_sizing",
 ]
 
 #: The adapted projections of a Llama-style decoder layer, in the order they run.
@@ -388,3 +391,52 @@ def peft_lora_params(config: Mapping[str, Any] | str, lora_config: Mapping[str, 
             rank, _ = _rank_alpha(settings, path)
             total += rank * (d_in + d_out)
     return total
+
+
+#: Target-module sets the chapters compare, by the name a panel shows.
+TARGET_SETS: dict[str, tuple[str, ...]] = {
+    "q,v": ("q_proj", "v_proj"),
+    "q,k,v,o": ("q_proj", "k_proj", "v_proj", "o_proj"),
+    "all 7 (attention + MLP)": ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ExactSizing:
+    """One adapter sized three ways: the square formula, exactly from config.json, and as PEFT's F32 file.
+
+    ``per_target`` holds ``(target, naive_mb, exact_mb)`` per module, at ``bytes_per_param``.
+    """
+
+    model: str
+    rank: int
+    targets: tuple[str, ...]
+    bytes_per_param: int
+    hidden: int
+    layers: int
+    naive_mb: float
+    exact_mb: float
+    file_mb: float
+    per_target: tuple[tuple[str, float, float], ...]
+
+
+def exact_sizing(model: str = "llama-3-8b", rank: int = 16, targets: str = "q,v", bytes_per_param: int = 2) -> ExactSizing:
+    """Size an adapter naively (every projection d x d) and exactly (from the model's config.json).
+
+    ``targets`` is a key of :data:`TARGET_SETS`; ``file_mb`` is the F32 tensor data PEFT writes by default.
+
+    >>> s = exact_sizing()
+    >>> s.exact_mb, s.naive_mb, s.file_mb
+    (13.0, 16.0, 26.0)
+    """
+    if targets not in TARGET_SETS:
+        raise ValueError(f"targets must be one of {list(TARGET_SETS)}, got {targets!r}")
+    cfg = load_model_config(model)
+    names = TARGET_SETS[targets]
+    h, n = cfg.hidden_size, cfg.num_hidden_layers
+    per_target = tuple((t.split("_")[0], adapter_vram_mb(rank, h, n, 1, bytes_per_param),
+                        exact_adapter_mb(cfg, rank, [t], bytes=bytes_per_param)) for t in names)
+    return ExactSizing(model, rank, names, bytes_per_param, h, n,
+                       adapter_vram_mb(rank, h, n, len(names), bytes_per_param),
+                       exact_adapter_mb(cfg, rank, names, bytes=bytes_per_param),
+                       exact_adapter_mb(cfg, rank, names, bytes=4), per_target)

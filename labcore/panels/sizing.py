@@ -12,7 +12,8 @@ from typing import Any
 
 from ..model_config import known_models, load_model_config
 from ..plots import MEMORY_COLORS, OKABE_ITO
-from ..sizing import TARGET_SETS, adapter_vram_mb, exact_sizing, gpu_memory_split
+from ..model_config import TARGET_SETS, exact_sizing
+from ..sizing import adapter_vram_mb, gpu_memory_split
 from ._panel import Control, Lines, Panel, Series
 
 __all__ = ["adapter_vram_panel", "gpu_split_panel", "gpu_fit_panel", "fit_quiz_panel"]

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import html
 import random
+import re
+import string
 import zlib
 from dataclasses import dataclass
 from typing import Any, Union
@@ -26,6 +28,9 @@ from typing import Any, Union
 from .._validate import instance, number, text
 
 __all__ = ["Choice", "MultipleChoice", "Numeric", "Quiz", "QUIZ_COLORS"]
+
+#: the remote script jupyterquiz's code may add (its MathJax 3 fallback, in two places), blanked in what we show
+_REMOTE_SCRIPT = re.compile(r"script\.src = 'https?://[^']*';")
 
 #: The course palette (Okabe-Ito) for jupyterquiz's CSS variables: readable in light and dark pages.
 QUIZ_COLORS = {
@@ -179,18 +184,32 @@ class Quiz:
     def show(self) -> None:
         """Display the quiz with jupyterquiz (static JavaScript, no network), with a stable container id.
 
-        jupyterquiz names its container from the global ``random``; it is seeded from the quiz name for
-        the call and restored after, so the output is the same on every run (strict nbval) and the
-        caller's random stream is untouched.
+        Built from jupyterquiz's own parts (its container, styles and script, as ``display_quiz`` builds
+        them), with two changes to the script: it runs in a scope where ``MathJax`` is undefined, so it
+        never touches the page's MathJax (a page still loading MathJax 3 made it throw, and its fallback
+        would fetch MathJax from the internet: the questions hold no maths), and that fallback's address
+        is blanked. The container id is drawn from a generator seeded by the quiz name, so the output is
+        the same on every run (strict nbval) and the global ``random`` is untouched.
         """
-        from jupyterquiz import display_quiz
+        from IPython.display import HTML, Javascript, display
 
-        state = random.getstate()
-        random.seed(zlib.crc32(self.name.encode()))
-        try:
-            display_quiz(self.to_jupyterquiz(), colors=dict(QUIZ_COLORS))  # answers shuffled in the page
-        finally:
-            random.setstate(state)
+        html_out, script = self.render()
+        display(HTML(html_out))
+        display(Javascript(script))
+
+    def render(self) -> tuple[str, str]:
+        """Return the quiz's HTML (container and styles) and JavaScript, as :meth:`show` displays them."""
+        from jupyterquiz.dynamic.loader import load_questions_script
+        from jupyterquiz.dynamic.renderer import build_script, build_styles, render_div
+
+        rng = random.Random(zlib.crc32(self.name.encode()))
+        div_id = "".join(rng.choice(string.ascii_letters) for _ in range(12))
+        prefix, static, url = load_questions_script(self.to_jupyterquiz(), div_id)
+        div = render_div(div_id, False, True, False, 1_000_000, 600, 10, "left")  # answers shuffled in the page
+        script, fallbacks = _REMOTE_SCRIPT.subn("script.src = '';", build_script(prefix, static, url, div_id, True))
+        if fallbacks != 2:  # jupyterquiz 2.9.6.4 has two; any other count means its script changed: look again
+            raise RuntimeError(f"jupyterquiz's script changed: expected two remote-script lines, found {fallbacks}")
+        return div + build_styles(div_id, dict(QUIZ_COLORS)), f"(function (MathJax) {{\n{script}\n}})(undefined);"
 
     def __repr__(self) -> str:
         return f"Quiz({self.name!r}, {len(self.questions)} questions)"

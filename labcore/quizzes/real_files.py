@@ -1,7 +1,7 @@
 """The self-check quiz of chapter 14 (the real stack): what PEFT's file weighs, where the base binding must live,
 and what a checkpoint digest sees.
 
-The sizes come from :func:`labcore.sizing.exact_sizing`, which reads the model's published
+The sizes come from :func:`labcore.model_config.exact_sizing`, which reads the model's published
 ``config.json``; the digest question is about :func:`labcore.digest.checkpoint_digest`, whose
 definition the chapter states (and whose claims the quiz's tests check on real files).
 
@@ -13,7 +13,8 @@ definition the chapter states (and whose claims the quiz's tests check on real f
 from __future__ import annotations
 
 from ..model_config import load_model_config, target_dims
-from ..sizing import MIB, exact_sizing
+from ..model_config import exact_sizing
+from ..sizing import MIB
 from ._quiz import Choice, MultipleChoice, Numeric, Quiz
 
 __all__ = ["real_files_quiz"]

@@ -1,7 +1,7 @@
 """labcore.panels.sizing: exact sizes from the model configs beside the square formula."""
 
 from labcore.panels.sizing import adapter_vram_panel, fit_quiz_panel, gpu_split_panel
-from labcore.sizing import exact_sizing
+from labcore.model_config import exact_sizing
 
 
 def test_adapter_panel_is_gqa_aware_and_counts_what_fits():
