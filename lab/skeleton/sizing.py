@@ -19,7 +19,7 @@ import builtins
 from collections.abc import Sequence
 from dataclasses import dataclass
 from ._validate import number
-__all__ = ['MIB', 'MB_PER_GB', 'gib_to_mb', 'mb_to_gib', 'adapter_vram_mb', 'GpuMemorySplit', 'gpu_memory_split', 'TARGET_SETS', 'ExactSizing', 'exact_sizing']
+__all__ = ['MIB', 'MB_PER_GB', 'gib_to_mb', 'mb_to_gib', 'adapter_vram_mb', 'GpuMemorySplit', 'gpu_memory_split']
 MIB = 2 ** 20
 MB_PER_GB = 1024
 
@@ -74,32 +74,3 @@ def gpu_memory_split(gpu_vram_gb: float, *, base_vram_gb: float, kv_cache_gb: fl
     (40960, 2560)
     """
     raise NotImplementedError('TODO(lab): implement sizing.gpu_memory_split: Split a GPU into base weights, KV-cache pool and adapter pool; count the adapters that fit.')
-TARGET_SETS: dict[str, tuple[str, ...]] = {'q,v': ('q_proj', 'v_proj'), 'q,k,v,o': ('q_proj', 'k_proj', 'v_proj', 'o_proj'), 'all 7 (attention + MLP)': ('q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj')}
-
-@dataclass(frozen=True, slots=True)
-class ExactSizing:
-    """One adapter sized three ways: the square formula, exactly from config.json, and as PEFT's F32 file.
-
-    ``per_target`` holds ``(target, naive_mb, exact_mb)`` per module, at ``bytes_per_param``.
-    """
-    model: str
-    rank: int
-    targets: tuple[str, ...]
-    bytes_per_param: int
-    hidden: int
-    layers: int
-    naive_mb: float
-    exact_mb: float
-    file_mb: float
-    per_target: tuple[tuple[str, float, float], ...]
-
-def exact_sizing(model: str='llama-3-8b', rank: int=16, targets: str='q,v', bytes_per_param: int=2) -> ExactSizing:
-    """Size an adapter naively (every projection d x d) and exactly (from the model's config.json).
-
-    ``targets`` is a key of :data:`TARGET_SETS`; ``file_mb`` is the F32 tensor data PEFT writes by default.
-
-    >>> s = exact_sizing()
-    >>> s.exact_mb, s.naive_mb, s.file_mb
-    (13.0, 16.0, 26.0)
-    """
-    raise NotImplementedError("TODO(lab): implement sizing.exact_sizing: Size an adapter naively (every projection d x d) and exactly (from the model's config.json).")
