@@ -20,8 +20,10 @@ CHROMIUM := /usr/bin/chromium
 # Every input of the site: chapters, the library, the site plumbing, the Lite build, the demo results.
 BOOK_SOURCES := _config.yml _toc.yml pyproject.toml requirements-lite.txt $(shell find book labcore coursebuild scripts lab results -type f \
 	-not -path '*/.*' -not -path '*/__pycache__/*' -not -name '*.pyc' 2>/dev/null)
-# One worker per core; --dist loadfile keeps each notebook (and each browser session) in one process.
-PYTEST_ARGS ?= -n 2 --dist loadfile
+# One worker per core; --dist loadfile keeps each notebook (and each browser session) in one process;
+# --no-loadscope-reorder keeps the collection order, which starts the longest module (the live chapters,
+# moved first by tests/lite/conftest.py) at once instead of after the files with the most tests.
+PYTEST_ARGS ?= -n 2 --dist loadfile --no-loadscope-reorder
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Notebook kernels inherit this environment: keep the inline backend (figures in

@@ -302,18 +302,20 @@ def demo_notebook(path: Path) -> None:
     nbformat.write(nb, path)
 
 
-#: the kernelspec of :func:`dialog_notebook`: no kernel of the site has this name or language
+#: the kernelspec the site serves the check notebook with: no kernel of the site has this name or language, so
+#: JupyterLab always asks which kernel to start (the "Select Kernel" dialog that CI met by a race, made certain)
 UNMATCHED_KERNELSPEC = {"name": "no-such-kernel", "display_name": "No such kernel", "language": "no-such-language"}
-DIALOG_CELL = """\
-import sys
-print("RAN AFTER THE DIALOG", sys.platform)"""
 
 
-def dialog_notebook(path: Path) -> None:
-    """Write a notebook whose kernelspec JupyterLab cannot match, so it always asks which kernel to start."""
-    import nbformat
+def served_demo_notebook(path: Path) -> None:
+    """Write the check notebook as the site serves it: its live copy, with a kernelspec no kernel matches."""
+    import tempfile
 
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_markdown_cell("# Kernel dialog check"), nbformat.v4.new_code_cell(DIALOG_CELL)]
-    nb.metadata["kernelspec"] = dict(UNMATCHED_KERNELSPEC)
-    nbformat.write(nb, path)
+    from coursebuild.lite_notebooks import live_copy
+
+    with tempfile.TemporaryDirectory() as tmp:
+        book = Path(tmp) / path.name
+        demo_notebook(book)
+        live = live_copy(json.loads(book.read_text(encoding="utf-8")), {}, path.name)
+    live["metadata"]["kernelspec"] = dict(UNMATCHED_KERNELSPEC)
+    path.write_text(json.dumps(live, indent=1), encoding="utf-8")

@@ -1,8 +1,8 @@
 """Fixtures of the live (JupyterLite) browser tests: one site, one server, one offline browser.
 
 The site is built once per test process with :func:`coursebuild.lite_site.build_site` from the
-chapters, a small demo notebook and a notebook whose kernelspec matches no kernel (served as it
-is), served from 127.0.0.1, and opened in Debian's Chromium (Playwright) with every request
+chapters and a small check notebook (served as its live copy with a kernelspec no kernel matches,
+so JupyterLab always asks for a kernel), served from 127.0.0.1, and opened in Debian's Chromium (Playwright) with every request
 outside 127.0.0.1 aborted and recorded. The glued numbers come
 from the book build's executed notebooks when ``_build/jupyter_execute`` holds them (``make test``
 builds the book first; with ``BOOK_HTML`` set, the ``jupyter_execute`` folder beside it), else each
@@ -22,7 +22,17 @@ from pathlib import Path
 
 import pytest
 
-from ._pages import CHAPTERS, EXECUTED, ROOT, demo_notebook, dialog_notebook, tool_missing
+from ._pages import CHAPTERS, EXECUTED, ROOT, served_demo_notebook, tool_missing
+
+
+#: the longest module of the suite: it goes first, so that under ``make test`` (xdist, ``--dist loadfile
+#: --no-loadscope-reorder``) one worker starts it at once while the other takes the rest
+FIRST = "tests/lite/test_lite_chapters.py"
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Move the live chapters' tests to the front of the run (their relative order kept)."""
+    items[:] = sorted(items, key=lambda item: not item.nodeid.startswith(FIRST))
 
 
 @pytest.fixture(scope="session")
@@ -34,14 +44,11 @@ def lite_site(tmp_path_factory) -> Path:
     from coursebuild.lite_site import build_site
 
     work = tmp_path_factory.mktemp("lite")
-    demo = work / "live_check.ipynb"
-    demo_notebook(demo)
-    dialog = work / "kernel_dialog_check.ipynb"  # served as it is: its kernelspec matches no kernel of the site
-    dialog_notebook(dialog)
+    demo = work / "live_check.ipynb"  # its live copy, with a kernelspec JupyterLab cannot match
+    served_demo_notebook(demo)
     glue = "build" if all((EXECUTED / p.name).is_file() for p in CHAPTERS) else "note"
     started = time.perf_counter()
-    site = build_site(work / "out", [demo, *CHAPTERS], root=ROOT, glue=glue, executed_dir=EXECUTED,
-                      verbatim=[dialog])
+    site = build_site(work / "out", CHAPTERS, root=ROOT, glue=glue, executed_dir=EXECUTED, verbatim=[demo])
     print(f"\n[lite] site built in {time.perf_counter() - started:.1f} s (glue: {glue})")
     return site
 

@@ -3,8 +3,9 @@
 The site (built once by ``conftest.lite_site``) holds a small check notebook (``_pages.demo_notebook``)
 beside the chapters: its cells print the platform, run a registry/cache/router walk-through whose
 line must equal the same code run here in CPython, show a panel from a blank notebook in one
-call, and compute a panel state off its grid (equal to CPython's). A notebook whose kernelspec
-matches no kernel checks that the harness answers JupyterLab's kernel dialog. Every request is recorded; any outside 127.0.0.1 is aborted and fails this test.
+call, and compute a panel state off its grid (equal to CPython's). It is served with a kernelspec
+that matches no kernel, so it also checks that the harness answers JupyterLab's kernel dialog.
+Every request is recorded; any outside 127.0.0.1 is aborted and fails this test.
 
 Run alone with ``pytest -m lite tests/lite -s`` (prints times). Needs ``requirements-lite.txt``,
 ``npm`` and ``/usr/bin/chromium``; skips when one is missing. A screenshot goes to
@@ -35,9 +36,16 @@ def _run_here(source: str) -> str:
     return buf.getvalue().strip()
 
 
-def test_live_kernel_boots_offline_and_runs_labcore(server: str) -> None:
-    """Boot Pyodide, run labcore, draw a panel and move it, with zero requests outside 127.0.0.1."""
+def test_live_kernel_boots_offline_and_runs_labcore(server: str, lite_site: Path) -> None:
+    """Answer the kernel dialog, boot Pyodide, run labcore, draw a panel, with zero requests outside 127.0.0.1.
+
+    The notebook's kernelspec matches no kernel of the site, so JupyterLab always opens its "Select Kernel"
+    dialog: ``run_notebook`` must answer it with the Pyodide kernel and run the notebook (the race CI met).
+    """
     from playwright.async_api import async_playwright
+
+    served = json.loads((lite_site / "lite" / "files" / "live_check.ipynb").read_text(encoding="utf-8"))
+    assert served["metadata"]["kernelspec"] == UNMATCHED_KERNELSPEC
 
     async def shot(page, run) -> None:
         await page.screenshot(path=str(ROOT / "_build" / "lite_kernel_test.png"))
@@ -54,6 +62,7 @@ def test_live_kernel_boots_offline_and_runs_labcore(server: str) -> None:
     text = "\n".join(run.outputs)
     print(f"\n[lite] check notebook ran in {run.seconds:.1f} s; {len(run.requests)} requests, "
           f"{len(run.blocked)} blocked")
+    assert run.dialogs >= 1, "the kernel dialog never opened: the dialog check proves nothing"
     assert run.failure is None and run.unrun == 0, f"{run.failure}, {run.unrun} cells not run\n{text}"
     assert "PYODIDE emscripten" in text, text
     assert _run_here(LABCORE_CELL) in text, text
@@ -67,29 +76,6 @@ def test_live_kernel_boots_offline_and_runs_labcore(server: str) -> None:
     panel = adapter_vram_panel()
     assert len(run.panels) == 1 and len(run.panels[0]["controls"]) == len(panel.controls), run.panels
     assert all(line in run.panels[0]["texts"] for line in panel.row()["readout"].split("\n")), run.panels
-
-
-def test_run_notebook_answers_the_kernel_dialog(server: str, lite_site: Path) -> None:
-    """A notebook whose kernelspec matches no kernel of the site always opens JupyterLab's "Select Kernel" dialog:
-    ``run_notebook`` answers it with the Pyodide kernel and the notebook runs (the race CI met, made certain)."""
-    from playwright.async_api import async_playwright
-
-    served = json.loads((lite_site / "lite" / "files" / "kernel_dialog_check.ipynb").read_text(encoding="utf-8"))
-    assert served["metadata"]["kernelspec"] == UNMATCHED_KERNELSPEC  # served as written, not as a live copy
-
-    async def main():
-        async with async_playwright() as pw:
-            browser = await launch(pw)
-            run = await run_notebook(browser, server, "kernel_dialog_check.ipynb", 1)
-            await browser.close()
-            return run
-
-    run = asyncio.run(main())
-    text = "\n".join(run.outputs)
-    assert run.dialogs >= 1, "the kernel dialog never opened: the check proves nothing"
-    assert run.failure is None and run.unrun == 0, f"{run.failure}, {run.unrun} cells not run\n{text}"
-    assert "RAN AFTER THE DIALOG emscripten" in text, text
-    assert run.blocked == [] and all(is_local(url) for url in run.requests), run.blocked
 
 
 def test_every_chapter_has_the_setup_cell() -> None:
