@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -46,19 +47,19 @@ PYODIDE_KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "lan
 
 #: the site folder (beside the live notebooks) holding what the book build computed
 BOOK_BUILD = "book_build"
-SETUP_CELL = """\
+SETUP_CELL_HEAD = """\
 # Live version only (JupyterLite, Python in the browser): install labcore from the site into this
 # kernel and point it at what the book build computed. Under a normal Python kernel it does nothing.
 import sys
 if sys.platform == "emscripten":
     import piplite
-    await piplite.install(["labcore"])"""
-#: appended in chapters that run the contract suite (``pytest`` comes from the site's Pyodide lock)
-SETUP_CELL_SUITE = """
-    await piplite.install(["pytest", "hypothesis"])  # the contract suite runs in this kernel"""
-#: appended in chapters that show a quiz (``jupyterquiz`` is served by the site)
-SETUP_CELL_QUIZ = """
-    await piplite.install(["jupyterquiz"])  # the self-check quizzes"""
+    await piplite.install({packages})"""
+#: the setup cell of a chapter that needs nothing but labcore
+SETUP_CELL = SETUP_CELL_HEAD.format(packages='["labcore"]')
+#: installed beside labcore (in the same call) where a chapter runs the contract suite (``pytest`` comes from
+#: the site's Pyodide lock) or shows a quiz (``jupyterquiz`` is served by the site)
+SUITE_PACKAGES = ("pytest", "hypothesis")
+QUIZ_PACKAGES = ("jupyterquiz",)
 SETUP_CELL_OS = """
     import os"""
 #: appended in chapters that show a panel: labcore reads the grid the book build computed (when it is the panel's)
@@ -116,11 +117,8 @@ def setup_cell(code_sources: list[str], name: str | None = None) -> str:
     def uses(hints: tuple[str, ...]) -> bool:
         return any(hint in src for src in code_sources for hint in hints)
 
-    text = SETUP_CELL
-    if uses(SUITE_HINTS):
-        text += SETUP_CELL_SUITE
-    if uses(QUIZ_HINTS):
-        text += SETUP_CELL_QUIZ
+    packages = ["labcore", *(SUITE_PACKAGES if uses(SUITE_HINTS) else ()), *(QUIZ_PACKAGES if uses(QUIZ_HINTS) else ())]
+    text = SETUP_CELL_HEAD.format(packages=json.dumps(packages))
     env = SETUP_CELL_GRIDS if uses(PANEL_HINTS) else ""
     if name is not None and uses(FIGURE_HINTS):
         env += SETUP_CELL_FIGURES.format(stem=Path(name).stem)
