@@ -69,7 +69,6 @@ __all__ = [
     "safetensors_bytes",
     "read_peft_adapter",
     "adapter_from_dir",
-    "DEMO_RESULTS_FORMAT",
 ]
 
 ADAPTER_CONFIG_NAME = "adapter_config.json"

@@ -58,10 +58,11 @@ from peft import LoraConfig, PeftModel, get_peft_model, get_peft_model_state_dic
 from transformers import LlamaConfig, LlamaForCausalLM
 
 from labcore.adapter import Adapter
+from labcore.demo import DEMO_RESULTS_FORMAT
 from labcore.digest import checkpoint_digest
 from labcore.errors import LabcoreError
 from labcore.model_config import exact_adapter_mb, load_model_config, lora_params
-from labcore.peft_files import DEMO_RESULTS_FORMAT, LOW_RANK_ROLES, read_peft_adapter
+from labcore.peft_files import LOW_RANK_ROLES, read_peft_adapter
 from labcore.registry import AdapterRegistry
 from labcore.sizing import MIB, adapter_vram_mb
 
