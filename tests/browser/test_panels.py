@@ -29,23 +29,38 @@ _FIGURE_JS = """
            .map(e => e.getAttribute('d') || e.getAttribute('transform') || (e.getAttribute('x2') + ',' + e.getAttribute('y2')))
            .join('|'); }
 """
-_MOVE_JS = """
-([i, name, index]) => {
+#: move one control of panel ``i`` through every value (the others held), through its real input; after each
+#: move wait (up to 5 s) for the readout labcore computed for that value, then record the readout and the figure
+_SWEEP_JS = """
+async ([i, name, expected, back]) => {
   const p = window.lcPanels[i];
   const input = p.target.querySelector(`.vega-bindings [name="${name}"]`);
   if (!input) return 'no input for ' + name;
   const param = p.spec.params.find(q => q.name === name);
-  if (input.tagName === 'SELECT') {
-    input.selectedIndex = index;
-    input.dispatchEvent(new Event('change', {bubbles: true}));
-  } else {
-    const b = param.bind;
-    input.value = String(b.min + index * b.step);
-    input.dispatchEvent(new Event('input', {bubbles: true}));
+  const readout = %s;
+  const figure = %s;
+  const move = (index) => {
+    if (input.tagName === 'SELECT') {
+      input.selectedIndex = index;
+      input.dispatchEvent(new Event('change', {bubbles: true}));
+    } else {
+      input.value = String(param.bind.min + index * param.bind.step);
+      input.dispatchEvent(new Event('input', {bubbles: true}));
+    }
+  };
+  const seen = [];
+  for (let index = 0; index < expected.length; index++) {
+    move(index);
+    await p.view.runAsync();
+    const t0 = Date.now();
+    while (readout(i) !== expected[index] && Date.now() - t0 < 5000) await new Promise(r => setTimeout(r, 20));
+    seen.push([readout(i), figure(i)]);
   }
-  return null;
+  move(back);
+  await p.view.runAsync();
+  return seen;
 }
-"""
+""" % (_READOUT_JS.strip(), _FIGURE_JS.strip())
 
 
 #: labcore's row of each (panel, full state) this module has asked for: a state's readout and the curves through it
@@ -89,18 +104,14 @@ def test_every_control_moves_the_readout_and_the_figure(built_site, open_page, r
         shown = _wait_readout(page, i, _row(panel, state)[READOUT])
         assert shown == _row(panel, state)[READOUT], f"{rel} {name} at its defaults shows {shown!r}"
         for control in panel.controls:
-            figures, data = set(), set()
-            for index, value in enumerate(control.values):
-                problem = page.evaluate(_MOVE_JS, [i, control.name, index])
-                assert problem is None, f"{rel} {name}: {problem}"
-                expected = _row(panel, state | {control.name: value})[READOUT]
-                shown = _wait_readout(page, i, expected)
-                assert shown == expected, (f"{rel} {name}: {control.name}={value!r} shows {shown!r}, "
-                                           f"labcore says {expected!r}")
-                figures.add(page.evaluate(_FIGURE_JS, i))
-                data.add(_drawn_data(panel, state | {control.name: value}))
+            expected = [_row(panel, state | {control.name: value})[READOUT] for value in control.values]
+            seen = page.evaluate(_SWEEP_JS, [i, control.name, expected, control.values.index(control.default)])
+            assert isinstance(seen, list), f"{rel} {name}: {seen}"
+            for value, want, (shown, _figure) in zip(control.values, expected, seen):
+                assert shown == want, f"{rel} {name}: {control.name}={value!r} shows {shown!r}, labcore says {want!r}"
+            figures = {figure for _shown, figure in seen}
+            data = {_drawn_data(panel, state | {control.name: value}) for value in control.values}
             assert len(figures) >= len(data) > 0, (f"{rel} {name}: moving {control.name} changes labcore's chart data "
                                                    f"{len(data)} ways but the drawn figure only {len(figures)}")
-            page.evaluate(_MOVE_JS, [i, control.name, control.values.index(control.default)])
             _wait_readout(page, i, _row(panel, state)[READOUT])
     assert not log.unexpected_errors(), f"{rel}: errors while moving controls: {log.unexpected_errors()}"

@@ -9,6 +9,9 @@ submitted with Enter, and the feedback must again equal ``Quiz.grade``.
 Solutions and self-check answers are ``hide-cell`` cells: the page must hold exactly as many collapsed
 ``<details>`` as the notebook has such cells, none open and none of their text visible at load; opening
 one shows it.
+
+Each page is loaded once (:func:`visit`): the folded cells are read before anything is clicked, then
+every answer is given, then the first folded cell is opened; both tests read that one visit.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import html
 import json
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -67,14 +71,37 @@ def _feedback(wrapper) -> tuple[bool, str]:  # noqa: ANN001
     return "correct" in classes, fb.inner_text().strip()
 
 
-@pytest.mark.parametrize("rel", site.chapter_pages())
-def test_every_quiz_answer_on_the_page_is_labcores(built_site, open_page, rel: str) -> None:  # noqa: ANN001
+_FOLDED_JS = """() => [...document.querySelectorAll('div.cell.tag_hide-cell > details')].map(d => ({
+    open: d.open,
+    shown: [...d.querySelectorAll('.cell_input, .cell_output')].some(e => e.checkVisibility()),
+}))"""
+
+
+@dataclass
+class QuizVisit:
+    """One load of a chapter page: the folded cells as the reader meets them, then every quiz answer given."""
+
+    folded: list[dict]  # per hide-cell ``<details>`` at load: open, any of its content visible
+    opens: bool | None  # whether opening the first folded cell shows its input (None: no folded cell)
+    drawn: list[dict]  # the quiz questions on the page
+    problems: list[str]  # verdicts of the page that differ from labcore's grade
+    log: object  # conftest.PageLog
+
+
+_VISITS: dict[str, QuizVisit] = {}
+
+
+def visit(open_page, rel: str) -> QuizVisit:  # noqa: ANN001
+    """Load ``rel`` once: record its folded cells, answer every quiz question, then open the first folded cell."""
+    if rel in _VISITS:
+        return _VISITS[rel]
     source = site.BOOK / (Path(rel).stem + ".ipynb")
     quizzes = [QUIZZES[name]() for name in quizzes_of(source) if name in QUIZZES]
     if not quizzes:
         pytest.fail(f"{source.name} shows no quiz from labcore.quizzes", pytrace=False)
     page, log = open_page(rel)
     page.wait_for_selector(".Quiz")
+    folded = page.evaluate(_FOLDED_JS)  # before anything is clicked
     expected = {html.unescape(q.to_jupyterquiz()["question"]): (quiz, i)
                 for quiz in quizzes for i, q in enumerate(quiz.questions)}
     drawn = page.evaluate(_QUESTIONS_JS)
@@ -104,24 +131,28 @@ def test_every_quiz_answer_on_the_page_is_labcores(built_site, open_page, rel: s
                 want = question.grade(value)
                 if got != want:
                     problems.append(f"{d['text'][:50]!r} / {value!r}: page {got}, labcore {want}")
-    assert problems == [], f"{rel}: quiz verdicts differ from labcore.quizzes:\n" + "\n".join(problems)
-    assert not log.blocked and not log.unexpected_errors(), (log.blocked, log.unexpected_errors())
+    opens = None
+    details = page.locator("div.cell.tag_hide-cell > details")
+    if details.count():
+        details.first.locator("summary").click()
+        opens = details.first.locator(".cell_input").first.is_visible()
+    _VISITS[rel] = QuizVisit(folded=folded, opens=opens, drawn=drawn, problems=problems, log=log)
+    return _VISITS[rel]
+
+
+@pytest.mark.parametrize("rel", site.chapter_pages())
+def test_every_quiz_answer_on_the_page_is_labcores(built_site, open_page, rel: str) -> None:  # noqa: ANN001
+    seen = visit(open_page, rel)
+    assert seen.problems == [], f"{rel}: quiz verdicts differ from labcore.quizzes:\n" + "\n".join(seen.problems)
+    assert not seen.log.blocked and not seen.log.unexpected_errors(), (seen.log.blocked, seen.log.unexpected_errors())
 
 
 @pytest.mark.parametrize("rel", site.chapter_pages())
 def test_solutions_stay_collapsed_until_opened(built_site, open_page, rel: str) -> None:  # noqa: ANN001
-    source = site.BOOK / (Path(rel).stem + ".ipynb")
-    hidden = hidden_cells_of(source)
-    page, _log = open_page(rel)
-    details = page.locator("div.cell.tag_hide-cell > details")
-    assert details.count() == hidden, f"{rel}: {details.count()} collapsed cells on the page, {hidden} in the notebook"
-    state = page.evaluate("""() => [...document.querySelectorAll('div.cell.tag_hide-cell > details')].map(d => ({
-        open: d.open,
-        shown: [...d.querySelectorAll('.cell_input, .cell_output')].some(e => e.checkVisibility()),
-    }))""")
-    opened = [i for i, s in enumerate(state) if s["open"] or s["shown"]]
+    hidden = hidden_cells_of(site.BOOK / (Path(rel).stem + ".ipynb"))
+    seen = visit(open_page, rel)
+    assert len(seen.folded) == hidden, f"{rel}: {len(seen.folded)} collapsed cells on the page, {hidden} in the notebook"
+    opened = [i for i, s in enumerate(seen.folded) if s["open"] or s["shown"]]
     assert opened == [], f"{rel}: solution cells visible before the reader opens them: {opened}"
     if hidden:
-        first = details.first
-        first.locator("summary").click()
-        assert first.locator(".cell_input").first.is_visible(), f"{rel}: opening a solution does not show it"
+        assert seen.opens, f"{rel}: opening a solution does not show it"
