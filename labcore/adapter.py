@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from .errors import InvalidAdapterError
@@ -77,8 +78,21 @@ def tenant_adapters(
     ['tenant-01@1.0.0', 'tenant-02@1.0.0']
     """
     _count("count", count)
+    # A new list each call, of immutable adapters shared between calls with the same arguments: the fleet
+    # panels price thousands of fleets of the same few sizes (fleet calculator grid: 16.6 s -> 2.2 s).
+    args = (count, vram_mb, rank, base_model, base_digest, version, prefix)
+    try:
+        hash(args)
+    except TypeError:  # not a cacheable argument: build uncached, so Adapter names the bad value
+        return list(_make_tenant_adapters.__wrapped__(*args))
+    return list(_make_tenant_adapters(*args))
+
+
+@functools.lru_cache(maxsize=64, typed=True)
+def _make_tenant_adapters(count: int, vram_mb: float, rank: int, base_model: str, base_digest: str, version: str,
+                          prefix: str) -> tuple[Adapter, ...]:
     width = max(2, len(str(count)))
-    return [
+    return tuple(
         Adapter(f"{prefix}-{i:0{width}d}", version, base_model, base_digest, rank, vram_mb)
         for i in range(1, count + 1)
-    ]
+    )

@@ -8,6 +8,7 @@
 'support-bot@2.1.0'
 """
 from __future__ import annotations
+import functools
 from dataclasses import dataclass, field
 from .errors import InvalidAdapterError
 from .versions import Version, parse_version
