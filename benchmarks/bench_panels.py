@@ -1,6 +1,6 @@
 """Time a control move of every panel on the static pages, in headless Chromium (goal: median < 100 ms).
 
-For each chapter page of the built site (``make book`` first), every panel's controls are moved
+For each page of the built site that shows a panel (``make book`` first), every panel's controls are moved
 through their values by their real inputs; ``lc-panels.js`` records, per move, the time from the
 input event to the end of Vega's redraw (dataflow, SVG update and the browser's layout of it). The
 report is the median and the
@@ -63,7 +63,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 
 def main() -> None:
-    """Serve the site, open every chapter, move every control, print the timings."""
+    """Serve the site, open every page with a panel, move every control, print the timings."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", type=Path, default=ROOT / "_build" / "html")
     args = parser.parse_args()
@@ -74,7 +74,8 @@ def main() -> None:
     rows = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-        for chapter in sorted((args.site / "book").glob("[0-9][0-9]_*.html")):
+        pages = [p for p in sorted((args.site / "book").glob("*.html")) if "lc-panel-spec" in p.read_text("utf-8")]
+        for chapter in pages:  # the chapters, the fleet calculator, the cheat sheet: every page with a panel
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.goto(base + f"book/{chapter.name}")
             page.wait_for_function("() => window.lcPanels && window.lcPanels.every(p => p.target.dataset.ready === '1')",
