@@ -29,6 +29,23 @@ _FIGURE_JS = """
            .map(e => e.getAttribute('d') || e.getAttribute('transform') || (e.getAttribute('x2') + ',' + e.getAttribute('y2')))
            .join('|'); }
 """
+#: move one control of panel ``i`` to its ``index``-th value through its real input (the decks' test moves one)
+_MOVE_JS = """
+([i, name, index]) => {
+  const p = window.lcPanels[i];
+  const input = p.target.querySelector(`.vega-bindings [name="${name}"]`);
+  if (!input) return 'no input for ' + name;
+  const param = p.spec.params.find(q => q.name === name);
+  if (input.tagName === 'SELECT') {
+    input.selectedIndex = index;
+    input.dispatchEvent(new Event('change', {bubbles: true}));
+  } else {
+    input.value = String(param.bind.min + index * param.bind.step);
+    input.dispatchEvent(new Event('input', {bubbles: true}));
+  }
+  return null;
+}
+"""
 #: move one control of panel ``i`` through every value (the others held), through its real input; after each
 #: move wait (up to 5 s) for the readout labcore computed for that value, then record the readout and the figure
 _SWEEP_JS = """
@@ -36,18 +53,9 @@ async ([i, name, expected, back]) => {
   const p = window.lcPanels[i];
   const input = p.target.querySelector(`.vega-bindings [name="${name}"]`);
   if (!input) return 'no input for ' + name;
-  const param = p.spec.params.find(q => q.name === name);
   const readout = %s;
   const figure = %s;
-  const move = (index) => {
-    if (input.tagName === 'SELECT') {
-      input.selectedIndex = index;
-      input.dispatchEvent(new Event('change', {bubbles: true}));
-    } else {
-      input.value = String(param.bind.min + index * param.bind.step);
-      input.dispatchEvent(new Event('input', {bubbles: true}));
-    }
-  };
+  const move = (index) => (%s)([i, name, index]);
   const seen = [];
   for (let index = 0; index < expected.length; index++) {
     move(index);
@@ -60,7 +68,7 @@ async ([i, name, expected, back]) => {
   await p.view.runAsync();
   return seen;
 }
-""" % (_READOUT_JS.strip(), _FIGURE_JS.strip())
+""" % (_READOUT_JS.strip(), _FIGURE_JS.strip(), _MOVE_JS.strip())
 
 
 #: labcore's row of each (panel, full state) this module has asked for: a state's readout and the curves through it
