@@ -75,9 +75,9 @@ def main() -> None:
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
         pages = [p for p in sorted((args.site / "book").glob("*.html")) if "lc-panel-spec" in p.read_text("utf-8")]
-        for chapter in pages:  # the chapters, the fleet calculator, the cheat sheet: every page with a panel
+        for path in pages:  # the chapters and the fleet calculator
             page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(base + f"book/{chapter.name}")
+            page.goto(base + f"book/{path.name}")
             page.wait_for_function("() => window.lcPanels && window.lcPanels.every(p => p.target.dataset.ready === '1')",
                                    timeout=60_000)
             for name, t in page.evaluate(_MOVE_ALL_JS).items():

@@ -134,7 +134,7 @@ def visit(open_page, rel: str) -> Visit:  # noqa: ANN001
 PHONE = {"width": 390, "height": 844}
 _WIDE_PANELS_JS = ("() => [...document.querySelectorAll('div.lc-panel')].map(p => ["
                    "p.dataset.panel, Math.round(p.querySelector('svg').getBoundingClientRect().width)])"
-                   ".filter(([n, w]) => w > 390)")
+                   f".filter(([n, w]) => w > {PHONE['width']})")
 
 
 def _wide_on_a_phone(page) -> list:  # noqa: ANN001

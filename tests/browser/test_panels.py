@@ -115,7 +115,7 @@ def test_every_control_moves_the_readout_and_the_figure(built_site, open_page, r
             expected = [_row(panel, state | {control.name: value})[READOUT] for value in control.values]
             seen = page.evaluate(_SWEEP_JS, [i, control.name, expected, control.values.index(control.default)])
             assert isinstance(seen, list), f"{rel} {name}: {seen}"
-            for value, want, (shown, _figure) in zip(control.values, expected, seen):
+            for value, want, (shown, _figure) in zip(control.values, expected, seen, strict=True):
                 assert shown == want, f"{rel} {name}: {control.name}={value!r} shows {shown!r}, labcore says {want!r}"
             figures = {figure for _shown, figure in seen}
             data = {_drawn_data(panel, state | {control.name: value}) for value in control.values}

@@ -83,7 +83,7 @@ class QuizVisit:
 
     folded: list[dict]  # per hide-cell ``<details>`` at load: open, any of its content visible
     opens: bool | None  # whether opening the first folded cell shows its input (None: no folded cell)
-    drawn: list[dict]  # the quiz questions on the page
+    same_questions: bool  # the page shows exactly labcore's questions (the answers are given only then)
     problems: list[str]  # verdicts of the page that differ from labcore's grade
     log: object  # conftest.PageLog
 
@@ -105,16 +105,18 @@ def visit(open_page, rel: str) -> QuizVisit:  # noqa: ANN001
     expected = {html.unescape(q.to_jupyterquiz()["question"]): (quiz, i)
                 for quiz in quizzes for i, q in enumerate(quiz.questions)}
     drawn = page.evaluate(_QUESTIONS_JS)
-    assert sorted(d["text"] for d in drawn) == sorted(expected), f"{rel}: questions on the page differ from labcore's"
+    same_questions = sorted(d["text"] for d in drawn) == sorted(expected)
 
     wrappers = page.locator(".Quiz")
     problems = []
-    for k, d in enumerate(drawn):
+    for k, d in enumerate(drawn if same_questions else []):
         quiz, i = expected[d["text"]]
         question = quiz.questions[i]
         wrapper = wrappers.nth(k)
         if isinstance(question, MultipleChoice):
-            assert sorted(d["buttons"]) == sorted(c.text for c in question.choices), d
+            if sorted(d["buttons"]) != sorted(c.text for c in question.choices):
+                problems.append(f"{d['text'][:50]!r}: buttons {d['buttons']} are not labcore's choices")
+                continue
             for label in d["buttons"]:
                 wrapper.locator(".MCButton", has_text=label).first.click()
                 got = _feedback(wrapper)
@@ -122,7 +124,9 @@ def visit(open_page, rel: str) -> QuizVisit:  # noqa: ANN001
                 if got != want:
                     problems.append(f"{d['text'][:50]!r} / {label[:30]!r}: page {got}, labcore {want}")
         else:
-            assert d["numeric"], d
+            if not d["numeric"]:
+                problems.append(f"{d['text'][:50]!r}: no number box for a numeric question")
+                continue
             box = wrapper.locator("input.Input-text")
             for value in (question.answer, *(v for v, _ in question.mistakes), question.answer * 7 + 13):
                 box.fill(repr(value))
@@ -136,13 +140,14 @@ def visit(open_page, rel: str) -> QuizVisit:  # noqa: ANN001
     if details.count():
         details.first.locator("summary").click()
         opens = details.first.locator(".cell_input").first.is_visible()
-    _VISITS[rel] = QuizVisit(folded=folded, opens=opens, drawn=drawn, problems=problems, log=log)
+    _VISITS[rel] = QuizVisit(folded=folded, opens=opens, same_questions=same_questions, problems=problems, log=log)
     return _VISITS[rel]
 
 
 @pytest.mark.parametrize("rel", site.chapter_pages())
 def test_every_quiz_answer_on_the_page_is_labcores(built_site, open_page, rel: str) -> None:  # noqa: ANN001
     seen = visit(open_page, rel)
+    assert seen.same_questions, f"{rel}: questions on the page differ from labcore's"
     assert seen.problems == [], f"{rel}: quiz verdicts differ from labcore.quizzes:\n" + "\n".join(seen.problems)
     assert not seen.log.blocked and not seen.log.unexpected_errors(), (seen.log.blocked, seen.log.unexpected_errors())
 
