@@ -7,6 +7,8 @@
 * the pure-Python wheels, downloaded from PyPI with pip, of two closures of Pyodide's lock: what
   the kernel loads while booting (micropip, IPython, jedi and their dependencies) and what
   chapter 7's contract suite needs (pytest and its dependencies, hypothesis's sortedcontainers);
+* those wheels compiled with Pyodide's own Python (:mod:`coursebuild.lite_bytecode`), so the kernel
+  imports them without compiling at every start;
 * a rewritten ``pyodide-lock.json`` that lists only those served packages (with their sha256):
   every other package of Pyodide's distribution (numpy, matplotlib, ...) is left out, so the
   kernel never asks for a file the site does not have; an import of one fails at once with
@@ -30,6 +32,7 @@ import tarfile
 import zipfile
 from pathlib import Path
 
+from .lite_bytecode import compile_wheels
 from .lite_wheels import find_wheel, log, normalize, pip_download
 
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
@@ -43,8 +46,11 @@ SUITE_ROOTS = ("pytest", "sortedcontainers")
 #: preloaded by ``loadPyodide`` in parallel with the runtime (saves round trips at boot)
 PRELOAD = ("micropip", "ipython", "jedi")
 #: JupyterLab settings of the site: every cell of a chapter is laid out (not only those in view),
-#: so "Run All" leaves every output on the page and the browser's find sees the whole chapter
-SETTINGS_OVERRIDES = {"@jupyterlab/notebook-extension:tracker": {"windowingMode": "defer"}}
+#: so "Run All" leaves every output on the page and the browser's find sees the whole chapter; and a
+#: notebook starts the site's one kernel by itself, never asking "Select Kernel" (JupyterLab asked
+#: when a notebook opened before the kernel specs arrived, a race a busy machine lost)
+SETTINGS_OVERRIDES = {"@jupyterlab/notebook-extension:tracker": {"windowingMode": "defer",
+                                                                 "autoStartDefaultKernel": True}}
 #: runtime files taken from the npm package (no source maps, no typings, no demo consoles)
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "package.json")
 #: the environment markers of Pyodide's kernel, for reading a wheel's requirements
@@ -167,13 +173,16 @@ def prepare_pyodide(out: Path, cache: Path) -> dict:
     boot = lock_closure(packages, BOOT_ROOTS)
     suite = suite_closure(packages, boot, wheel_cache, python)
     rehashed = _serve(packages, boot + suite, wheel_cache, dest)
+    compile_wheels([dest / packages[n]["file_name"] for n in boot + suite], npm, cache / "bytecode")
+    for name in boot + suite:
+        packages[name]["sha256"] = sha256_of(dest / packages[name]["file_name"])
     left_out = len(packages) - len(boot) - len(suite)
     lock["packages"] = {name: packages[name] for name in sorted(boot + suite)}
     (dest / "pyodide-lock.json").write_text(json.dumps(lock, indent=1), encoding="utf-8")
     log(f"pyodide {version}: {len(boot)} boot and {len(suite)} contract-suite wheels served "
         f"({', '.join(suite)}); the lock lists only these ({left_out} packages of Pyodide's distribution "
         f"left out); re-hashed: {rehashed or 'none'}")
-    return {"version": version, "boot": boot, "suite": suite, "rehashed": rehashed}
+    return {"version": version, "npm": npm, "boot": boot, "suite": suite, "rehashed": rehashed}
 
 
 def write_config(out: Path) -> None:

@@ -46,7 +46,7 @@ def prepare_runtime(lite_dir: Path, cache: Path, root: Path = ROOT) -> dict:
     """Fill the JupyterLite input folder: Pyodide and its lock, the piplite wheels, the config files."""
     lite_dir.mkdir(parents=True, exist_ok=True)
     summary = lite_runtime.prepare_pyodide(lite_dir, cache)
-    summary["piplite"] = lite_wheels.prepare_piplite(lite_dir, cache, root)
+    summary["piplite"] = lite_wheels.prepare_piplite(lite_dir, cache, summary["npm"], root)
     lite_runtime.write_config(lite_dir)
     return summary
 
@@ -162,12 +162,36 @@ def lite_build(lite_dir: Path, contents: Path, site: Path) -> None:
     subprocess.run(cmd, check=True, cwd=lite_dir, stdout=subprocess.DEVNULL)
 
 
-def prune_and_measure(site: Path) -> int:
-    """Remove source maps left in a built lite site; return its size in bytes."""
+#: JupyterLab extensions of this environment that the live site leaves out, and why
+LEFT_OUT_EXTENSIONS = {
+    "jupyterlab-rise": "RISE presents from a Jupyter server; in the live site its button opened a 404",
+    "@jupyter-widgets/jupyterlab-manager": "no chapter shows a widget (the panels are Vega-Lite)",
+}
+
+
+def finish_site(site: Path) -> int:
+    """Remove source maps and the :data:`LEFT_OUT_EXTENSIONS` from a built lite site; return its size in bytes.
+
+    An extension leaves its folder, the ``federated_extensions`` of ``jupyter-lite.json`` and its
+    settings schemas, so the app neither loads nor lists it.
+    """
     for path in site.rglob("*.map"):
         path.unlink()
+    for config in site.rglob("jupyter-lite.json"):
+        data = json.loads(config.read_text(encoding="utf-8"))
+        extensions = data.get("jupyter-config-data", {}).get("federated_extensions")
+        if extensions is not None:
+            extensions[:] = [e for e in extensions if e.get("name") not in LEFT_OUT_EXTENSIONS]
+            config.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    schemas = site / "build" / "schemas" / "all_federated.json"
+    if schemas.is_file():
+        kept = [s for s in json.loads(schemas.read_text(encoding="utf-8"))
+                if s.get("id", "").split(":")[0] not in LEFT_OUT_EXTENSIONS]
+        schemas.write_text(json.dumps(kept), encoding="utf-8")
+    for name in LEFT_OUT_EXTENSIONS:
+        shutil.rmtree(site / "extensions" / name, ignore_errors=True)
     size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
-    log(f"lite site {site}: {size / 2**20:.1f} MiB")
+    log(f"lite site {site}: {size / 2**20:.1f} MiB (left out: {', '.join(LEFT_OUT_EXTENSIONS)})")
     return size
 
 
@@ -187,7 +211,7 @@ def build_site(out: Path, notebooks: list[Path], *, root: Path = ROOT, glue: str
     site = out / "site" / "lite"
     shutil.rmtree(site, ignore_errors=True)
     lite_build(out / "lite_src", out / "lite_contents", site)
-    prune_and_measure(site)
+    finish_site(site)
     log(f"piplite wheels {', '.join(summary['piplite'])}; {len(files)} files in the contents")
     return out / "site"
 

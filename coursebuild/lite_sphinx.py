@@ -86,12 +86,12 @@ def _on_pages_written(app, exception) -> None:
 
 
 def _on_build_finished(app, exception) -> None:
-    """Remove source maps from the built lite site and report its size."""
-    from .lite_site import prune_and_measure
+    """Finish the built lite site (:func:`coursebuild.lite_site.finish_site`) and report its size."""
+    from .lite_site import finish_site
 
     site = Path(app.outdir) / "lite"
     if exception is None and site.is_dir():
-        prune_and_measure(site)
+        finish_site(site)
 
 
 def setup(app):

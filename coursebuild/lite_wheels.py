@@ -127,8 +127,14 @@ def build_labcore_wheel(dest: Path, root: Path = ROOT) -> Path:
                        "labcore, the multi-LoRA course library (built for JupyterLite)")
 
 
-def prepare_piplite(out: Path, cache: Path, root: Path = ROOT) -> list[str]:
-    """Put the piplite wheels (``PIPLITE_WHEELS`` from PyPI, and labcore) in ``out/pypi``; return their names."""
+def prepare_piplite(out: Path, cache: Path, pyodide_dir: Path, root: Path = ROOT) -> list[str]:
+    """Put the piplite wheels (``PIPLITE_WHEELS`` from PyPI, and labcore) in ``out/pypi``; return their names.
+
+    Each is compiled with the Python of the npm ``pyodide`` package in ``pyodide_dir``
+    (:mod:`coursebuild.lite_bytecode`); labcore keeps its sources beside its bytecode.
+    """
+    from .lite_bytecode import compile_wheels
+
     dest = out / "pypi"
     shutil.rmtree(dest, ignore_errors=True)
     specs = [f"{d}=={importlib.metadata.version(d)}" for d in PIPLITE_DISTS] + list(PIPLITE_WHEELS)
@@ -138,4 +144,5 @@ def prepare_piplite(out: Path, cache: Path, root: Path = ROOT) -> list[str]:
     for spec in specs:
         shutil.copy2(find_wheel(wheel_cache, *spec.split("==")), dest)
     build_labcore_wheel(dest, root)
+    compile_wheels(sorted(dest.glob("*.whl")), pyodide_dir, cache / "bytecode", keep_source=("labcore",))
     return sorted(p.name for p in dest.glob("*.whl"))

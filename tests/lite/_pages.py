@@ -109,13 +109,16 @@ class Run:
     stderr: list[str] = field(default_factory=list)
     panels: list[dict[str, Any]] = field(default_factory=list)
     images: list[dict[str, Any]] = field(default_factory=list)
-    dialogs: int = 0
+    #: the text of every dialog JupyterLab opened (none should: the site starts its one kernel by itself)
+    dialogs: list[str] = field(default_factory=list)
     #: seconds from opening the page to: the first cell shown, Run All started, every cell run, controls moved
     phases: dict[str, float] = field(default_factory=dict)
     moves: list[dict[str, Any]] = field(default_factory=list)
     collapsed: dict[str, int] = field(default_factory=dict)
     collapsed_at_open: dict[str, int] = field(default_factory=dict)
     markdown: str = ""
+    #: the notebook toolbar's items (``data-jp-item-name``), read once the notebook opened
+    toolbar: list[str] = field(default_factory=list)
     requests: list[str] = field(default_factory=list)
     blocked: list[str] = field(default_factory=list)
     page_errors: list[str] = field(default_factory=list)
@@ -142,10 +145,10 @@ async def _collapsed(page) -> dict[str, int]:
 async def answer_kernel_dialog(dialog) -> None:
     """Pick the Pyodide kernel in JupyterLab's "Select Kernel" dialog and accept it.
 
-    JupyterLab asks when the kernel specs arrive after the notebook opened (a race on a busy machine, seen
-    twice in CI); a notebook left on "No Kernel" would never run. Registered with
-    ``page.add_locator_handler``, so Playwright answers the dialog whenever it appears in front of an
-    action, not only when a check happens to run after it opened.
+    The site sets ``autoStartDefaultKernel``, so no notebook should ask; the tests fail on any dialog
+    (:attr:`Run.dialogs`). This answers one anyway, so the run goes on and its other checks still report.
+    Registered with ``page.add_locator_handler``: Playwright answers the dialog whenever it appears in
+    front of an action.
     """
     select = dialog.locator("select")
     if await select.count():
@@ -177,25 +180,16 @@ async def _wait_settled(page, dialog, answer) -> None:
 
 async def run_notebook(browser, base: str, name: str, n_code: int, *, n_total: int | None = None,
                        move=None) -> Run:
-    """Open ``name`` offline in a fresh context, Run All, wait until its ``n_code`` visible code cells ran and
-    the kernel is idle, and collect a :class:`Run`.
+    """Open ``name`` offline in a new tab of ``browser`` (:func:`launch`), Run All, wait until its ``n_code``
+    visible code cells ran and the kernel is idle, and collect a :class:`Run`.
 
-    ``move(page, run)`` (async), when given, is called after the run to move panel controls.
+    ``move(page, run)`` (async), when given, is called after the run to move panel controls. The tab's
+    requests include those of its kernel's web worker; any that would leave 127.0.0.1 was aborted by
+    :func:`launch`'s guard and is the run's ``blocked``.
     """
     run = Run(name)
-    context = await browser.new_context(viewport={"width": 1280, "height": 24000})
-
-    async def guard(route) -> None:
-        if is_local(route.request.url):
-            await route.continue_()
-        else:
-            run.blocked.append(route.request.url)
-            await route.abort()
-
-    await context.route("**/*", guard)
-    await context.add_init_script(RECORD_CANVAS_TEXT)
-    context.on("request", lambda req: run.requests.append(req.url))
-    page = await context.new_page()
+    page = await browser.new_page()
+    page.on("request", lambda req: run.requests.append(req.url))
     page.on("pageerror", lambda err: run.page_errors.append(str(err)))
     started = time.perf_counter()
     try:
@@ -206,10 +200,12 @@ async def run_notebook(browser, base: str, name: str, n_code: int, *, n_total: i
             await page.wait_for_function("n => document.querySelectorAll('.jp-CodeCell').length === n",
                                          arg=n_total, timeout=60_000)
         run.collapsed_at_open = await _collapsed(page)
+        run.toolbar = await page.locator(".jp-NotebookPanel-toolbar .jp-Toolbar-item").evaluate_all(
+            "els => els.map(e => e.getAttribute('data-jp-item-name') || '')")
         dialog = page.locator(".jp-Dialog")
 
         async def answer(found) -> None:
-            run.dialogs += 1
+            run.dialogs.append(" ".join((await found.first.inner_text()).split())[:200])
             await answer_kernel_dialog(found)
 
         await page.add_locator_handler(dialog, answer)
@@ -246,13 +242,31 @@ async def run_notebook(browser, base: str, name: str, n_code: int, *, n_total: i
         run.outputs = run.outputs or await page.locator(".jp-OutputArea-output").evaluate_all(
             "els => els.map(e => e.textContent)")
     finally:
-        await context.close()
+        run.blocked = [url for url in run.requests if not is_local(url)]
+        await page.close()
     return run
 
 
-async def launch(playwright):
-    """Launch Debian's Chromium headless with the course's flags."""
-    return await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+async def launch(playwright, profile: Path):
+    """Launch Debian's Chromium headless with one profile on disk (``profile``) for every notebook a test opens.
+
+    A reader's browser keeps its HTTP cache and the code V8 compiled from JupyterLab's scripts and
+    Pyodide's WebAssembly between the chapters they open; so does this profile (measured: about a
+    quarter less CPU per chapter after the first). Every request that would leave 127.0.0.1 is
+    aborted; each tab records its own (:func:`run_notebook`). The tall viewport lays out every cell.
+    """
+    context = await playwright.chromium.launch_persistent_context(
+        str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, viewport={"width": 1280, "height": 24000})
+
+    async def guard(route) -> None:
+        if is_local(route.request.url):
+            await route.continue_()
+        else:
+            await route.abort()
+
+    await context.route("**/*", guard)
+    await context.add_init_script(RECORD_CANVAS_TEXT)
+    return context
 
 
 #: a registry/cache/router walk-through; its printed line must be identical in Pyodide and in CPython
@@ -272,6 +286,16 @@ PROBE_CELL = """\
 import sys
 print("PYODIDE", sys.platform, sys.version.split()[0])"""
 
+#: whether the kernel imported IPython (sourceless) and labcore (source beside it) from the bytecode the site serves,
+#: written by Pyodide's own Python (``coursebuild.lite_bytecode``): same magic number as this interpreter's
+BYTECODE_CELL = """\
+import importlib.util, IPython, labcore
+def served_bytecode(module):
+    path = module.__file__ if module.__file__.endswith(".pyc") else importlib.util.cache_from_source(module.__file__)
+    with open(path, "rb") as f:
+        return f.read(4) == importlib.util.MAGIC_NUMBER
+print("BYTECODE", IPython.__file__.endswith(".pyc"), served_bytecode(IPython), served_bytecode(labcore))"""
+
 #: one panel shown from a blank notebook in one call, as an instructor would
 PANEL_CELL = """\
 import labcore.panels
@@ -284,7 +308,7 @@ print("GRID FROM THE BOOK BUILD", labcore.panels.show("adapter_vram_panel").stor
 
 
 def demo_notebook(path: Path) -> None:
-    """Write the kernel check notebook: a setup cell (replaced by the live one), probe, labcore, panel and row cells."""
+    """Write the kernel check notebook: a setup cell (replaced by the live one), probe, labcore, bytecode, panel and row cells."""
     import nbformat
 
     from coursebuild.lite_notebooks import LIVE_MARKER
@@ -295,6 +319,7 @@ def demo_notebook(path: Path) -> None:
         nbformat.v4.new_code_cell(f"{LIVE_MARKER}: replaced in the live copy", metadata={"tags": ["remove-cell"]}),
         nbformat.v4.new_code_cell(PROBE_CELL),
         nbformat.v4.new_code_cell(LABCORE_CELL),
+        nbformat.v4.new_code_cell(BYTECODE_CELL),
         nbformat.v4.new_code_cell(PANEL_CELL),
         nbformat.v4.new_code_cell(ROW_CELL),
     ]
@@ -303,7 +328,8 @@ def demo_notebook(path: Path) -> None:
 
 
 #: the kernelspec the site serves the check notebook with: no kernel of the site has this name or language, so
-#: JupyterLab always asks which kernel to start (the "Select Kernel" dialog that CI met by a race, made certain)
+#: without ``autoStartDefaultKernel`` JupyterLab would always ask which kernel to start (the "Select Kernel"
+#: dialog CI met by a race, made certain); with it, the notebook must start the site's kernel by itself
 UNMATCHED_KERNELSPEC = {"name": "no-such-kernel", "display_name": "No such kernel", "language": "no-such-language"}
 
 

@@ -4,6 +4,7 @@ For each chapter (``book/NN_*.ipynb``): Run All in a Pyodide kernel with every r
 127.0.0.1 aborted, wait until every code cell has run, then check
 
 * no error output: no stderr output with a traceback or an ``...Error:`` line, nothing left unrun;
+* no dialog: the kernel starts by itself (no "Select Kernel");
 * zero requests outside 127.0.0.1 (every one is aborted and recorded);
 * every figure the book drew for a cell that the live copy keeps is shown as an image (the site
   serves the stored SVG/PNG; the live kernel has no matplotlib), with its caption, and no
@@ -108,7 +109,7 @@ async def _move_every_control(page, run) -> None:
 
 
 @pytest.fixture(scope="module")
-def chapter_runs(server, lite_site):
+def chapter_runs(server, lite_site, tmp_path_factory):
     """Run every chapter's live copy (``PAGES_AT_ONCE`` at a time); return ``{name: Run}``."""
     from playwright.async_api import async_playwright
 
@@ -116,7 +117,7 @@ def chapter_runs(server, lite_site):
 
     async def main():
         async with async_playwright() as pw:
-            browser = await launch(pw)
+            browser = await launch(pw, tmp_path_factory.mktemp("profile"))
             gate = asyncio.Semaphore(PAGES_AT_ONCE)
 
             async def one(path):
@@ -145,6 +146,7 @@ def test_chapter_runs_offline_with_working_panels(chapter_runs, lite_site, chapt
     run = chapter_runs[chapter]
     text = "\n".join(run.outputs)
     assert run.failure is None, f"{run.failure}\n{text[-3000:]}"
+    assert run.dialogs == [], f"JupyterLab opened a dialog instead of running the chapter: {run.dialogs}"
     assert run.unrun == 0, f"{run.unrun} code cells did not run\n{text[-3000:]}"
     assert run.blocked == [] and all(is_local(url) for url in run.requests), run.blocked
     errors = [s for s in run.stderr if TRACEBACK.search(s)]

@@ -2,9 +2,11 @@
 
 The site (built once by ``conftest.lite_site``) holds a small check notebook (``_pages.demo_notebook``)
 beside the chapters: its cells print the platform, run a registry/cache/router walk-through whose
-line must equal the same code run here in CPython, show a panel from a blank notebook in one
+line must equal the same code run here in CPython, check that IPython and labcore were imported from
+the bytecode the site serves (``coursebuild.lite_bytecode``), show a panel from a blank notebook in one
 call, and compute a panel state off its grid (equal to CPython's). It is served with a kernelspec
-that matches no kernel, so it also checks that the harness answers JupyterLab's kernel dialog.
+that matches no kernel, so it also checks that the site starts its one kernel by itself, with no
+"Select Kernel" dialog (``autoStartDefaultKernel``), even for a notebook it cannot match.
 Every request is recorded; any outside 127.0.0.1 is aborted and fails this test.
 
 Run alone with ``pytest -m lite tests/lite -s`` (prints times). Needs ``requirements-lite.txt``,
@@ -23,6 +25,8 @@ from pathlib import Path
 
 import pytest
 
+from coursebuild.lite_site import LEFT_OUT_EXTENSIONS
+
 from ._pages import CHAPTERS, LABCORE_CELL, ROOT, ROW_CELL, UNMATCHED_KERNELSPEC, is_local, launch, run_notebook
 
 pytestmark = [pytest.mark.lite, pytest.mark.browser]
@@ -36,11 +40,11 @@ def _run_here(source: str) -> str:
     return buf.getvalue().strip()
 
 
-def test_live_kernel_boots_offline_and_runs_labcore(server: str, lite_site: Path) -> None:
-    """Answer the kernel dialog, boot Pyodide, run labcore, draw a panel, with zero requests outside 127.0.0.1.
+def test_live_kernel_boots_offline_and_runs_labcore(server: str, lite_site: Path, tmp_path: Path) -> None:
+    """Start Pyodide with no dialog, run labcore, draw a panel, with zero requests outside 127.0.0.1.
 
-    The notebook's kernelspec matches no kernel of the site, so JupyterLab always opens its "Select Kernel"
-    dialog: ``run_notebook`` must answer it with the Pyodide kernel and run the notebook (the race CI met).
+    The notebook's kernelspec matches no kernel of the site: JupyterLab would ask "Select Kernel" (the race
+    CI met, made certain), but the site's ``autoStartDefaultKernel`` starts the Pyodide kernel instead.
     """
     from playwright.async_api import async_playwright
 
@@ -52,8 +56,8 @@ def test_live_kernel_boots_offline_and_runs_labcore(server: str, lite_site: Path
 
     async def main():
         async with async_playwright() as pw:
-            browser = await launch(pw)
-            run = await run_notebook(browser, server, "live_check.ipynb", 5, move=shot)
+            browser = await launch(pw, tmp_path / "profile")
+            run = await run_notebook(browser, server, "live_check.ipynb", 6, move=shot)
             await browser.close()
             return run
 
@@ -62,10 +66,13 @@ def test_live_kernel_boots_offline_and_runs_labcore(server: str, lite_site: Path
     text = "\n".join(run.outputs)
     print(f"\n[lite] check notebook ran in {run.seconds:.1f} s; {len(run.requests)} requests, "
           f"{len(run.blocked)} blocked")
-    assert run.dialogs >= 1, "the kernel dialog never opened: the dialog check proves nothing"
+    assert run.dialogs == [], f"JupyterLab asked instead of starting the site's kernel: {run.dialogs}"
+    # the notebook's own toolbar, and no button of an extension the live site leaves out (RISE needs a server)
+    assert "run" in run.toolbar and not any("RISE" in item for item in run.toolbar), run.toolbar
     assert run.failure is None and run.unrun == 0, f"{run.failure}, {run.unrun} cells not run\n{text}"
     assert "PYODIDE emscripten" in text, text
     assert _run_here(LABCORE_CELL) in text, text
+    assert "BYTECODE True True True" in text, text  # IPython and labcore imported from the site's Pyodide bytecode
     here = _run_here("import labcore.panels\n" + ROW_CELL).splitlines()
     assert here[0] in text, text  # a state off the grid, computed live as here
     assert "GRID FROM THE BOOK BUILD True" in text, text  # the live kernel read the staged grid and accepted it
@@ -94,7 +101,7 @@ def test_every_chapter_has_the_setup_cell() -> None:
 
 
 def test_built_book_links_every_chapter_live() -> None:
-    """Check a built book holds each chapter's live copy (glue pasted) and links to it from the page."""
+    """Check a built book holds each chapter's live copy (glue pasted), links to it, and loads only working extensions."""
     html = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))
     if not (html / "lite" / "jupyter-lite.json").is_file():
         pytest.skip(f"no built book with a lite site at {html}")
@@ -112,6 +119,9 @@ def test_built_book_links_every_chapter_live() -> None:
     settings = config["jupyter-config-data"]["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
     assert settings["pyodideUrl"].startswith("./"), settings
     assert settings["disablePyPIFallback"] is True
+    loaded = {e["name"] for e in config["jupyter-config-data"]["federated_extensions"]}
+    assert "@jupyterlite/pyodide-kernel-extension" in loaded and not loaded & set(LEFT_OUT_EXTENSIONS), loaded
+    assert not any((html / "lite" / "extensions" / name).exists() for name in LEFT_OUT_EXTENSIONS)
     wheels = sorted(p.name for p in (html / "lite" / "pypi").glob("*.whl"))
     assert any(w.startswith("labcore-") for w in wheels) and not any(w.startswith("myst_nb") for w in wheels), wheels
     assert problems == []
