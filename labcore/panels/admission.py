@@ -1,6 +1,6 @@
 """Panels for in-flight admission: a full pool makes requests wait or be refused, never evicts one in flight.
 
->>> row = admission_panel().lookup(pool_adapters=40)      # room for every tenant: nobody waits
+>>> row = admission_panel().row(pool_adapters=40)      # room for every tenant: nobody waits
 >>> row["refused"], row["queued"]
 (0, 0)
 """

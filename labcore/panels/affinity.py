@@ -1,6 +1,6 @@
 """Panels for affinity routing: where a tenant's adapter lives decides the hit rate and the hot spots.
 
->>> row = affinity_panel().lookup()
+>>> row = affinity_panel().row()
 >>> row["p99_bounded_ms"] < row["p99_round_robin_ms"]
 True
 """

@@ -1,6 +1,6 @@
 """Panels for batch overhead: distinct adapters per batch make dynamic LoRA dearer, and merging wins sooner.
 
->>> batch_panel().lookup(distinct=1)["overhead_pct"]          # one adapter per batch: the flat 5%
+>>> batch_panel().row(distinct=1)["overhead_pct"]          # one adapter per batch: the flat 5%
 5.0
 """
 

@@ -1,6 +1,6 @@
 """Panels for the adapter cache: the thrash cliff as the VRAM budget crosses the working set.
 
->>> row = lru_thrash_panel().lookup()             # 320 MiB, 40 tenants, Zipf 1.0
+>>> row = lru_thrash_panel().row()             # 320 MiB, 40 tenants, Zipf 1.0
 >>> row["lru_hit_pct"] > row["fifo_hit_pct"]
 True
 """

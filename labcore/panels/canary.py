@@ -1,6 +1,6 @@
 """Panels for the canary: how the controller's decisions follow the candidate's true behaviour.
 
->>> canary_panel().lookup(candidate_error_pct=5.0)["final_share_pct"]   # a flaky candidate stays at 5%
+>>> canary_panel().row(candidate_error_pct=5.0)["final_share_pct"]   # a flaky candidate stays at 5%
 5.0
 """
 

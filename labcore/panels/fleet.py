@@ -1,7 +1,7 @@
 """Panels for the fleet plan: the bill of one GPU per tenant against many adapters per GPU.
 
 >>> p = fleet_savings_panel()
->>> p.lookup()["savings_pct"]          # the lab's defaults: 40 tenants, H100 at $3.20/hour, 16 MiB adapters
+>>> p.row()["savings_pct"]          # the lab's defaults: 40 tenants, H100 at $3.20/hour, 16 MiB adapters
 97.5
 """
 

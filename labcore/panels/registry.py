@@ -1,6 +1,6 @@
 """Panels for the registry: what "latest" resolves to as releases pile up, semver against a string sort.
 
->>> release_panel().lookup()["releases_behind"]    # after 1.12.0 a string sort still answers 1.9.0
+>>> release_panel().row()["releases_behind"]    # after 1.12.0 a string sort still answers 1.9.0
 3
 """
 

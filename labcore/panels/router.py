@@ -1,6 +1,6 @@
 """Panels for the router: what each kind of request costs under the latency model.
 
->>> row = route_latency_panel().lookup()      # 40 ms base, 5% overhead, 16 MiB over 8 MiB/ms
+>>> row = route_latency_panel().row()      # 40 ms base, 5% overhead, 16 MiB over 8 MiB/ms
 >>> row["base_ms"], row["hit_ms"], row["miss_ms"]
 (40.0, 42.0, 44.0)
 """

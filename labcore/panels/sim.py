@@ -1,6 +1,6 @@
 """Panels for the serving simulator: customer #41 and the onboarding cliff.
 
->>> row = onboarding_panel().lookup()       # 41 tenants on a forty-adapter pool, Zipf 0.5
+>>> row = onboarding_panel().row()       # 41 tenants on a forty-adapter pool, Zipf 0.5
 >>> row["p99_after_ms"] > row["p99_before_ms"]
 True
 """

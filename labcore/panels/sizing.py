@@ -1,6 +1,6 @@
 """Panels for adapter sizing: how big an adapter is, exactly, and how many fit beside the base.
 
->>> row = adapter_vram_panel().lookup()          # Llama-3-8B, r=16 on q,v, bf16
+>>> row = adapter_vram_panel().row()          # Llama-3-8B, r=16 on q,v, bf16
 >>> row["naive_mb"], row["exact_mb"]
 (16.0, 13.0)
 """

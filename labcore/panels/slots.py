@@ -1,6 +1,6 @@
 """Panels for batch slots: TTFT as the active adapters cross the slot count, with a fix applied.
 
->>> row = slot_cliff_panel().lookup()           # 16 adapters, 8 slots, no fix
+>>> row = slot_cliff_panel().row()           # 16 adapters, 8 slots, no fix
 >>> row["waited"] > 0 and row["p99_ms"] > 1000 > row["p50_ms"]
 True
 """

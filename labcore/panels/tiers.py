@@ -1,6 +1,6 @@
 """Panels for the spill tier: p99 under adapter churn with and without a host-RAM tier.
 
->>> row = spill_panel().lookup()          # 64 tenants over a 32-adapter GPU pool and a 96-adapter host tier
+>>> row = spill_panel().row()          # 64 tenants over a 32-adapter GPU pool and a 96-adapter host tier
 >>> row["p99_tiered_ms"] < row["p99_gpu_only_ms"]
 True
 """
