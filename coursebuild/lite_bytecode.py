@@ -24,15 +24,13 @@ Compiled wheels are cached by the input wheel's sha256 and the interpreter's cac
 
 from __future__ import annotations
 
-import base64
-import csv
-import hashlib
-import io
 import json
 import shutil
 import subprocess
 import zipfile
 from pathlib import Path, PurePosixPath
+
+from .lite_wheels import record_text, sha256_of
 
 #: the Node script that runs :func:`add_bytecode` in Pyodide (beside this module)
 NODE_SCRIPT = Path(__file__).with_name("static") / "pyodide_compile.mjs"
@@ -46,20 +44,19 @@ def bytecode_name(source: str, cache_tag: str, *, keep_source: bool) -> str:
     return str(path.with_suffix(".pyc"))
 
 
-def _record_row(name: str, data: bytes) -> list:
-    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
-    return [name, f"sha256={digest}", len(data)]
-
-
-def add_bytecode(src: str, dst: str, *, keep_source: bool, site_packages: str = "/lib/python3.14/site-packages") -> int:
+def add_bytecode(src: str, dst: str, *, keep_source: bool) -> int:
     """Write wheel ``dst``: wheel ``src`` with each ``.py`` compiled by this interpreter; return how many.
 
-    The code objects name the file where the kernel installs it (``site_packages``), so tracebacks point
-    there. A module that does not compile stays source only, as it would have failed at import anyway.
+    The code objects name the file where this interpreter installs it (its ``purelib``, in Pyodide
+    ``/lib/python3.14/site-packages``), so tracebacks point there. A module that does not compile stays
+    source only, as it would have failed at import anyway.
     """
     import importlib._bootstrap_external as bootstrap
     import importlib.util
     import sys
+    import sysconfig
+
+    site_packages = sysconfig.get_paths()["purelib"]
 
     tag = sys.implementation.cache_tag
     compiled = 0
@@ -84,23 +81,14 @@ def add_bytecode(src: str, dst: str, *, keep_source: bool, site_packages: str = 
                 if not keep_source:
                     continue
             files[info.filename] = (info, data)
-    record = io.StringIO()
-    writer = csv.writer(record, lineterminator="\n")
-    for name, (_info, data) in files.items():
-        writer.writerow(_record_row(name, data))
-    writer.writerow([record_name, "", ""])
+    record = record_text({name: data for name, (_info, data) in files.items()}, record_name)
     with zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zout:
         for name, (info, data) in files.items():
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = info.external_attr or 0o644 << 16
             zout.writestr(info, data)
-        zout.writestr(zipfile.ZipInfo(record_name, date_time=(2020, 1, 1, 0, 0, 0)), record.getvalue())
+        zout.writestr(zipfile.ZipInfo(record_name, date_time=(2020, 1, 1, 0, 0, 0)), record)
     return compiled
-
-
-def sha256_of(path: Path) -> str:
-    """Return the hex sha256 digest of a file."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def compile_wheels(wheels: list[Path], pyodide_dir: Path, cache: Path, *, keep_source: tuple[str, ...] = ()) -> dict:

@@ -24,7 +24,6 @@ package fails at once instead of asking PyPI, and ``overrides.json`` (JupyterLab
 from __future__ import annotations
 
 import email.parser
-import hashlib
 import json
 import shutil
 import subprocess
@@ -33,7 +32,7 @@ import zipfile
 from pathlib import Path
 
 from .lite_bytecode import compile_wheels
-from .lite_wheels import find_wheel, log, normalize, pip_download
+from .lite_wheels import find_wheel, log, normalize, pip_download, sha256_of
 
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 #: packages the kernel loads from the lock while booting (the kernel's worker: micropip first,
@@ -63,11 +62,6 @@ def pyodide_version() -> str:
     from jupyterlite_pyodide_kernel.constants import PYODIDE_VERSION
 
     return PYODIDE_VERSION
-
-
-def sha256_of(path: Path) -> str:
-    """Return the hex sha256 digest of a file."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def fetch_pyodide_npm(version: str, cache: Path) -> Path:

@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 
 from . import lite_notebooks, lite_runtime, lite_wheels
+from .lite_bytecode import compile_wheels
 from .lite_wheels import log
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,10 +44,16 @@ SUITE_FILES = ("tests/__init__.py", "tests/conftest.py", "tests/contract/*.py", 
 
 
 def prepare_runtime(lite_dir: Path, cache: Path, root: Path = ROOT) -> dict:
-    """Fill the JupyterLite input folder: Pyodide and its lock, the piplite wheels, the config files."""
+    """Fill the JupyterLite input folder: Pyodide and its lock, the piplite wheels, the config files.
+
+    The piplite wheels are compiled with Pyodide's Python like the lock's (:mod:`coursebuild.lite_bytecode`);
+    labcore keeps its sources beside its bytecode.
+    """
     lite_dir.mkdir(parents=True, exist_ok=True)
     summary = lite_runtime.prepare_pyodide(lite_dir, cache)
-    summary["piplite"] = lite_wheels.prepare_piplite(lite_dir, cache, summary["npm"], root)
+    wheels = lite_wheels.prepare_piplite(lite_dir, cache, root)
+    compile_wheels(wheels, summary["npm"], cache / "bytecode", keep_source=("labcore",))
+    summary["piplite"] = [whl.name for whl in wheels]
     lite_runtime.write_config(lite_dir)
     return summary
 

@@ -77,6 +77,26 @@ def pip_download(specs: list[str], dest: Path) -> None:
     )
 
 
+def sha256_of(path: Path) -> str:
+    """Return the hex sha256 digest of a file."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def record_text(files: dict[str, bytes], record_name: str) -> str:
+    """Return a wheel's ``RECORD``: each file (archive path -> bytes) with its sha256 and size, then itself.
+
+    >>> record_text({"a.py": b""}, "a-1.dist-info/RECORD").splitlines()[1]
+    'a-1.dist-info/RECORD,,'
+    """
+    record = io.StringIO()
+    writer = csv.writer(record, lineterminator="\n")
+    for arc, data in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        writer.writerow([arc, f"sha256={digest}", len(data)])
+    writer.writerow([record_name, "", ""])
+    return record.getvalue()
+
+
 def write_wheel(dest: Path, name: str, version: str, files: dict[str, bytes], summary: str) -> Path:
     """Write a reproducible pure-Python wheel of ``files`` (archive path -> bytes) into ``dest``."""
     info = f"{name}-{version}.dist-info"
@@ -88,13 +108,7 @@ def write_wheel(dest: Path, name: str, version: str, files: dict[str, bytes], su
     files[f"{info}/WHEEL"] = (
         "Wheel-Version: 1.0\nGenerator: coursebuild.lite_wheels\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
     ).encode()
-    record = io.StringIO()
-    writer = csv.writer(record, lineterminator="\n")
-    for arc, data in files.items():
-        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
-        writer.writerow([arc, f"sha256={digest}", len(data)])
-    writer.writerow([f"{info}/RECORD", "", ""])
-    files[f"{info}/RECORD"] = record.getvalue().encode()
+    files[f"{info}/RECORD"] = record_text(files, f"{info}/RECORD").encode()
     dest.mkdir(parents=True, exist_ok=True)
     for old in dest.glob(f"{name}-*.whl"):
         old.unlink()
@@ -127,14 +141,8 @@ def build_labcore_wheel(dest: Path, root: Path = ROOT) -> Path:
                        "labcore, the multi-LoRA course library (built for JupyterLite)")
 
 
-def prepare_piplite(out: Path, cache: Path, pyodide_dir: Path, root: Path = ROOT) -> list[str]:
-    """Put the piplite wheels (``PIPLITE_WHEELS`` from PyPI, and labcore) in ``out/pypi``; return their names.
-
-    Each is compiled with the Python of the npm ``pyodide`` package in ``pyodide_dir``
-    (:mod:`coursebuild.lite_bytecode`); labcore keeps its sources beside its bytecode.
-    """
-    from .lite_bytecode import compile_wheels
-
+def prepare_piplite(out: Path, cache: Path, root: Path = ROOT) -> list[Path]:
+    """Put the piplite wheels (``PIPLITE_WHEELS`` from PyPI, and labcore) in ``out/pypi``; return their paths."""
     dest = out / "pypi"
     shutil.rmtree(dest, ignore_errors=True)
     specs = [f"{d}=={importlib.metadata.version(d)}" for d in PIPLITE_DISTS] + list(PIPLITE_WHEELS)
@@ -144,5 +152,4 @@ def prepare_piplite(out: Path, cache: Path, pyodide_dir: Path, root: Path = ROOT
     for spec in specs:
         shutil.copy2(find_wheel(wheel_cache, *spec.split("==")), dest)
     build_labcore_wheel(dest, root)
-    compile_wheels(sorted(dest.glob("*.whl")), pyodide_dir, cache / "bytecode", keep_source=("labcore",))
-    return sorted(p.name for p in dest.glob("*.whl"))
+    return sorted(dest.glob("*.whl"))

@@ -65,7 +65,7 @@ def is_local(url: str) -> bool:
 
 RUN_TIMEOUT_MS = 420_000
 #: a laptop's window: the site lays out every cell whatever the window (``windowingMode: defer``), and a
-#: window 24,000 px tall cost the compositor about 3 CPU-s more per chapter (traced) for nothing the tests read
+#: window 24,000 px tall cost the compositor about 5 CPU-s more per chapter (4 chapters: 233 vs 211 CPU-s)
 VIEWPORT = {"width": 1280, "height": 900}
 STDERR = '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
 
@@ -255,8 +255,8 @@ async def launch(playwright, profile: Path):
 
     A reader's browser keeps its HTTP cache and the code V8 compiled from JupyterLab's scripts and
     Pyodide's WebAssembly between the chapters they open; so does this profile (measured on chapter 4
-    opened three times in one profile: 37.8, then 30.1 and 29.8 CPU-s). Every request that would leave 127.0.0.1 is
-    aborted; each tab records its own (:func:`run_notebook`).
+    opened three times in one profile: 37.8, then 30.1 and 29.8 CPU-s). Every request that would leave
+    127.0.0.1 is aborted; each tab records its own (:func:`run_notebook`).
     """
     context = await playwright.chromium.launch_persistent_context(
         str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, viewport=VIEWPORT)
