@@ -7,6 +7,7 @@ Pyodide kernel in a web worker). The panels draw on a canvas: the page records e
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -182,11 +183,13 @@ async def _wait_settled(page, dialog, answer) -> None:
 
 
 async def run_notebook(browser, base: str, name: str, n_code: int, *, n_total: int | None = None,
-                       move=None) -> Run:
+                       move=None, ready: asyncio.Event | None = None) -> Run:
     """Open ``name`` offline in a new tab of ``browser`` (:func:`launch`), Run All, wait until its ``n_code``
     visible code cells ran and the kernel is idle, and collect a :class:`Run`.
 
-    ``move(page, run)`` (async), when given, is called after the run to move panel controls. The tab's
+    ``move(page, run)`` (async), when given, is called after the run to move panel controls. ``ready``,
+    when given, is set once the kernel runs the first cell (or the run failed before): by then this tab's
+    JupyterLab has created every IndexedDB store of the site (see :func:`launch`). The tab's
     requests include those of its kernel's web worker; any that would leave 127.0.0.1 was aborted by
     :func:`launch`'s guard and is the run's ``blocked``.
     """
@@ -219,6 +222,8 @@ async def run_notebook(browser, base: str, name: str, n_code: int, *, n_total: i
                 await page.locator("li[data-command='runmenu:run-all']").click(timeout=20_000)
                 await page.wait_for_function(STARTED, timeout=20_000)
                 run.phases["started"] = time.perf_counter() - started
+                if ready is not None:
+                    ready.set()
                 break
             except Exception:  # noqa: BLE001 - retried; the last attempt's error is the run's failure
                 if attempt == 2:
@@ -245,6 +250,8 @@ async def run_notebook(browser, base: str, name: str, n_code: int, *, n_total: i
         run.outputs = run.outputs or await page.locator(".jp-OutputArea-output").evaluate_all(
             "els => els.map(e => e.textContent)")
     finally:
+        if ready is not None:
+            ready.set()
         run.blocked = [url for url in run.requests if not is_local(url)]
         await page.close()
     return run
@@ -257,6 +264,12 @@ async def launch(playwright, profile: Path):
     Pyodide's WebAssembly between the chapters they open; so does this profile (measured on chapter 4
     opened three times in one profile: 37.8, then 30.1 and 29.8 CPU-s). Every request that would leave
     127.0.0.1 is aborted; each tab records its own (:func:`run_notebook`).
+
+    The tabs also share the site's IndexedDB database, whose stores (settings, statedb, files, checkpoints)
+    the first JupyterLab to load creates, one version upgrade each, in its first seconds. A second tab
+    opening meanwhile can lose its connection to the upgrade and break (CI met "Cannot set properties of
+    null (setting 'db')", the error of localForage's issue 997): open one tab first, the others once its kernel runs
+    (``run_notebook(..., ready=)``).
     """
     context = await playwright.chromium.launch_persistent_context(
         str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, viewport=VIEWPORT)

@@ -17,8 +17,8 @@ For each chapter (``book/NN_*.ipynb``): Run All in a Pyodide kernel with every r
   drawn readout must become ``Panel.row(**state)["readout"]`` computed here in CPython;
 * chapter 7's contract suite ran in the kernel with the same summary as here.
 
-The chapters run two at a time in one browser (``LITE_PAGES`` to change; ``LITE_CHAPTERS=02,07``
-runs only some); the whole module takes
+The chapters run two at a time in one browser (``LITE_PAGES`` to change; the first opens alone until
+its kernel runs, see ``_pages.launch``; ``LITE_CHAPTERS=02,07`` runs only some); the whole module takes
 several minutes on 2 cores (the panels read the grids the book build computed, so what takes the
 time is booting Pyodide and the chapters' own code). Timings per chapter are printed with ``-s``.
 """
@@ -119,19 +119,23 @@ def chapter_runs(server, lite_site, tmp_path_factory):
         async with async_playwright() as pw:
             browser = await launch(pw, tmp_path_factory.mktemp("profile"))
             gate = asyncio.Semaphore(PAGES_AT_ONCE)
+            first_ready = asyncio.Event()  # the profile's IndexedDB stores exist (see launch): other tabs may open
 
-            async def one(path):
+            async def one(path, first):
+                if not first:
+                    await first_ready.wait()
                 async with gate:
                     n_code = visible_code_cells(files / path.name)
                     run = await run_notebook(browser, server, path.name, n_code, n_total=code_cells(files / path.name),
-                                             move=_move_every_control)
+                                             move=_move_every_control, ready=first_ready if first else None)
                     phases = ", ".join(f"{k} {v:.1f}" for k, v in run.phases.items())
                     print(f"\n[lite] {run.name}: {run.seconds:.1f} s ({phases}), {len(run.panels)} panels, "
                           f"{sum(len(m['moved']) for m in run.moves)} controls moved, failure: {run.failure}",
                           flush=True)
                     return run
 
-            runs = await asyncio.gather(*(one(p) for p in CHAPTERS if not ONLY or p.name.startswith(ONLY)))
+            chosen = [p for p in CHAPTERS if not ONLY or p.name.startswith(ONLY)]
+            runs = await asyncio.gather(*(one(p, i == 0) for i, p in enumerate(chosen)))
             await browser.close()
             return {r.name: r for r in runs}
 
