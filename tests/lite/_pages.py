@@ -265,11 +265,11 @@ async def launch(playwright, profile: Path):
     opened three times in one profile: 37.8, then 30.1 and 29.8 CPU-s). Every request that would leave
     127.0.0.1 is aborted; each tab records its own (:func:`run_notebook`).
 
-    The tabs also share the site's IndexedDB database, whose stores (settings, statedb, files, checkpoints)
-    the first JupyterLab to load creates, one version upgrade each, in its first seconds. A second tab
-    opening meanwhile can lose its connection to the upgrade and break (CI met "Cannot set properties of
-    null (setting 'db')", the error of localForage's issue 997): open one tab first, the others once its kernel runs
-    (``run_notebook(..., ready=)``).
+    The tabs also share the site's IndexedDB database, whose stores (settings, statedb, files,
+    checkpoints) the first JupyterLab to load creates, one version upgrade each, in its first seconds.
+    A second tab opening meanwhile can lose its connection to the upgrade and break (CI met "Cannot set
+    properties of null (setting 'db')", the TypeError of localForage's issue 997): open one tab first,
+    the others once its kernel runs (``run_notebook(..., ready=)``).
     """
     context = await playwright.chromium.launch_persistent_context(
         str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, viewport=VIEWPORT)
@@ -324,7 +324,8 @@ print("GRID FROM THE BOOK BUILD", labcore.panels.show("adapter_vram_panel").stor
 
 
 def demo_notebook(path: Path) -> None:
-    """Write the kernel check notebook: a setup cell (replaced by the live one), probe, labcore, bytecode, panel and row cells."""
+    """Write the kernel check notebook: a setup cell (replaced by the live one), then the probe, labcore,
+    bytecode, panel and row cells."""
     import nbformat
 
     from coursebuild.lite_notebooks import LIVE_MARKER
