@@ -5,7 +5,8 @@ writes ``results/real_lora.json``; :func:`load_demo_results` reads it back for t
 imports no torch. The chapter also builds small files on disk to show what a server must read:
 
 * :func:`write_demo_adapter` rebuilds the demo adapter's directory with the exact layout the real
-  one had (config and safetensors header byte for byte; zeros for the weights);
+  one had (config and safetensors header byte for byte; zeros for the weights), from the fields
+  :func:`adapter_sizes` recorded when the script read the real one;
 * :func:`write_refused_adapters` writes two directories a reader must refuse: a pickle-only
   adapter and a truncated download;
 * :func:`write_digest_checkpoints` writes one checkpoint three ways: as saved, re-sharded into two
@@ -32,13 +33,14 @@ from pathlib import Path
 from typing import Any
 
 from .errors import AdapterFileError, BaseDigestMismatchError
-from .peft_files import safetensors_bytes
+from .peft_files import PeftAdapterFiles, safetensors_bytes
 
 __all__ = [
     "DEMO_RESULTS_FORMAT",
     "DEMO_CHECKPOINTS",
     "DemoResults",
     "load_demo_results",
+    "adapter_sizes",
     "write_demo_adapter",
     "write_refused_adapters",
     "write_digest_checkpoints",
@@ -89,6 +91,38 @@ def load_demo_results(path: str | os.PathLike[str]) -> DemoResults:
         if not isinstance(data.get(section), dict):
             raise AdapterFileError(path, f"section {section!r} is missing or not an object")
     return DemoResults(str(path), data["deterministic"], data["timings"], data["environment"])
+
+
+def adapter_sizes(files: PeftAdapterFiles) -> dict[str, Any]:
+    """Return the torch-free part of the results' ``sizes``: an adapter's layout, sizes and bytes per role, as read.
+
+    :func:`write_demo_adapter` rebuilds a directory with this layout from these fields:
+
+    >>> import tempfile
+    >>> from labcore.peft_files import read_peft_adapter
+    >>> sizes = {"rank": 2, "lora_alpha": 4, "target_names": ["q_proj"], "base_model_name_or_path": "tiny",
+    ...          "modules": [["m.layers.0.q_proj", 8, 8, 2]]}
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> blob = write_demo_adapter(folder, sizes)
+    >>> read = adapter_sizes(read_peft_adapter(folder))
+    >>> {key: read[key] for key in sizes} == sizes, read["file_bytes"] == len(blob), read["serving_bf16_bytes"]
+    (True, True, 64)
+    """
+    return {
+        "file_bytes": files.file_bytes,
+        "header_bytes": files.weights.header_bytes,
+        "tensor_bytes": files.tensor_bytes,
+        "tensor_count": len(files.weights.tensors),
+        "stored_dtypes": sorted({t.dtype for t in files.weights.tensors}),
+        "param_count": files.param_count,
+        "serving_bf16_bytes": files.serving_bytes("bf16"),
+        "modules": [[m.name, m.in_features, m.out_features, m.rank] for m in files.modules],
+        "rank": files.rank,
+        "lora_alpha": files.lora_alpha,
+        "target_names": list(files.target_names),
+        "base_model_name_or_path": files.base_model_name_or_path,
+        "bytes_by_role": files.bytes_by_role(),
+    }
 
 
 def _demo_config(sizes: Mapping[str, Any]) -> dict[str, Any]:

@@ -57,13 +57,10 @@ import transformers
 from peft import LoraConfig, PeftModel, get_peft_model, get_peft_model_state_dict
 from transformers import LlamaConfig, LlamaForCausalLM
 
-from labcore.adapter import Adapter
-from labcore.demo import DEMO_RESULTS_FORMAT
+from labcore.demo import DEMO_RESULTS_FORMAT, adapter_sizes, register_on_each_checkpoint
 from labcore.digest import checkpoint_digest
-from labcore.errors import LabcoreError
 from labcore.model_config import exact_adapter_mb, load_model_config, lora_params
 from labcore.peft_files import LOW_RANK_ROLES, read_peft_adapter
-from labcore.registry import AdapterRegistry
 from labcore.sizing import MIB, adapter_vram_mb
 
 MODEL_NAME = "tiny-llama-demo"  # the base name the adapter records and the registry serves
@@ -192,17 +189,6 @@ def median_forward_ms(models: dict[str, torch.nn.Module], batch: torch.Tensor, r
     return {key: statistics.median(values) for key, values in times.items()}
 
 
-def registry_outcome(served_digest: str, adapter: Adapter) -> str:
-    """Register the served base and the adapter in a fresh registry; say what happened."""
-    reg = AdapterRegistry()
-    reg.register_base(MODEL_NAME, served_digest)
-    try:
-        reg.register(adapter)
-    except LabcoreError as exc:
-        return f"refused: {type(exc).__name__}"
-    return "registered"
-
-
 # -- the demo ----------------------------------------------------------------------------------
 
 
@@ -275,29 +261,18 @@ def run(workdir: Path) -> dict:
     adapter = files.to_adapter(
         name="atbash", version="1.0.0", base_model=MODEL_NAME, base_digest=digests["A"], serving_dtype="fp32"
     )
-    registry = {key: registry_outcome(digests[key], adapter) for key in bases}
+    registry, _ = register_on_each_checkpoint(adapter, digests, base_model=MODEL_NAME)  # a fresh registry per checkpoint
 
     # 5. sizes three ways
     tiny = load_model_config(MODEL_NAME)
     sizes = {
-        "file_bytes": files.file_bytes,
-        "header_bytes": files.weights.header_bytes,
-        "tensor_bytes": files.tensor_bytes,
-        "tensor_count": len(files.weights.tensors),
-        "stored_dtypes": sorted({t.dtype for t in files.weights.tensors}),
-        "param_count": files.param_count,
+        **adapter_sizes(files),  # what the files say, read without torch
         "torch_param_count": torch_param_count,
         "torch_tensor_bytes": torch_tensor_bytes,
         "model_config_params": lora_params(tiny, LORA_RANK, LORA_TARGETS),
         "model_config_fp32_bytes": round(exact_adapter_mb(tiny, LORA_RANK, LORA_TARGETS, bytes=4) * MIB),
         "naive_fp32_bytes": round(adapter_vram_mb(LORA_RANK, tiny.hidden_size, tiny.num_hidden_layers, LORA_TARGETS, bytes=4) * MIB),
-        "serving_bf16_bytes": files.serving_bytes("bf16"),
         "adapter_vram_mb_fp32": adapter.vram_mb,
-        "modules": [[m.name, m.in_features, m.out_features, m.rank] for m in files.modules],
-        "rank": files.rank,
-        "lora_alpha": files.lora_alpha,
-        "target_names": list(files.target_names),
-        "base_model_name_or_path": files.base_model_name_or_path,
     }
 
     # merged vs unmerged: same function, different cost
@@ -338,7 +313,6 @@ def run(workdir: Path) -> dict:
     )
     head_model.save_pretrained(workdir / "adapter_with_head")
     with_head = read_peft_adapter(workdir / "adapter_with_head")
-    sizes["bytes_by_role"] = files.bytes_by_role()
     sizes["modules_to_save_lm_head"] = {
         "bytes_by_role": with_head.bytes_by_role(),
         "serving_bf16_bytes": with_head.serving_bytes("bf16"),
