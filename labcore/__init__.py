@@ -35,7 +35,20 @@ from .errors import (
 )
 from .canary import CanaryController, CanarySplit, CanaryThresholds
 from .digest import checkpoint_digest, is_digest
-from .engines import EngineSetting, production_mapping
+from .engines import (
+    EnginePlan,
+    EngineSetting,
+    LaunchCommand,
+    LaunchFlag,
+    LoraBuffer,
+    UnknownEngineError,
+    UnsupportedModelError,
+    launch_commands,
+    lora_buffers,
+    lora_slot_bytes,
+    production_mapping,
+    serving_plan,
+)
 from .fleet import FleetPlan, fleet_plan
 from .gpus import Gpu, UnknownGpuError, known_gpus, load_gpu
 from .model_config import (
@@ -64,6 +77,7 @@ from .router import (
 from .sim import Join, SimResult, Trace, Workload, make_trace, percentile, simulate, single_replica_router
 from .sizing import GpuMemorySplit, adapter_vram_mb, gpu_memory_split
 from .slots import SlotOutcome, SlotRequest, SlotScheduler, slot_pool_mb
+from .kv_cache import kv_bytes_per_sequence, kv_bytes_per_token, kv_layer_windows, tokens_in_bytes
 from .links import LAB_HOST_TO_GPU, TRANSFER_ASSUMPTIONS, Link, transfer_table
 from .tiers import TieredCache
 from .versions import format_version, parse_version
@@ -167,6 +181,20 @@ __all__ = [
     "tenant_adapters",
     "transfer_table",
     "variant_table",
+    "EnginePlan",
+    "LaunchCommand",
+    "LaunchFlag",
+    "LoraBuffer",
+    "UnknownEngineError",
+    "UnsupportedModelError",
+    "kv_bytes_per_sequence",
+    "kv_bytes_per_token",
+    "kv_layer_windows",
+    "launch_commands",
+    "lora_buffers",
+    "lora_slot_bytes",
+    "serving_plan",
+    "tokens_in_bytes",
 ]
 
 __version__ = "1.1.0"

@@ -1,11 +1,19 @@
-"""Run the worked example: ``python -m labcore``.
+"""Run labcore from a terminal: ``python -m labcore`` (the worked example) or ``python -m labcore plan ...``.
 
-Declares a base, registers adapters (one trained on another checkpoint, refused), routes a
-sequence of requests through a small cache, and prints each decision, the sizing and the fleet
-headline. The output is deterministic.
+With no subcommand it declares a base, registers adapters (one trained on another checkpoint,
+refused), routes a sequence of requests through a small cache, and prints each decision, the
+sizing and the fleet headline. ``plan`` prints one GPU's memory plan per engine and the two
+launch commands. The output is deterministic; a bad argument exits with status 2, a message on
+stderr and nothing on stdout.
 """
 
 from __future__ import annotations
+
+import argparse
+import io
+import sys
+from collections.abc import Sequence
+from contextlib import redirect_stdout
 
 from . import (
     Adapter,
@@ -19,6 +27,9 @@ from . import (
     gpu_memory_split,
     tenant_adapters,
 )
+from .engines import serving_plan
+from .gpus import known_gpus
+from .model_config import known_models
 
 BASE = "llama-3-8b"
 BASE_DIGEST = "sha256:9f2c4e"  # the checkpoint we serve
@@ -33,7 +44,7 @@ def _table(rows: list[tuple], header: tuple) -> str:
     return "\n".join(lines)
 
 
-def main() -> None:
+def worked_example() -> None:
     """Print the worked example."""
     size_mb = adapter_vram_mb(16, 4096, 32, ("q_proj", "v_proj"))
     print(f"1. Sizing: a Llama-3-8B LoRA, r=16 on q,v, bf16 = {size_mb:g} MiB (square-projection estimate)")
@@ -97,5 +108,68 @@ def main() -> None:
           f"(${plan.multi_lora_monthly_usd:,.0f}/month): {plan.savings_pct:g}% saved")
 
 
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m labcore",
+                                     description="Without a subcommand, print the worked example.")
+    sub = parser.add_subparsers(dest="command", metavar="{plan}")
+    plan = sub.add_parser("plan", help="plan one GPU for many LoRA tenants, per engine",
+                          description="Print one GPU's memory plan for vLLM and SGLang (driver-reported memory, "
+                                      "base weights, LoRA slot buffers, KV cache left, concurrent sequences) and "
+                                      "the two launch commands.")
+    plan.add_argument("--model", required=True, help=f"a shipped model config, one of: {', '.join(known_models())}")
+    plan.add_argument("--gpu", required=True, help=f"one of: {', '.join(known_gpus())}")
+    plan.add_argument("--tenants", required=True, type=int, help="adapters to serve (one per tenant)")
+    plan.add_argument("--rank", required=True, type=int, help="the largest adapter rank")
+    plan.add_argument("--context", type=int, default=8192, metavar="TOKENS",
+                      help="tokens per sequence (prompt and output); default 8192")
+    plan.add_argument("--slots", type=int, default=None,
+                      help="adapters in one batch; default: the tenants, at most 8")
+    plan.add_argument("--targets", nargs="+", default=None, metavar="MODULE",
+                      help="LoRA target modules (q_proj v_proj ..., or qkv_proj ...); default: every module "
+                           "the engine supports")
+    plan.add_argument("--memory-fraction", type=float, default=0.9,
+                      help="share of the GPU's memory the engine may take; default 0.9")
+    return parser
+
+
+def _print_plan(args: argparse.Namespace) -> None:
+    plans = serving_plan(args.model, args.gpu, tenants=args.tenants, rank=args.rank, context_tokens=args.context,
+                         target_modules=args.targets, slots=args.slots, memory_fraction=args.memory_fraction)
+    first = plans[0]
+    print(f"{args.model} on one {args.gpu}: {args.tenants} tenants, adapters up to rank {args.rank}, "
+          f"{args.context:,}-token sequences")
+    print(f"GPU memory the driver reports: {first.usable_mib:,.0f} MiB; the engine may take "
+          f"{args.memory_fraction:g} of it: {first.budget_mib:,.0f} MiB")
+    print(f"base weights (bf16): {first.base_mib:,.0f} MiB\n")
+    rows = [(p.engine, f"{p.lora_mib:,.1f}", f"{p.kv_mib:,.0f}", f"{p.kv_tokens:,}", f"{p.sequences:,}") for p in plans]
+    print(_table(rows, ("engine", "LoRA slot buffers MiB", "KV cache left MiB", "KV tokens", "sequences at once")))
+    for p in plans:
+        print(f"\n{p.engine}:\n  {p.command.command}")
+        for f in p.command.flags:
+            cost = f"; costs {f.cost}" if f.cost else ""
+            print(f"    {f.flag} {f.value or '(switch)'}  (default {f.default}{cost})")
+    if not all(p.fits for p in plans):
+        print("\nthe weights and LoRA buffers leave no room for one sequence on this GPU")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the worked example (no arguments) or a subcommand; return the exit status."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        worked_example()
+        return 0
+    out = io.StringIO()  # printed only once the whole plan is computed: an error leaves stdout empty
+    try:
+        with redirect_stdout(out):
+            _print_plan(args)  # the library checks every value and names the bad one
+    except (LabcoreError, ValueError) as error:
+        print(f"python -m labcore plan: error: {error}", file=sys.stderr)
+        return 2
+    sys.stdout.write(out.getvalue())
+    return 0
+
+
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,14 +1,19 @@
-"""Name the GPUs a fleet plan can use, with the memory each one's spec sheet states.
+"""Name the GPUs a fleet plan can use, with the memory the driver reports and the spec sheet's figure.
 
-The records are data (``labcore/data/gpus.json``), each with its source. ``memory_gb`` is the
-vendor's figure in the vendor's unit ("GB"); :attr:`Gpu.memory_gib` reads it as decimal gigabytes,
-the conservative reading, so a plan never counts memory a card may not have. B200 is left out:
-its usable memory could not be verified from the sources at hand.
+The records are data (``labcore/data/gpus.json``), each figure with its source. Two memory figures:
 
->>> load_gpu("H100-80GB").memory_gb
-80
->>> round(load_gpu("H100-80GB").memory_gib, 1)
-74.5
+* :attr:`Gpu.usable_mib` is the total the NVIDIA driver reports (``nvidia-smi``'s memory total, in
+  MiB): all an engine can ever allocate from. **Plans use this one.**
+* ``memory_gb`` is the vendor's figure in the vendor's unit ("GB"); :attr:`Gpu.memory_gib` reads it
+  as decimal gigabytes. It is kept for the callers that still use it: it is neither the driver's
+  figure nor a safe bound (an H100 "80 GB" reports 81,559 MiB, more than 80e9 bytes).
+
+B200 is left out: its driver total could not be verified from the sources at hand.
+
+>>> load_gpu("H100-80GB").memory_gb, load_gpu("H100-80GB").usable_mib
+(80, 81559)
+>>> round(load_gpu("H100-80GB").usable_gib, 2), round(load_gpu("H100-80GB").memory_gib, 1)
+(79.65, 74.5)
 >>> "L4-24GB" in known_gpus()
 True
 """
@@ -26,6 +31,7 @@ __all__ = ["Gpu", "UnknownGpuError", "known_gpus", "load_gpu"]
 
 _GB = 10**9
 _GIB = 1024**3
+_MIB = 1024**2
 
 
 class UnknownGpuError(LabcoreError, KeyError):
@@ -37,16 +43,21 @@ class UnknownGpuError(LabcoreError, KeyError):
 
 @dataclass(frozen=True, slots=True)
 class Gpu:
-    """Hold one GPU model: its name, the memory its spec sheet states, and where that is stated.
+    """Hold one GPU model: its name, the memory its spec sheet states, the driver's total, and the sources.
 
-    >>> Gpu("X-1GB", memory_gb=1, memory_type="HBM", source="a datasheet").memory_gib < 1
-    True
+    ``usable_mib`` is None for a card whose driver total is not known; ``usable_source`` then says why.
+
+    >>> Gpu("X-1GB", memory_gb=1, memory_type="HBM", source="a datasheet", usable_mib=990,
+    ...     usable_source="a log").usable_bytes
+    1038090240
     """
 
     name: str
     memory_gb: float
     memory_type: str
     source: str
+    usable_mib: int | None = None
+    usable_source: str = ""
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
@@ -57,17 +68,38 @@ class Gpu:
         for key in ("memory_type", "source"):
             if not isinstance(getattr(self, key), str) or not getattr(self, key).strip():
                 raise ValueError(f"{self.name}: {key} must be a non-empty string, got {getattr(self, key)!r}")
+        if self.usable_mib is not None:
+            limit = self.memory_gb * 1024  # the spec figure read as GiB: no driver reports more
+            mib = self.usable_mib
+            if isinstance(mib, bool) or not isinstance(mib, int) or not 0 < mib <= limit:
+                raise ValueError(f"{self.name}: usable_mib must be an int of MiB in (0, {limit:g}], got {mib!r}")
+        if not isinstance(self.usable_source, str) or (self.usable_mib is not None and not self.usable_source.strip()):
+            raise ValueError(f"{self.name}: usable_source must name where the driver total was seen, "
+                             f"got {self.usable_source!r}")
 
     @property
     def memory_gib(self) -> float:
-        """Return the stated memory in GiB, reading the vendor's "GB" as 10**9 bytes."""
+        """Return the spec sheet's memory in GiB, reading the vendor's "GB" as 10**9 bytes (kept for old callers)."""
         return self.memory_gb * _GB / _GIB
+
+    @property
+    def usable_bytes(self) -> int:
+        """Return the driver-reported total in bytes; raise if this card's total is not known."""
+        if self.usable_mib is None:
+            raise ValueError(f"{self.name}: no driver-reported memory total is recorded ({self.usable_source})")
+        return self.usable_mib * _MIB
+
+    @property
+    def usable_gib(self) -> float:
+        """Return the driver-reported total in GiB (``usable_mib / 1024``)."""
+        return self.usable_bytes / _GIB
 
 
 @lru_cache(maxsize=1)
 def _records() -> dict[str, Gpu]:
     data = json.loads(resources.files("labcore").joinpath("data/gpus.json").read_text(encoding="utf-8"))
-    return {g["name"]: Gpu(g["name"], memory_gb=g["memory_gb"], memory_type=g["memory_type"], source=g["source"])
+    return {g["name"]: Gpu(g["name"], memory_gb=g["memory_gb"], memory_type=g["memory_type"], source=g["source"],
+                           usable_mib=g.get("usable_mib"), usable_source=g.get("usable_source", ""))
             for g in data["gpus"]}
 
 

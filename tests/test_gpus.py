@@ -20,6 +20,22 @@ def test_the_gpus_the_course_names_are_shipped_with_their_memory() -> None:
         assert str(gb) in name and len(gpu.source) > 30 and "http" not in gpu.source
 
 
+def test_every_gpu_has_its_driver_reported_total_with_a_source() -> None:
+    expected = {"H100-80GB": 81559, "H200-141GB": 143771, "A100-40GB": 40960, "A100-80GB": 81920, "L4-24GB": 23034,
+                "L40S-48GB": 46068, "A10G-24GB": 23028}
+    for name, mib in expected.items():
+        gpu = load_gpu(name)
+        assert gpu.usable_mib == mib and gpu.usable_bytes == mib * 2**20
+        assert str(mib) in gpu.usable_source and "http" not in gpu.usable_source
+    assert load_gpu("H100-80GB").usable_gib == 81559 / 1024
+
+
+def test_the_spec_sheet_gb_is_not_the_usable_memory() -> None:
+    h100 = load_gpu("H100-80GB")
+    assert h100.usable_bytes > h100.memory_gb * 10**9 > h100.memory_gib * 2**30 - 1  # 85.5e9 bytes reported
+    assert all(load_gpu(n).usable_mib <= load_gpu(n).memory_gb * 1024 for n in known_gpus())
+
+
 def test_gib_reads_the_vendor_gb_as_decimal() -> None:
     assert load_gpu("H100-80GB").memory_gib == 80e9 / 2**30
     assert load_gpu("L4-24GB").memory_gib < 24
@@ -48,9 +64,16 @@ def test_an_unknown_gpu_names_the_valid_ones() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [({"name": ""}, "needs a name"), ({"memory_gb": 0}, "memory_gb must be"), ({"memory_gb": True}, "memory_gb must be"),
-     ({"source": " "}, "source must be")],
+     ({"source": " "}, "source must be"), ({"usable_mib": 0}, r"usable_mib must be an int of MiB in \(0, 1024\]"),
+     ({"usable_mib": 2000, "usable_source": "x"}, r"got 2000"), ({"usable_mib": 900}, "usable_source must name")],
 )
 def test_bad_records_are_refused(kwargs: dict, match: str) -> None:
     base = {"name": "X", "memory_gb": 1, "memory_type": "HBM", "source": "a datasheet"}
     with pytest.raises(ValueError, match=match):
         Gpu(**{**base, **kwargs})
+
+
+def test_a_card_without_a_driver_total_says_why() -> None:
+    gpu = Gpu("X-1GB", memory_gb=1, memory_type="HBM", source="a datasheet", usable_source="no nvidia-smi log found")
+    with pytest.raises(ValueError, match="no driver-reported memory total is recorded \\(no nvidia-smi log found\\)"):
+        gpu.usable_bytes

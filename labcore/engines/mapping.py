@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ._validate import flag, instance, text
+from .._validate import flag, instance, text
 
 __all__ = [
     "VLLM",

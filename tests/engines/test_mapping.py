@@ -1,4 +1,4 @@
-"""Tests for labcore.engines: every mapped setting has a version and a source, and names labcore objects that exist."""
+"""labcore.engines.mapping: every mapped setting has a version and a source, and names labcore objects that exist."""
 
 from __future__ import annotations
 
