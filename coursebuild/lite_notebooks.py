@@ -39,14 +39,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from labcore.panels._panel import spec_grid_key
+from labcore.plots.offline import cell_key
+from labcore.site import BOOK_BUILD, FIGURES_DIR, FIGURES_ENV, GRIDS_ENV, PANELS_DIR, VEGALITE_MIME, figures_index_path
+
 from .myst_text import GLUE_ROLE, to_commonmark
 
 #: the first line of every chapter's setup cell (the book's and the live copy's)
 LIVE_MARKER = "# Live version only (JupyterLite"
 PYODIDE_KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
 
-#: the site folder (beside the live notebooks) holding what the book build computed
-BOOK_BUILD = "book_build"
 SETUP_CELL_HEAD = """\
 # Live version only (JupyterLite, Python in the browser): install labcore from the site into this
 # kernel and point it at what the book build computed. Under a normal Python kernel it does nothing.
@@ -64,14 +66,14 @@ SETUP_CELL_OS = """
     import os"""
 #: appended in chapters that show a panel: labcore reads the grid the book build computed (when it is the panel's)
 SETUP_CELL_GRIDS = f"""
-    os.environ["LABCORE_PANEL_GRIDS"] = os.path.abspath("{BOOK_BUILD}/panels")  # the panels' grids"""
+    os.environ["{GRIDS_ENV}"] = os.path.abspath("{BOOK_BUILD}/{PANELS_DIR}")  # the panels' grids"""
 #: appended in chapters that draw figures: the live kernel has no matplotlib, so each figure cell shows the book's
 SETUP_CELL_FIGURES = f"""
-    os.environ["LABCORE_BOOK_FIGURES"] = os.path.abspath("{BOOK_BUILD}/figures/{{stem}}.json")  # its figures"""
+    os.environ["{FIGURES_ENV}"] = os.path.abspath("{figures_index_path(BOOK_BUILD, '{stem}')}")  # its figures"""
 FIGURE_HINTS = ("matplotlib", "labcore.plots", "labcore.widgets")
 PANEL_HINTS = ("_panel", "labcore.panels")
 QUIZ_HINTS = ("labcore.quizzes", "jupyterquiz")
-SUITE_HINTS = ("run_contract_suite", "count_contract_tests")
+SUITE_HINTS = ("run_contract_suite", "count_contract_tests", "Workbench")
 
 GLUE_IMPORT = "from myst_nb import glue"
 #: what the live copy runs instead of ``GLUE_IMPORT``: show the value as the book's cell does
@@ -251,11 +253,6 @@ def has_glue_roles(nb: Mapping[str, Any]) -> bool:
     return any(GLUE_ROLE.search(_source(c)) for c in nb.get("cells", []) if c.get("cell_type") == "markdown")
 
 
-def needs_contract_suite(nb: Mapping[str, Any]) -> bool:
-    """Tell whether a notebook runs the contract suite (then the site ships ``tests/contract`` and ``lab/``)."""
-    return any(h in _source(c) for c in nb.get("cells", []) if c.get("cell_type") == "code" for h in SUITE_HINTS)
-
-
 def panel_grids(nb: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """Return the grid of every panel a notebook's stored outputs display, by its key (see ``labcore.panels``).
 
@@ -268,8 +265,6 @@ def panel_grids(nb: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     >>> [(g["panel"], len(g["rows"])) for g in panel_grids({"cells": [{"cell_type": "code", "outputs": [out]}]}).values()]
     [('toy_panel', 2)]
     """
-    from labcore.panels._panel import VEGALITE_MIME, spec_grid_key
-
     grids = {}
     for cell in nb.get("cells", []):
         for out in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
@@ -296,8 +291,6 @@ def book_figures(nb: Mapping[str, Any]) -> dict[str, list[tuple[str, bytes]]]:
     >>> list(figures.values())
     [[('.svg', b'<svg/>')]]
     """
-    from labcore.plots.offline import cell_key
-
     figures: dict[str, list[tuple[str, bytes]]] = {}
     for cell in nb.get("cells", []):
         if cell.get("cell_type") != "code" or _source(cell).startswith(LIVE_MARKER):

@@ -8,9 +8,8 @@ The jobs are split by noun: :mod:`coursebuild.lite_runtime` (Pyodide, served whe
 * :func:`prepare_runtime` fills the JupyterLite input folder (``lite_src``);
 * :func:`stage_contents` writes the files the reader's file browser holds: each chapter's live
   copy, what the book build computed for it (:func:`stage_book_build`: the panels' grids and the
-  figures, from the notebook's stored outputs), the ``results/`` files a chapter reads, and, when a
-  chapter runs the contract suite, the suite (``tests/contract`` with its conftests) and the
-  ``lab/`` package with its skeleton;
+  figures, from the notebook's stored outputs), the ``results/`` files a chapter reads, and the lab:
+  its notebook, the suite (``tests/contract`` with its conftests) and the ``lab/`` package with its skeleton;
 * :func:`lite_build` runs ``jupyter lite build``.
 
 As a command, for the browser tests or a quick look without a book build::
@@ -32,15 +31,17 @@ import sys
 import time
 from pathlib import Path
 
+from labcore.site import BOOK_BUILD, FIGURES_DIR, LAB_NOTEBOOK, PANELS_DIR, figures_index_path, grid_path
+
 from . import lite_notebooks, lite_runtime, lite_wheels
+from .lab_download import SUITE_FILES
 from .lite_bytecode import compile_wheels
 from .lite_wheels import log
 
 ROOT = Path(__file__).resolve().parent.parent
 LITE_APPS_LINK = "notebooks/index.html"
-#: the contract suite as the live kernel needs it (chapter 7): paths relative to the repository
-SUITE_FILES = ("tests/__init__.py", "tests/conftest.py", "tests/contract/*.py", "lab/*.py", "lab/README.md",
-               "lab/skeleton/*.py")
+#: the lab notebook's source (its live copy is served at the top of the files, as :data:`labcore.site.LAB_NOTEBOOK`)
+LAB_NOTEBOOK_SOURCE = "lab/do_the_lab.ipynb"
 
 
 def prepare_runtime(lite_dir: Path, cache: Path, root: Path = ROOT) -> dict:
@@ -93,11 +94,15 @@ def glue_source(path: Path, executed_dir: Path | None, mode: str) -> dict[str, s
 
 def stage_contents(notebooks: list[Path], dest: Path, *, root: Path = ROOT, executed_dir: Path | None = None,
                    glue: str = "auto") -> list[str]:
-    """Write the live site's files into ``dest`` (see the module doc); return their paths, relative to ``dest``."""
+    """Write the live site's files into ``dest`` (see the module doc); return their paths, relative to ``dest``.
+
+    Every live site holds the lab: its notebook (:data:`labcore.site.LAB_NOTEBOOK`), the contract suite and the
+    ``lab`` package with the skeleton (the learner's ``lab/mine`` is made from it in the reader's browser), since
+    any chapter can run on the learner's code.
+    """
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True)
     written: list[str] = []
-    suite = False
     for path in notebooks:
         nb = json.loads(path.read_text(encoding="utf-8"))
         glued = glue_source(path, executed_dir, glue) if lite_notebooks.has_glue_roles(nb) else {}
@@ -108,13 +113,15 @@ def stage_contents(notebooks: list[Path], dest: Path, *, root: Path = ROOT, exec
         for name in lite_notebooks.results_files(live):
             _copy(root / "results" / name, dest / "results" / name)
             written.append(f"results/{name}")
-        suite = suite or lite_notebooks.needs_contract_suite(nb)
-    if suite:
-        for pattern in SUITE_FILES:
-            for src in sorted(root.glob(pattern)):
-                rel = src.relative_to(root).as_posix()
-                _copy(src, dest / rel)
-                written.append(rel)
+    lab = json.loads((root / LAB_NOTEBOOK_SOURCE).read_text(encoding="utf-8"))
+    live = lite_notebooks.live_copy(lab, {}, LAB_NOTEBOOK)
+    (dest / LAB_NOTEBOOK).write_text(json.dumps(live, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    written.append(LAB_NOTEBOOK)
+    for pattern in SUITE_FILES:
+        for src in sorted(root.glob(pattern)):
+            rel = src.relative_to(root).as_posix()
+            _copy(src, dest / rel)
+            written.append(rel)
     return written
 
 
@@ -126,10 +133,10 @@ def stage_book_build(nb: dict, stem: str, dest: Path) -> list[str]:
     with the images in ``figures/<stem>/`` (:func:`coursebuild.lite_notebooks.book_figures`).
     Returns the paths written, relative to ``dest``.
     """
-    root = dest / lite_notebooks.BOOK_BUILD
+    root = dest / BOOK_BUILD
     written = []
     for key, grid in lite_notebooks.panel_grids(nb).items():
-        path = root / "panels" / f"{key}.json"
+        path = Path(grid_path(str(root / PANELS_DIR), key))
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(grid, separators=(",", ":"), allow_nan=False), encoding="utf-8")
         written.append(path.relative_to(dest).as_posix())
@@ -138,12 +145,12 @@ def stage_book_build(nb: dict, stem: str, dest: Path) -> list[str]:
         index: dict[str, list[str]] = {}
         for key, images in figures.items():
             for i, (suffix, data) in enumerate(images):
-                image = root / "figures" / stem / f"{key}-{i}{suffix}"
+                image = root / FIGURES_DIR / stem / f"{key}-{i}{suffix}"
                 image.parent.mkdir(parents=True, exist_ok=True)
                 image.write_bytes(data)
-                index.setdefault(key, []).append(image.relative_to(root / "figures").as_posix())
+                index.setdefault(key, []).append(image.relative_to(root / FIGURES_DIR).as_posix())
                 written.append(image.relative_to(dest).as_posix())
-        path = root / "figures" / f"{stem}.json"
+        path = Path(figures_index_path(str(root), stem))
         path.write_text(json.dumps({"notebook": f"{stem}.ipynb", "figures": index}, indent=1), encoding="utf-8")
         written.append(path.relative_to(dest).as_posix())
     return sorted(set(written))

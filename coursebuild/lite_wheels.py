@@ -30,11 +30,9 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-#: wheels served through piplite: ``comm`` (the kernel installs it while booting) and ``jupyterquiz``
-#: (the quizzes), at this environment's versions, and hypothesis for the contract suite, pinned to the newest pure-Python
-#: wheel PyPI offers for Pyodide's Python (the environment's own version has none)
-PIPLITE_DISTS = ("comm", "jupyterquiz")
-PIPLITE_WHEELS = ("hypothesis==6.155.7",)
+#: wheels served through piplite, at this environment's versions (``requirements.txt`` pins them): ``comm`` (the
+#: kernel installs it while booting), ``jupyterquiz`` (the quizzes) and ``hypothesis`` (the contract suite)
+PIPLITE_DISTS = ("comm", "jupyterquiz", "hypothesis")
 #: Pyodide's Python (the version ``pip download`` picks pure-Python wheels for)
 PYODIDE_PYTHON = "3.14"
 
@@ -142,10 +140,10 @@ def build_labcore_wheel(dest: Path, root: Path = ROOT) -> Path:
 
 
 def prepare_piplite(out: Path, cache: Path, root: Path = ROOT) -> list[Path]:
-    """Put the piplite wheels (``PIPLITE_WHEELS`` from PyPI, and labcore) in ``out/pypi``; return their paths."""
+    """Put the piplite wheels (``PIPLITE_DISTS`` from PyPI, and labcore) in ``out/pypi``; return their paths."""
     dest = out / "pypi"
     shutil.rmtree(dest, ignore_errors=True)
-    specs = [f"{d}=={importlib.metadata.version(d)}" for d in PIPLITE_DISTS] + list(PIPLITE_WHEELS)
+    specs = [f"{d}=={importlib.metadata.version(d)}" for d in PIPLITE_DISTS]
     wheel_cache = cache / "piplite-wheels"
     pip_download(specs, wheel_cache)
     dest.mkdir(parents=True)

@@ -20,7 +20,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-VEGALITE_MIME = "application/vnd.vegalite.v5+json"
+from labcore.site import VEGALITE_MIME
+
 STATIC = Path(__file__).resolve().parent / "static"
 #: Scripts a panel page loads, in order (served from the site: vendor bundles, then our glue).
 SCRIPTS = ("../vega/vega.min.js", "../vega/vega-lite.min.js", "../vega/vega-embed.min.js", "lc-panels.js")

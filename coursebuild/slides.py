@@ -42,7 +42,9 @@ from pathlib import Path
 from typing import Any
 
 from .panels_site import SCRIPTS as PANEL_SCRIPTS
-from .panels_site import VEGALITE_MIME, panel_html
+from labcore.site import VEGALITE_MIME
+
+from .panels_site import panel_html
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = Path(__file__).resolve().parent / "templates"

@@ -22,6 +22,10 @@ ValueError: p must be a finite number in [0, 100], got 101
 Traceback (most recent call last):
 ...
 ValueError: base_model must be a non-empty string, got ' '
+>>> choice("engine", "tgi", ("vllm", "sglang"))
+Traceback (most recent call last):
+...
+ValueError: engine must be one of 'vllm', 'sglang', got 'tgi'
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from __future__ import annotations
 import math
 from typing import TypeVar
 
-__all__ = ["number", "count", "between", "fraction", "text", "flag", "instance"]
+__all__ = ["number", "count", "between", "fraction", "text", "flag", "instance", "choice"]
 
 _T = TypeVar("_T")
 
@@ -94,4 +98,11 @@ def instance(name: str, value: object, kind: type[_T], *, error: type[Exception]
     if not isinstance(value, kind):
         article = "an" if kind.__name__[:1].lower() in "aeiou" else "a"
         raise error(f"{name} must be {article} {kind.__name__}, got {type(value).__name__}: {value!r}")
+    return value
+
+
+def choice(name: str, value: _T, options: "tuple[_T, ...] | list[_T]", *, error: type[Exception] = ValueError) -> _T:
+    """Return ``value`` if it is one of ``options`` (compared with ``==``, so ``1`` and ``True`` stay apart by type)."""
+    if not any(type(value) is type(o) and value == o for o in options):
+        raise error(f"{name} must be one of {', '.join(repr(o) for o in options)}, got {value!r}")
     return value

@@ -14,11 +14,13 @@ import ast
 import sys
 from pathlib import Path
 
+from labcore.contract import CONTRACT_DIR, GIVEN_MODULES, LAB_MODULES
+
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "labcore"
 TARGET = ROOT / "lab" / "skeleton"
-GIVEN = ("errors", "_validate")  # copied as they are: error types and argument checks are handed to the learner
-TO_WRITE = ("versions", "sizing", "adapter", "registry", "cache", "router", "fleet")
+GIVEN = GIVEN_MODULES  # copied as they are: error types and argument checks are handed to the learner
+TO_WRITE = LAB_MODULES
 CONTRACT = GIVEN + TO_WRITE
 HEADER = (
     "# Generated from labcore/{name}.py by scripts/make_skeleton.py. Do not edit this copy:\n"
@@ -50,7 +52,8 @@ class _StubBodies(ast.NodeTransformer):
             return None
         qualname = ".".join([*self.scope, node.name])
         docstring = ast.get_docstring(node)
-        summary = docstring.strip().splitlines()[0] if docstring else "see the chapter and the contract tests"
+        summary = (docstring.strip().splitlines()[0] if docstring
+                   else f"see what {CONTRACT_DIR}/test_{self.module}.py asks of it")
         hint = f"TODO(lab): implement {self.module}.{qualname}: {summary}"
         body: list[ast.stmt] = [node.body[0]] if docstring else []
         body.append(ast.Raise(exc=ast.Call(ast.Name("NotImplementedError", ast.Load()), [ast.Constant(hint)], []), cause=None))

@@ -37,6 +37,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from labcore.site import VEGALITE_MIME
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 NOTES_FILE = ROOT / "scripts" / "speaker_notes.yml"
@@ -131,7 +133,7 @@ def cell_px(cell: Mapping[str, Any]) -> int:
         data = out.get("data", {})
         if out.get("output_type") == "stream":
             px += min(_text_px("".join(out.get("text", "")), CODE_LINE_PX, 90), 600)
-        elif "application/vnd.vegalite.v5+json" in data:
+        elif VEGALITE_MIME in data:
             px += PANEL_PX
         elif "image/svg+xml" in data:
             px += _svg_px("".join(data["image/svg+xml"]))

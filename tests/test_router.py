@@ -1,5 +1,7 @@
 """labcore.router beyond the contract: the observability fields, in-flight pins, memo invalidation."""
 
+import threading
+
 import pytest
 
 from labcore import Adapter, AdapterCache, AdapterInUseError, AdapterRegistry, MultiLoRARouter, parse_model_ref
@@ -46,3 +48,37 @@ def test_model_ref_round_trips_to_text():
     for text in ["llama-3-8b", "llama-3-8b:a", "llama-3-8b:a@1.2.3"]:
         assert str(parse_model_ref(text)) == text
     assert parse_model_ref("llama-3-8b:a@1.2.3").adapter_ref == "a@1.2.3"
+
+
+def test_router_is_safe_from_many_threads():
+    """Eight threads route over a cache with room for 4 of 12 adapters: the budget holds at every step.
+
+    Not in the learner's contract (``tests/contract``): the suite runs in the browser's Python too, which has
+    no threads, and must report the same there as here.
+    """
+    registry = AdapterRegistry()
+    registry.register_base("llama-3-8b", "sha256:1")
+    for i in range(12):
+        registry.register(Adapter(f"t{i}", "1.0.0", "llama-3-8b", "sha256:1", rank=16, vram_mb=16.0))
+    router = MultiLoRARouter(registry, AdapterCache(64.0, 8.0), "llama-3-8b", base_latency_ms=40.0,
+                             dynamic_overhead=0.05)  # room for 4 of 12: constant eviction
+    over_budget, errors = [], []
+
+    def worker(offset):
+        try:
+            for i in range(400):
+                router.route(f"llama-3-8b:t{(i * 7 + offset) % 12}")
+                if router.cache.used_mb > router.cache.budget_mb:
+                    over_budget.append(router.cache.used_mb)
+        except Exception as error:  # pragma: no cover - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == [] and over_budget == []
+    cache = router.cache
+    assert cache.hits + cache.misses == 8 * 400
+    assert cache.used_mb <= cache.budget_mb and len(cache) <= 4

@@ -20,7 +20,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from coursebuild.panels_site import VEGALITE_MIME
+from labcore.site import VEGALITE_MIME
 from coursebuild.slides import DeckWriter, deck_notebook, has_slides, page_links, slide_type
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -40,7 +40,7 @@ class Adapter:
     semver: Version = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        raise NotImplementedError('TODO(lab): implement adapter.Adapter.__post_init__: see the chapter and the contract tests')
+        raise NotImplementedError('TODO(lab): implement adapter.Adapter.__post_init__: see what tests/contract/test_adapter.py asks of it')
 
 def tenant_adapters(count: int, *, vram_mb: float=16.0, rank: int=16, base_model: str='llama-3-8b', base_digest: str='sha256:llama-3-8b-demo', version: str='1.0.0', prefix: str='tenant') -> list[Adapter]:
     """Make ``count`` same-sized adapters, one per tenant, named ``tenant-01``, ``tenant-02``, ...

@@ -60,7 +60,7 @@ class AdapterCache:
     refresh_on_hit = True
 
     def __init__(self, vram_budget_mb: float, transfer_mb_per_ms: float, *, load_overhead_ms: float=0.0) -> None:
-        raise NotImplementedError('TODO(lab): implement cache.AdapterCache.__init__: see the chapter and the contract tests')
+        raise NotImplementedError('TODO(lab): implement cache.AdapterCache.__init__: see what tests/contract/test_cache.py asks of it')
 
     def access(self, adapter: Adapter, *, pin: bool=False) -> CacheAccess:
         """Make ``adapter`` resident and most recently used; evict LRU adapters first if needed.
@@ -112,13 +112,13 @@ class AdapterCache:
         raise NotImplementedError('TODO(lab): implement cache.AdapterCache.stats: Return a snapshot of the counters.')
 
     def __len__(self) -> int:
-        raise NotImplementedError('TODO(lab): implement cache.AdapterCache.__len__: see the chapter and the contract tests')
+        raise NotImplementedError('TODO(lab): implement cache.AdapterCache.__len__: see what tests/contract/test_cache.py asks of it')
 
     def __contains__(self, item: object) -> bool:
-        raise NotImplementedError('TODO(lab): implement cache.AdapterCache.__contains__: see the chapter and the contract tests')
+        raise NotImplementedError('TODO(lab): implement cache.AdapterCache.__contains__: see what tests/contract/test_cache.py asks of it')
 
     def __repr__(self) -> str:
-        raise NotImplementedError('TODO(lab): implement cache.AdapterCache.__repr__: see the chapter and the contract tests')
+        raise NotImplementedError('TODO(lab): implement cache.AdapterCache.__repr__: see what tests/contract/test_cache.py asks of it')
 
 class FifoAdapterCache(AdapterCache):
     """The same cache evicting in insertion order: the wrong policy for adapters, kept to show why.

@@ -41,7 +41,7 @@ class AdapterRegistry:
     """
 
     def __init__(self) -> None:
-        raise NotImplementedError('TODO(lab): implement registry.AdapterRegistry.__init__: see the chapter and the contract tests')
+        raise NotImplementedError('TODO(lab): implement registry.AdapterRegistry.__init__: see what tests/contract/test_registry.py asks of it')
 
     def register_base(self, name: str, digest: str) -> None:
         """Declare a served base checkpoint; the same digest again is a no-op, another one is refused.
@@ -95,16 +95,16 @@ class AdapterRegistry:
         raise NotImplementedError('TODO(lab): implement registry.AdapterRegistry.adapters: Return every registered adapter, by name then semver.')
 
     def __len__(self) -> int:
-        raise NotImplementedError('TODO(lab): implement registry.AdapterRegistry.__len__: see the chapter and the contract tests')
+        raise NotImplementedError('TODO(lab): implement registry.AdapterRegistry.__len__: see what tests/contract/test_registry.py asks of it')
 
     def __contains__(self, ref: object) -> bool:
-        raise NotImplementedError('TODO(lab): implement registry.AdapterRegistry.__contains__: see the chapter and the contract tests')
+        raise NotImplementedError('TODO(lab): implement registry.AdapterRegistry.__contains__: see what tests/contract/test_registry.py asks of it')
 
     def __iter__(self) -> Iterator[Adapter]:
-        raise NotImplementedError('TODO(lab): implement registry.AdapterRegistry.__iter__: see the chapter and the contract tests')
+        raise NotImplementedError('TODO(lab): implement registry.AdapterRegistry.__iter__: see what tests/contract/test_registry.py asks of it')
 
     def __repr__(self) -> str:
-        raise NotImplementedError('TODO(lab): implement registry.AdapterRegistry.__repr__: see the chapter and the contract tests')
+        raise NotImplementedError('TODO(lab): implement registry.AdapterRegistry.__repr__: see what tests/contract/test_registry.py asks of it')
 
     def to_json(self) -> dict:
         """Return a JSON-ready dict of the bases and adapters."""

@@ -50,7 +50,7 @@ class ModelRef:
         raise NotImplementedError('TODO(lab): implement router.ModelRef.adapter_ref: The registry ref: ``"name@version"``, ``"name"``, or ``None`` for the bare base.')
 
     def __str__(self) -> str:
-        raise NotImplementedError('TODO(lab): implement router.ModelRef.__str__: see the chapter and the contract tests')
+        raise NotImplementedError('TODO(lab): implement router.ModelRef.__str__: see what tests/contract/test_router.py asks of it')
 
 def parse_model_ref(ref: str) -> ModelRef:
     """Parse ``"base"``, ``"base:adapter"`` or ``"base:adapter@x.y.z"`` into a :class:`ModelRef`.
@@ -86,10 +86,10 @@ class AdapterTier(Protocol):
     """What the router needs from a cache (``AdapterCache`` and tiered caches provide it)."""
 
     def access(self, adapter: Adapter, *, pin: bool=False) -> CacheAccess:
-        raise NotImplementedError('TODO(lab): implement router.AdapterTier.access: see the chapter and the contract tests')
+        raise NotImplementedError('TODO(lab): implement router.AdapterTier.access: see what tests/contract/test_router.py asks of it')
 
     def unpin(self, key: str) -> None:
-        raise NotImplementedError('TODO(lab): implement router.AdapterTier.unpin: see the chapter and the contract tests')
+        raise NotImplementedError('TODO(lab): implement router.AdapterTier.unpin: see what tests/contract/test_router.py asks of it')
 
 class MultiLoRARouter:
     """Route model refs for one resident base: base, dynamic multi-LoRA, or a dedicated merged replica.
@@ -100,7 +100,7 @@ class MultiLoRARouter:
     _MEMO_LIMIT = 65536
 
     def __init__(self, registry: AdapterRegistry, cache: AdapterTier, base_model: str, *, base_latency_ms: float, dynamic_overhead: float) -> None:
-        raise NotImplementedError('TODO(lab): implement router.MultiLoRARouter.__init__: see the chapter and the contract tests')
+        raise NotImplementedError('TODO(lab): implement router.MultiLoRARouter.__init__: see what tests/contract/test_router.py asks of it')
 
     @property
     def requests(self) -> int:
@@ -120,4 +120,4 @@ class MultiLoRARouter:
         raise NotImplementedError('TODO(lab): implement router.MultiLoRARouter.release: Unpin the adapter of a decision routed with ``pin=True`` once its request finishes.')
 
     def __repr__(self) -> str:
-        raise NotImplementedError('TODO(lab): implement router.MultiLoRARouter.__repr__: see the chapter and the contract tests')
+        raise NotImplementedError('TODO(lab): implement router.MultiLoRARouter.__repr__: see what tests/contract/test_router.py asks of it')

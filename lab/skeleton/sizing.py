@@ -64,7 +64,7 @@ class GpuMemorySplit:
     adapters_that_fit: int
 
     def __post_init__(self) -> None:
-        raise NotImplementedError('TODO(lab): implement sizing.GpuMemorySplit.__post_init__: see the chapter and the contract tests')
+        raise NotImplementedError('TODO(lab): implement sizing.GpuMemorySplit.__post_init__: see what tests/contract/test_sizing.py asks of it')
 
 def gpu_memory_split(gpu_vram_gb: float, *, base_vram_gb: float, kv_cache_gb: float, adapter_vram_mb: float) -> GpuMemorySplit:
     """Split a GPU into base weights, KV-cache pool and adapter pool; count the adapters that fit.

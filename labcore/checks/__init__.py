@@ -8,9 +8,7 @@ the verdict (``✓ ...`` or ``✗ ... hint``). The expected value always comes f
 checker can never disagree with the library it teaches. This package imports the domain modules,
 and none of them imports it.
 
-Chapter 7's contract runner (``run_contract_suite``, ``count_contract_tests``, ``ContractRun``) lives
-in the lab package, ``lab/contract.py``, beside the implementations it tests; it is re-exported here
-and imported on first use (the installed labcore does not ship ``lab``).
+Chapter 7's contract runner is not a check: it lives in :mod:`labcore.contract`.
 
 >>> grade_adapter_vram_mb(320).ok
 True
@@ -19,12 +17,6 @@ True
 """
 
 from __future__ import annotations
-
-import importlib
-import sys
-from pathlib import Path
-from types import ModuleType
-from typing import Any
 
 from .verdict import Mistake, Verdict
 from .fleet import (
@@ -63,12 +55,8 @@ from .slots import (
 )
 from .prefix_cache import STALE_EXERCISE, check_stale_hits, grade_stale_hits
 
-#: Names served from ``lab.contract`` (see the module docstring).
-CONTRACT_RUNNER_NAMES = ("ContractRun", "run_contract_suite", "count_contract_tests")
-
 __all__ = [
     "Verdict",
-    *CONTRACT_RUNNER_NAMES,
     "grade_savings_pct",
     "grade_monthly_bill_usd",
     "check_savings_pct",
@@ -133,26 +121,3 @@ __all__ = [
     "check_stale_hits",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    """Return a contract-runner name from ``lab.contract``, importing it on first use (PEP 562)."""
-    if name in CONTRACT_RUNNER_NAMES:
-        return getattr(_lab_contract(), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def _lab_contract() -> ModuleType:
-    """Import ``lab.contract``; if ``lab`` is not importable, add the course repository that holds it to ``sys.path``."""
-    try:
-        return importlib.import_module("lab.contract")
-    except ModuleNotFoundError as error:
-        if error.name not in ("lab", "lab.contract"):
-            raise
-    here = Path.cwd().resolve()
-    for folder in (Path(__file__).resolve().parents[2], here, *here.parents):
-        if (folder / "lab" / "contract.py").is_file():
-            sys.path.append(str(folder))
-            return importlib.import_module("lab.contract")
-    raise ModuleNotFoundError(
-        f"the contract runner lives in lab/contract.py of the course repository, and none was found beside labcore "
-        f"or in {here} or above: run this from inside the course repository", name="lab.contract")

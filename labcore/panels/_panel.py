@@ -37,9 +37,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..site import GRIDS_ENV, VEGALITE_MIME, grid_path
+
 __all__ = ["Control", "Series", "Lines", "Panel", "VEGALITE_MIME", "READOUT"]
 
-VEGALITE_MIME = "application/vnd.vegalite.v5+json"
 VEGALITE_SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"  # an identifier, never fetched
 #: The row field holding the readout lines of a state (computed in Python, shown as text).
 READOUT = "readout"
@@ -50,8 +51,6 @@ FONT_PX = 12
 #: Longest readout line (characters): it must fit a 390 px phone screen at FONT_PX.
 READOUT_LINE_CHARS = 56
 TITLE_LINE_CHARS = 46  # bold and larger: wrapped into lines of this many characters
-#: Environment variable naming a folder of precomputed grids (``<grid_key>.json``), e.g. the live site's.
-GRIDS_ENV = "LABCORE_PANEL_GRIDS"
 
 
 def _is_number(v: Any) -> bool:
@@ -241,7 +240,7 @@ class Panel:
             return None
         key = self.grid_key()
         try:
-            with open(os.path.join(folder, f"{key}.json"), encoding="utf-8") as fh:
+            with open(grid_path(folder, key), encoding="utf-8") as fh:
                 stored = json.load(fh)
         except (OSError, ValueError):
             return None

@@ -22,6 +22,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ..site import FIGURES_ENV  # the index of the book's figures: {"figures": {cell_key: [file, ...]}}
+
 try:
     import matplotlib
 except ImportError:
@@ -31,9 +33,6 @@ __all__ = ["HAVE_MATPLOTLIB", "needs_matplotlib", "figure_skipped_note", "Offlin
 
 #: Whether matplotlib could be imported in this interpreter.
 HAVE_MATPLOTLIB: bool = matplotlib is not None
-#: Environment variable naming the index of the book's figures (JSON ``{"figures": {cell_key: [file, ...]}}``,
-#: files relative to the index's folder).
-FIGURES_ENV = "LABCORE_BOOK_FIGURES"
 #: The line under a figure shown from the book build instead of drawn.
 BOOK_FIGURE_CAPTION = ("(the book's figure for this cell, drawn with the default values when the book was built: "
                        "this live kernel has no matplotlib; the panels compute live)")

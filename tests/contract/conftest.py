@@ -11,8 +11,15 @@ import importlib
 import os
 
 import pytest
+from hypothesis import settings
 
 LAB_MODULE = os.environ.get("LAB_MODULE", "labcore")
+#: hypothesis derandomized (the same examples every run), with no deadline and no database: the same files give the
+#: same report in CPython and in the browser's Python, and no example saved by an earlier run is replayed
+HYPOTHESIS_PROFILE = "course"
+settings.register_profile(HYPOTHESIS_PROFILE, derandomize=True, deadline=None, database=None, max_examples=200,
+                          print_blob=True)
+settings.load_profile(HYPOTHESIS_PROFILE)
 BASE = "llama-3-8b"
 DIGEST = "sha256:9f2c4e"
 OTHER_DIGEST = "sha256:71ab03"

@@ -1,8 +1,10 @@
 """Contract: Adapter is a frozen, hashable, validated record keyed name@version."""
 
 import dataclasses
+import string
 
 import pytest
+from hypothesis import given, strategies as st
 
 from .conftest import BASE, DIGEST
 
@@ -35,3 +37,16 @@ def test_adapter_rejects_invalid_fields(make, field, value):
     with pytest.raises(ValueError) as info:
         make(**{field: value})
     assert str(value) in str(info.value) or repr(value) in str(info.value)
+
+
+ref_text = st.text(alphabet=string.ascii_letters + string.digits + ":@.-_ v0", max_size=30)
+
+
+@given(name=st.text(max_size=20), version=st.one_of(st.text(max_size=12), ref_text),
+       rank=st.integers(-4, 64), vram_mb=st.floats(allow_nan=True, allow_infinity=True))
+def test_adapter_validates_or_raises_value_error(lab, name, version, rank, vram_mb):
+    try:
+        adapter = lab.Adapter(name, version, BASE, DIGEST, rank, vram_mb)
+    except ValueError:
+        return
+    assert ":" not in adapter.name and "@" not in adapter.name and adapter.rank > 0 and adapter.vram_mb > 0

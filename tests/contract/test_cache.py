@@ -1,8 +1,13 @@
 """Contract: AdapterCache is an LRU whose VRAM budget is a hard wall."""
 
+import importlib
 import random
 
 import pytest
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
+
+from .conftest import BASE, DIGEST, LAB_MODULE
 
 
 def lora(make, name, vram_mb=16.0):
@@ -127,3 +132,47 @@ def test_counters_add_up_over_a_trace(lab, make):
     assert cache.misses == sum(not r.hit for r in results)
     assert len(cache.eviction_log) == sum(len(r.evicted) for r in results)
     assert cache.used_mb == pytest.approx(16.0 * len(cache))
+
+
+class CacheAgainstModel(RuleBasedStateMachine):
+    """Drive an AdapterCache with random accesses and compare it to a plain-list LRU model."""
+
+    def __init__(self):
+        super().__init__()
+        self.lab = importlib.import_module(LAB_MODULE)  # a state machine takes no fixtures
+        self.budget = 100.0
+        self.cache = self.lab.AdapterCache(self.budget, 10.0)
+        self.model = []  # (key, vram_mb), least recently used first
+        self.log = []
+
+    @rule(index=st.integers(0, 11), vram_mb=st.sampled_from([5.0, 10.0, 25.0, 40.0, 100.0, 120.0]))
+    def access(self, index, vram_mb):
+        adapter = self.lab.Adapter(f"t{index}-{int(vram_mb)}", "1.0.0", BASE, DIGEST, 8, vram_mb)
+        key = adapter.key
+        if vram_mb > self.budget:
+            with pytest.raises(self.lab.AdapterTooLargeError):
+                self.cache.access(adapter)
+            return
+        keys = [k for k, _ in self.model]
+        result = self.cache.access(adapter)
+        if key in keys:
+            assert result.hit and result.evicted == () and result.load_ms == 0.0
+            self.model.append(self.model.pop(keys.index(key)))
+            return
+        evicted = []
+        while sum(size for _, size in self.model) + vram_mb > self.budget:
+            evicted.append(self.model.pop(0)[0])
+        self.model.append((key, vram_mb))
+        self.log.extend(evicted)
+        assert not result.hit and result.evicted == tuple(evicted)
+        assert result.load_ms == pytest.approx(vram_mb / 10.0)
+
+    @invariant()
+    def matches_model_and_stays_in_budget(self):
+        assert self.cache.used_mb <= self.cache.budget_mb
+        assert self.cache.resident == [k for k, _ in self.model]
+        assert self.cache.used_mb == pytest.approx(sum(size for _, size in self.model))
+        assert self.cache.eviction_log == self.log
+
+
+TestCacheAgainstModel = CacheAgainstModel.TestCase

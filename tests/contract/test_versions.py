@@ -1,6 +1,9 @@
 """Contract: parse_version turns strict semver into a tuple that sorts correctly."""
 
+import string
+
 import pytest
+from hypothesis import given, strategies as st
 
 
 def test_parse_version_returns_int_tuple(lab):
@@ -36,3 +39,25 @@ def test_parse_version_rejects_malformed(lab, bad):
 def test_parse_version_rejects_non_strings(lab, bad):
     with pytest.raises(ValueError):
         lab.parse_version(bad)
+
+
+parts = st.integers(min_value=0, max_value=10**6)
+versions = st.tuples(parts, parts, parts)
+ref_text = st.text(alphabet=string.ascii_letters + string.digits + ":@.-_ v0", max_size=30)
+
+
+@given(versions, versions)
+def test_semver_order_is_numeric_tuple_order(lab, a, b):
+    parsed_a = lab.parse_version(".".join(map(str, a)))
+    parsed_b = lab.parse_version(".".join(map(str, b)))
+    assert parsed_a == a and parsed_b == b
+    assert (parsed_a < parsed_b) == (a < b)
+
+
+@given(st.one_of(st.text(max_size=30), ref_text))
+def test_parse_version_parses_or_raises_value_error(lab, text):
+    try:
+        parsed = lab.parse_version(text)
+    except ValueError:
+        return
+    assert ".".join(map(str, parsed)) == text  # anything accepted is canonical semver

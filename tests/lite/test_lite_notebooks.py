@@ -10,6 +10,7 @@ import pytest
 
 from coursebuild import lite_notebooks as ln
 from coursebuild.lite_site import stage_contents
+from labcore.site import BOOK_BUILD, FIGURES_ENV, GRIDS_ENV, LAB_NOTEBOOK, PANELS_DIR, figures_index_path
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.lite
@@ -81,13 +82,20 @@ def test_numpy_cells_print_a_note_without_numpy_and_run_with_it():
     assert shown == [numpy.random.default_rng(0).integers(5, size=2).tolist()]
 
 
-def test_the_suite_and_results_are_staged_for_the_chapters_that_read_them(tmp_path):
+def test_the_lab_and_the_results_are_staged(tmp_path):
+    """Every live site holds the lab (its notebook, the suite, the skeleton); chapter 14 gets the results it reads."""
     chapters = [p for p in sorted((ROOT / "book").glob("[0-9][0-9]_*.ipynb")) if p.name[:2] in {"07", "14"}]
     if len(chapters) != 2:
         pytest.skip("chapters 7 and 14 are not both present")
     files = stage_contents(chapters, tmp_path, root=ROOT, glue="note")
     assert "results/real_lora.json" in files and "tests/contract/conftest.py" in files
-    assert "lab/skeleton/versions.py" in files and "tests/conftest.py" in files and "lab/contract.py" in files
+    assert "lab/skeleton/versions.py" in files and "lab/__init__.py" in files and LAB_NOTEBOOK in files
+    assert not any(f.startswith("lab/mine/") for f in files)  # made from the skeleton in the reader's browser
+    lab = json.loads((tmp_path / LAB_NOTEBOOK).read_text(encoding="utf-8"))
+    setup = next(c for c in lab["cells"] if c["cell_type"] == "code")
+    assert "".join(setup["source"]).startswith(ln.LIVE_MARKER) and '"pytest", "hypothesis"' in "".join(setup["source"])
+    assert stage_contents([], tmp_path / "alone", root=ROOT) == [LAB_NOTEBOOK] + [f for f in files if f.startswith(
+        ("tests/", "lab/"))]
     ch14 = (tmp_path / chapters[1].name).read_text(encoding="utf-8")
     assert 'Path("..")' not in ch14 and 'Path(\\"results\\")' in ch14
     assert "{glue" not in ch14 and "see the book page" in ch14
@@ -106,7 +114,7 @@ def test_every_chapter_panel_accepts_its_staged_grid_and_every_figure_is_staged(
     if not chapters:
         pytest.skip("no chapters")
     files = stage_contents(chapters, tmp_path, root=ROOT, glue="note")
-    monkeypatch.setenv("LABCORE_PANEL_GRIDS", str(tmp_path / ln.BOOK_BUILD / "panels"))
+    monkeypatch.setenv(GRIDS_ENV, str(tmp_path / BOOK_BUILD / PANELS_DIR))
     shown = set()
     for path in chapters:
         book = json.loads(path.read_text(encoding="utf-8"))
@@ -121,13 +129,13 @@ def test_every_chapter_panel_accepts_its_staged_grid_and_every_figure_is_staged(
                        for o in c.get("outputs", []))
         assert sum(map(len, figures.values())) == n_images
         if figures:
-            monkeypatch.setenv("LABCORE_BOOK_FIGURES", str(tmp_path / ln.BOOK_BUILD / "figures" / f"{path.stem}.json"))
+            monkeypatch.setenv(FIGURES_ENV, figures_index_path(str(tmp_path / BOOK_BUILD), path.stem))
             setup = next("".join(c["source"]) for c in live["cells"] if c["cell_type"] == "code")
             assert f"figures/{path.stem}.json" in setup
             found = [book_figure_files("".join(c["source"])) for c in live["cells"] if c["cell_type"] == "code"]
             assert sum(map(len, found)) == n_images and all(f.is_file() for fs in found for f in fs)
     assert len(shown) >= 10
-    assert all(f in files for f in (f"{ln.BOOK_BUILD}/figures/{chapters[0].stem}.json",))
+    assert all(f in files for f in (figures_index_path(BOOK_BUILD, chapters[0].stem),))
 
 
 def test_term_roles_and_other_myst_markup_become_plain_text():

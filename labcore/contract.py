@@ -1,0 +1,347 @@
+"""Run the lab's contract suite (``tests/contract``) against any implementation, in this process, module by module.
+
+The suite is the lab's proof: one test file per module the learner writes (``test_versions.py`` ...
+``test_fleet.py``), run against whatever module ``LAB_MODULE`` names: the reference ``labcore``, the
+generated ``lab.skeleton``, or a learner's ``lab.mine``. :func:`run_contract_suite` runs pytest in
+the calling process (so it also works in JupyterLite's Pyodide kernel, which has no subprocesses),
+imports the implementation afresh each time (a learner's edits are seen at once), and returns a
+:class:`ContractRun`: every test's outcome and the first line of its failure, summed per module in
+dependency order. Paths and addresses are taken out of the messages, so the same files give the
+same run in CPython and in the browser.
+
+>>> LAB_MODULES[0], LAB_MODULES[-1]
+('versions', 'fleet')
+>>> TestOutcome("tests/contract/test_cache.py::test_x", "failed", "assert 1 == 2").module
+'cache'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import importlib
+import io
+import os
+import re
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ._validate import choice, text
+
+__all__ = [
+    "LAB_MODULES",
+    "GIVEN_MODULES",
+    "CONTRACT_DIR",
+    "OUTCOMES",
+    "TestOutcome",
+    "ModuleStatus",
+    "ContractRun",
+    "contract_root",
+    "run_contract_suite",
+    "count_contract_tests",
+]
+
+#: The modules the learner writes, in the order they depend on each other (each has ``tests/contract/test_<name>.py``).
+LAB_MODULES: tuple[str, ...] = ("versions", "sizing", "adapter", "registry", "cache", "router", "fleet")
+#: The modules handed to the learner complete: the error types and the argument checks.
+GIVEN_MODULES: tuple[str, ...] = ("errors", "_validate")
+#: Where the suite lives, relative to the folder that holds it (the repository, the download, the live site).
+CONTRACT_DIR = "tests/contract"
+OUTCOMES: tuple[str, ...] = ("passed", "failed", "error", "skipped")
+#: Longest failure line kept (a hint or an assertion's first line).
+MESSAGE_CHARS = 300
+
+
+@dataclass(frozen=True, slots=True)
+class TestOutcome:
+    """One contract test's result: its id, ``passed``/``failed``/``error``/``skipped``, and the first failure line."""
+
+    __test__ = False  # a record, not a test class for pytest to collect
+
+    nodeid: str
+    outcome: str
+    message: str | None = None
+
+    def __post_init__(self) -> None:
+        text("nodeid", self.nodeid)
+        choice("outcome", self.outcome, OUTCOMES)
+
+    @property
+    def module(self) -> str:
+        """Return the lab module this test belongs to (``test_<module>.py``), or ``""`` for a file outside the map."""
+        name = self.nodeid.split("::", 1)[0].rsplit("/", 1)[-1]
+        module = name.removeprefix("test_").removesuffix(".py")
+        return module if module in LAB_MODULES else ""
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleStatus:
+    """One module's line of the lab table: tests passed of tests run, and its first failure (a hint or an assertion)."""
+
+    module: str
+    passed: int
+    total: int
+    first_failure: str | None
+
+    @property
+    def green(self) -> bool:
+        """Tell whether every selected test of the module passed (a module with no selected test is not green)."""
+        return self.total > 0 and self.passed == self.total
+
+
+@dataclass(frozen=True, slots=True)
+class ContractRun:
+    """The outcome of one run of the contract suite against ``lab_module``, test by test.
+
+    ``str(run)`` is the one-line summary; displayed in a notebook it is the table of the seven modules.
+    """
+
+    lab_module: str
+    select: str | None
+    outcomes: tuple[TestOutcome, ...]
+    deselected: int = 0
+
+    def _count(self, outcome: str) -> int:
+        return sum(o.outcome == outcome for o in self.outcomes)
+
+    @property
+    def passed(self) -> int:
+        """Return how many tests passed."""
+        return self._count("passed")
+
+    @property
+    def failed(self) -> int:
+        """Return how many tests failed."""
+        return self._count("failed")
+
+    @property
+    def errors(self) -> int:
+        """Return how many tests errored (in a fixture, or the implementation did not import)."""
+        return self._count("error")
+
+    @property
+    def first_failure(self) -> str | None:
+        """Return the first failing test's message, in suite order (None when nothing failed)."""
+        return next((o.message for o in self.outcomes if o.outcome in ("failed", "error")), None)
+
+    @property
+    def modules(self) -> tuple[ModuleStatus, ...]:
+        """Return one :class:`ModuleStatus` per lab module that had a selected test, in dependency order."""
+        rows = []
+        for module in LAB_MODULES:
+            mine = [o for o in self.outcomes if o.module == module]
+            if mine:
+                failing = next((o.message for o in mine if o.outcome in ("failed", "error")), None)
+                rows.append(ModuleStatus(module, sum(o.outcome == "passed" for o in mine), len(mine), failing))
+        return tuple(rows)
+
+    def __str__(self) -> str:
+        counts = f"{self.passed} passed, {self.failed} failed"
+        if self.errors:
+            counts += f", {self.errors} errors"
+        where = f" (-k {self.select})" if self.select else ""
+        return f"LAB_MODULE={self.lab_module}{where}: {counts}"
+
+    def table(self) -> str:
+        """Return the lab table as plain text: module, green or red, passed/total, the first failure.
+
+        >>> print(ContractRun("lab.mine", None, (TestOutcome("tests/contract/test_versions.py::t", "passed"),)).table())
+        versions  green  1/1
+        """
+        width = max((len(m.module) for m in self.modules), default=0)
+        lines = []
+        for m in self.modules:
+            line = f"{m.module:<{width}}  {'green' if m.green else 'red  '}  {m.passed}/{m.total}"
+            lines.append(line + (f"  {m.first_failure}" if m.first_failure else ""))
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        rows = []
+        for m in self.modules:
+            status = "✓ green" if m.green else "✗ red"
+            colour = "#1a7f37" if m.green else "#b42318"
+            hint = html.escape(m.first_failure or "")
+            rows.append(f"<tr><td><code>{m.module}.py</code></td><td style=\"color:{colour};font-weight:bold\">{status}"
+                        f"</td><td>{m.passed}/{m.total}</td><td>{hint}</td></tr>")
+        caption = html.escape(str(self))
+        return ("<table class=\"lab-status\"><caption>" + caption + "</caption><thead><tr><th scope=\"col\">module</th>"
+                "<th scope=\"col\">status</th><th scope=\"col\">passed</th><th scope=\"col\">first failure</th></tr>"
+                "</thead><tbody>" + "".join(rows) + "</tbody></table>")
+
+
+def contract_root(start: Any = None) -> Path:
+    """Return the folder holding ``tests/contract``: ``start`` (default: the working directory) or a parent of it.
+
+    The repository, the lab download and the live site each hold the suite at ``tests/contract``.
+    """
+    here = Path(start if start is not None else Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / CONTRACT_DIR).is_dir():
+            return folder
+    raise FileNotFoundError(f"no {CONTRACT_DIR} folder in {here} or above: run this inside the course repository, "
+                            "the unpacked lab download or the live site")
+
+
+class _Recorder:
+    """A pytest plugin that keeps each test's outcome and first failure line, and counts what was deselected."""
+
+    def __init__(self, clean: Any) -> None:
+        self.clean = clean
+        self.outcomes: dict[str, TestOutcome] = {}
+        self.deselected = 0
+        self.collected = 0
+
+    def pytest_deselected(self, items: Sequence[Any]) -> None:
+        self.deselected += len(items)
+
+    def pytest_collection_finish(self, session: Any) -> None:
+        self.collected = len(session.items)
+
+    def pytest_collectreport(self, report: Any) -> None:
+        if report.failed:
+            self.outcomes[report.nodeid] = TestOutcome(report.nodeid, "error", self.clean(_first_line(report)))
+
+    def pytest_runtest_logreport(self, report: Any) -> None:
+        if report.when == "call" or report.outcome != "passed":
+            if report.nodeid in self.outcomes and self.outcomes[report.nodeid].outcome != "passed":
+                return  # a teardown error after a failure: the failure is the news
+            if report.outcome == "passed":
+                outcome, message = "passed", None
+            elif report.outcome == "skipped":
+                outcome, message = "skipped", None
+            else:
+                outcome = "failed" if report.when == "call" else "error"
+                message = self.clean(_first_line(report))
+            self.outcomes[report.nodeid] = TestOutcome(report.nodeid, outcome, message)
+
+
+_ERROR_LINE = re.compile(r"^E\s+(\w*(?:Error|Exception)\b.*)$", re.M)
+_PLACE = re.compile(r'^File "(?P<file>[^"]+)", line (?P<line>\d+)')
+
+
+def _first_line(report: Any) -> str:
+    """Return the line a learner needs from a failure: the exception and its message (the crash line pytest keeps).
+
+    A syntax error's crash line is only its place (``File "...", line 3``): the error is the last ``E`` line above.
+    """
+    crash = getattr(report.longrepr, "reprcrash", None)
+    message = (crash.message if crash is not None else str(report.longrepr)).strip()
+    place = _PLACE.match(message)
+    if place:
+        errors = _ERROR_LINE.findall(str(report.longrepr))
+        if errors:
+            return f"{errors[-1].strip()} ({place['file']}, line {place['line']})"
+    return message.splitlines()[0] if message else "(no message)"
+
+
+def _cleaner(root: Path) -> Any:
+    """Return a function that takes machine-specific parts (paths, addresses) out of a failure line."""
+    prefixes = sorted({str(root), str(root.resolve())}, key=len, reverse=True)
+    tmp = re.compile(r"(/private)?/tmp/pytest-of-[^/\s]+/pytest-\d+/[^/\s]+")
+    address = re.compile(r" at 0x[0-9a-fA-F]+")
+
+    def clean(message: str) -> str:
+        for prefix in prefixes:
+            message = message.replace(prefix + os.sep, "").replace(prefix, ".")
+        message = address.sub("", tmp.sub("<tmp>", message))
+        return message if len(message) <= MESSAGE_CHARS else message[:MESSAGE_CHARS - 1] + "…"
+
+    return clean
+
+
+def _packages(lab_module: str) -> tuple[str, ...]:
+    """Return the top-level packages a run imports from the lab folder: the suite's and the implementation's."""
+    top = lab_module.split(".")[0]
+    return ("tests",) if top == "labcore" else ("tests", top)
+
+
+@contextlib.contextmanager
+def _fresh_imports(packages: Sequence[str]) -> Any:
+    """Import ``packages`` afresh inside the block (a learner's edits are read) and put the caller's modules back after.
+
+    The caller may have its own ``tests`` package (the course's test run does): it is set aside for the run, so the
+    lab folder's ``tests.contract`` is imported from the lab folder, then restored as it was.
+    """
+    def ours(name: str) -> bool:
+        return any(name == p or name.startswith(p + ".") for p in packages)
+
+    saved = {name: module for name, module in sys.modules.items() if ours(name)}
+    for name in saved:
+        del sys.modules[name]
+    importlib.invalidate_caches()  # a folder made or changed since the last import (a learner's lab/mine) is found
+    try:
+        yield
+    finally:
+        for name in [m for m in sys.modules if ours(m)]:
+            del sys.modules[name]
+        sys.modules.update(saved)
+
+
+def _pytest(args: list[str], root: Path, lab_module: str, recorder: _Recorder) -> None:
+    """Run pytest with ``args`` in this process from ``root``, with ``LAB_MODULE`` set; restore everything after."""
+    import pytest  # here: only the lab needs pytest, and labcore runs without it (the book's pages, the panels)
+
+    saved = os.getcwd(), list(sys.path), os.environ.get("LAB_MODULE"), sys.dont_write_bytecode
+    try:
+        os.chdir(root)
+        sys.path.insert(0, str(root))
+        os.environ["LAB_MODULE"] = lab_module
+        sys.dont_write_bytecode = True  # an edit within the same second must not meet a stale .pyc
+        with _fresh_imports(_packages(lab_module)), contextlib.redirect_stdout(io.StringIO()), \
+                contextlib.redirect_stderr(io.StringIO()):
+            pytest.main([*args, "-p", "no:cacheprovider", "-o", "addopts=", "--capture=sys", "--tb=short", "-q"],
+                        plugins=[recorder])
+    finally:
+        cwd, path, env, bytecode = saved
+        os.chdir(cwd)
+        sys.path[:] = path
+        sys.dont_write_bytecode = bytecode
+        if env is None:
+            os.environ.pop("LAB_MODULE", None)
+        else:
+            os.environ["LAB_MODULE"] = env
+
+
+def _targets(modules: Sequence[str] | None) -> list[str]:
+    if modules is None:
+        return [CONTRACT_DIR]
+    if isinstance(modules, str):
+        modules = (modules,)
+    return [f"{CONTRACT_DIR}/test_{choice('module', m, LAB_MODULES)}.py" for m in modules]
+
+
+def run_contract_suite(lab_module: str = "labcore", *, select: str | None = None,
+                       modules: Sequence[str] | str | None = None, root: Any = None) -> ContractRun:
+    """Run the contract suite against ``lab_module`` and return every test's outcome (see :class:`ContractRun`).
+
+    ``modules`` runs only those modules' test files (``"versions"`` or ``("versions", "sizing")``); ``select``
+    is a pytest ``-k`` expression; ``root`` is the folder holding ``tests/contract`` (default: found from the
+    working directory, :func:`contract_root`).
+
+    >>> run = run_contract_suite("labcore", modules="versions", select="orders")
+    >>> (run.passed, run.failed, [m.module for m in run.modules])
+    (1, 0, ['versions'])
+    """
+    text("lab_module", lab_module)
+    if select is not None:
+        text("select", select)
+    folder = contract_root(root)
+    args = _targets(modules) + (["-k", select] if select else [])
+    recorder = _Recorder(_cleaner(folder))
+    _pytest(args, folder, lab_module, recorder)
+    return ContractRun(lab_module, select, tuple(recorder.outcomes.values()), recorder.deselected)
+
+
+def count_contract_tests(*, root: Any = None) -> int:
+    """Return how many tests the contract suite collects (without running them), in this process.
+
+    >>> count_contract_tests() > 100
+    True
+    """
+    folder = contract_root(root)
+    recorder = _Recorder(_cleaner(folder))
+    _pytest([CONTRACT_DIR, "--collect-only"], folder, "labcore", recorder)
+    return recorder.collected
