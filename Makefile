@@ -13,8 +13,9 @@ BIN := $(VENV)/bin
 # resolver keeps the pinned CPU torch and one consistent set of widget versions.
 REQS := requirements.txt $(wildcard requirements-real.txt requirements-lite.txt)
 STAMP := $(VENV)/.requirements.stamp
+NODE_STAMP := node_modules/.npm-ci.stamp
 VENDOR := _build/_vendor
-VENDOR_STAMP := $(VENDOR)/.fetched.json
+VENDOR_STAMP := $(VENDOR)/.copied.json
 SITE := _build/html/index.html
 CHROMIUM := /usr/bin/chromium
 # Every input of the site: chapters, the library, the site plumbing, the Lite build, the demo results.
@@ -47,7 +48,7 @@ help:
 
 install: $(STAMP)
 
-$(STAMP): $(REQS) pyproject.toml
+$(STAMP): $(REQS) pyproject.toml coursebuild/pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-venv >/dev/null \
 	  && $(PYTHON) -m venv $(VENV); }
@@ -62,11 +63,17 @@ chromium:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium chromium-driver >/dev/null; \
 	fi
 
-# Vega, Vega-Lite, vega-embed and MathJax, from the npm registry (pinned, integrity-checked).
-# (A plain `jupyter-book build .` fetches them too, through coursebuild.panels_site.)
-$(VENDOR_STAMP): coursebuild/vendor.py
+# The browser libraries (Vega, MathJax, reveal.js, Pyodide, axe-core, ...): package.json pins them and
+# package-lock.json holds their integrity hashes; `npm ci` installs exactly that into node_modules/, again only
+# when the lock changes (coursebuild.vendor runs it and writes the stamp; a plain `jupyter-book build .` runs it
+# too, through coursebuild.panels_site). Then the files the pages and decks load are copied into $(VENDOR).
+$(NODE_STAMP): package.json package-lock.json
 	@command -v npm >/dev/null || { $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq npm >/dev/null; }
+	$(PYTHON) -m coursebuild.vendor --npm-ci
+	@touch $@
+
+$(VENDOR_STAMP): $(NODE_STAMP) coursebuild/vendor.py
 	$(PYTHON) -m coursebuild.vendor --dest $(VENDOR)
 	@touch $@
 

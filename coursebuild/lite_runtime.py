@@ -2,8 +2,9 @@
 
 :func:`prepare_pyodide` fills ``static/pyodide/`` of the JupyterLite input folder:
 
-* the runtime files of the npm ``pyodide`` package (the version ``jupyterlite-pyodide-kernel``
-  expects), fetched with ``npm pack`` and cached;
+* the runtime files of the npm ``pyodide`` package, which ``package.json`` pins at the version
+  ``jupyterlite-pyodide-kernel`` expects and ``npm ci`` installs into ``node_modules/pyodide``
+  (:func:`coursebuild.vendor.node_modules`);
 * the pure-Python wheels, downloaded from PyPI with pip, of two closures of Pyodide's lock: what
   the kernel loads while booting (micropip, IPython, jedi and their dependencies) and what
   chapter 7's contract suite needs (pytest and its dependencies, hypothesis's sortedcontainers);
@@ -26,11 +27,10 @@ from __future__ import annotations
 import email.parser
 import json
 import shutil
-import subprocess
-import tarfile
 import zipfile
 from pathlib import Path
 
+from . import vendor
 from .lite_bytecode import compile_wheels
 from .lite_wheels import find_wheel, log, normalize, pip_download, sha256_of
 
@@ -64,20 +64,14 @@ def pyodide_version() -> str:
     return PYODIDE_VERSION
 
 
-def fetch_pyodide_npm(version: str, cache: Path) -> Path:
-    """Fetch the npm ``pyodide`` package into ``cache`` once; return the unpacked folder."""
-    unpacked = cache / f"pyodide-{version}" / "package"
-    if (unpacked / "pyodide-lock.json").is_file():
-        return unpacked
-    cache.mkdir(parents=True, exist_ok=True)
-    log(f"npm pack pyodide@{version}")
-    out = subprocess.run(
-        ["npm", "pack", f"pyodide@{version}", "--pack-destination", str(cache), "--silent"],
-        check=True, capture_output=True, text=True,
-    ).stdout.strip().splitlines()[-1]
-    with tarfile.open(cache / out) as tar:
-        tar.extractall(cache / f"pyodide-{version}", filter="data")
-    return unpacked
+def pyodide_package(version: str, root: Path = vendor.ROOT) -> Path:
+    """Return ``node_modules/pyodide``, checked to be ``version`` (``npm ci`` runs first if it is missing or stale)."""
+    folder = vendor.node_modules(root) / "pyodide"
+    installed = vendor.installed_version("pyodide", root)
+    if installed != version:
+        raise RuntimeError(f"package.json pins pyodide {installed}, but jupyterlite-pyodide-kernel expects {version}: "
+                           f"pin \"pyodide\": \"{version}\" in package.json and run `npm install --package-lock-only`")
+    return folder
 
 
 def lock_closure(packages: dict, roots: tuple[str, ...]) -> list[str]:
@@ -153,7 +147,7 @@ def suite_closure(packages: dict, boot: list[str], cache: Path, python: str) -> 
 def prepare_pyodide(out: Path, cache: Path) -> dict:
     """Lay the Pyodide runtime, the served wheels and a rewritten lock into ``out/static/pyodide``."""
     version = pyodide_version()
-    npm = fetch_pyodide_npm(version, cache / "npm")
+    npm = pyodide_package(version)
     dest = out / "static" / "pyodide"
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True)

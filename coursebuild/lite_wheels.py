@@ -3,7 +3,8 @@
 Two kinds, both pure Python:
 
 * wheels fetched from PyPI with the ordinary ``pip download`` client (cached between builds);
-* the ``labcore`` wheel, written with the standard library from the working tree.
+* the ``labcore`` wheel, built from the working tree by the standard build frontend (``python -m build``)
+  from the root ``pyproject.toml``, whose distribution is labcore alone.
 
 :func:`prepare_piplite` fills the ``pypi/`` folder that JupyterLite indexes for ``piplite``:
 ``comm`` (the kernel installs it while booting), ``labcore``, ``hypothesis`` (chapter 7's
@@ -22,6 +23,7 @@ import csv
 import hashlib
 import importlib.metadata
 import io
+import os
 import re
 import shutil
 import subprocess
@@ -35,6 +37,10 @@ ROOT = Path(__file__).resolve().parent.parent
 PIPLITE_DISTS = ("comm", "jupyterquiz", "hypothesis")
 #: Pyodide's Python (the version ``pip download`` picks pure-Python wheels for)
 PYODIDE_PYTHON = "3.14"
+#: the date a built wheel's files carry (``SOURCE_DATE_EPOCH``, 2020-01-01) instead of their mtimes: an unchanged
+#: labcore gives a byte-identical wheel, whose compiled copy then comes from the cache
+#: (:mod:`coursebuild.lite_bytecode`)
+WHEEL_EPOCH = "1577836800"
 
 
 def log(msg: str) -> None:
@@ -96,7 +102,11 @@ def record_text(files: dict[str, bytes], record_name: str) -> str:
 
 
 def write_wheel(dest: Path, name: str, version: str, files: dict[str, bytes], summary: str) -> Path:
-    """Write a reproducible pure-Python wheel of ``files`` (archive path -> bytes) into ``dest``."""
+    """Write a minimal pure-Python wheel of ``files`` (archive path -> bytes) into ``dest``.
+
+    Not used by the site build (labcore's wheel comes from :func:`build_wheel`): ``tests/test_lite_bytecode.py``
+    makes its small test wheel with it.
+    """
     info = f"{name}-{version}.dist-info"
     files = dict(files)
     files[f"{info}/METADATA"] = (
@@ -120,27 +130,43 @@ def write_wheel(dest: Path, name: str, version: str, files: dict[str, bytes], su
     return path
 
 
-def build_labcore_wheel(dest: Path, root: Path = ROOT) -> Path:
-    """Write a pure-Python wheel of the working tree's ``labcore`` package into ``dest``.
+def build_wheel(project: Path, outdir: Path) -> Path:
+    """Build the wheel of the Python project at ``project`` with ``python -m build`` into ``outdir``; return it.
 
-    Built with the standard library (no build backend to download) from every file under
-    ``labcore/`` except caches; it lists no dependencies (labcore's core and panels are
-    stdlib-only; plots import numpy and matplotlib lazily) and is reproducible.
+    ``outdir`` is emptied first. The frontend's default run: the sdist, then the wheel from the unpacked sdist
+    (a wheel built straight from the tree, ``--wheel``, would also carry any module deleted since an earlier
+    build, which setuptools leaves in ``build/lib``). ``--no-isolation``: with this environment's setuptools
+    (``requirements.txt``), so nothing is downloaded at build time. Reproducible (:data:`WHEEL_EPOCH`).
     """
-    pkg = root / "labcore"
-    init = (pkg / "__init__.py").read_text(encoding="utf-8")
-    match = re.search(r"^__version__\s*=\s*['\"]([^'\"]+)['\"]", init, re.M)
-    files = {
-        path.relative_to(root).as_posix(): path.read_bytes()
-        for path in sorted(pkg.rglob("*"))
-        if path.is_file() and "__pycache__" not in path.parts and path.suffix not in {".pyc", ".pyo"}
-    }
-    return write_wheel(dest, "labcore", match.group(1) if match else "0.0.0", files,
-                       "labcore, the multi-LoRA course library (built for JupyterLite)")
+    shutil.rmtree(outdir, ignore_errors=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(outdir), str(project)],
+        capture_output=True, text=True, env={**os.environ, "SOURCE_DATE_EPOCH": WHEEL_EPOCH},
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"`python -m build` failed for {project} (exit {done.returncode}):\n"
+                           f"{done.stdout[-3000:]}{done.stderr[-3000:]}")
+    wheels = sorted(outdir.glob("*.whl"))
+    if len(wheels) != 1:
+        raise RuntimeError(f"`python -m build` left {len(wheels)} wheels in {outdir}, expected one")
+    return wheels[0]
+
+
+def build_labcore_wheel(outdir: Path, root: Path = ROOT) -> Path:
+    """Build labcore's wheel from ``root`` (its ``pyproject.toml``: labcore and its data files) into ``outdir``.
+
+    Pure Python with no dependencies (labcore's core and panels are stdlib-only; plots import numpy and
+    matplotlib lazily, and ask for them only through the ``plots`` extra).
+    """
+    log(f"python -m build {root} (labcore's wheel)")
+    return build_wheel(root, outdir)
 
 
 def prepare_piplite(out: Path, cache: Path, root: Path = ROOT) -> list[Path]:
-    """Put the piplite wheels (``PIPLITE_DISTS`` from PyPI, and labcore) in ``out/pypi``; return their paths."""
+    """Put the piplite wheels (``PIPLITE_DISTS`` from PyPI, and labcore's, built in ``cache``) in ``out/pypi``.
+
+    Returns their paths.
+    """
     dest = out / "pypi"
     shutil.rmtree(dest, ignore_errors=True)
     specs = [f"{d}=={importlib.metadata.version(d)}" for d in PIPLITE_DISTS]
@@ -149,5 +175,5 @@ def prepare_piplite(out: Path, cache: Path, root: Path = ROOT) -> list[Path]:
     dest.mkdir(parents=True)
     for spec in specs:
         shutil.copy2(find_wheel(wheel_cache, *spec.split("==")), dest)
-    build_labcore_wheel(dest, root)
+    shutil.copy2(build_labcore_wheel(cache / "labcore-build", root), dest)
     return sorted(dest.glob("*.whl"))

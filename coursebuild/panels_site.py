@@ -3,10 +3,11 @@
 Two pieces, both small:
 
 - :class:`VegaLitePage`, a myst-nb mime-renderer plugin (entry point ``myst_nb.mime_renderers`` in
-  ``pyproject.toml``): an output of type ``application/vnd.vegalite.v5+json`` becomes a
+  ``coursebuild/pyproject.toml``): an output of type ``application/vnd.vegalite.v5+json`` becomes a
   ``<div class="lc-panel">`` holding the spec as JSON. Without it myst-nb drops the output.
-- :func:`setup`, a Sphinx extension (``_config.yml`` ``extra_extensions``): it fetches the pinned
-  Vega bundles when they are missing (:mod:`coursebuild.vendor`), serves ``static/lc-panels.*``,
+- :func:`setup`, a Sphinx extension (``_config.yml`` ``extra_extensions``): it copies the pinned
+  browser bundles into ``_build/_vendor/`` (:mod:`coursebuild.vendor`, which runs ``npm ci`` first when
+  ``node_modules/`` is missing or stale), serves ``static/lc-panels.*``,
   and adds the scripts only to the pages that hold a panel.
 
 The browser only draws: ``lc-panels.js`` hands each spec to ``vegaEmbed`` (SVG renderer), whose
@@ -59,11 +60,11 @@ class VegaLitePage:
 
 
 def _vendor(app: Any, config: Any) -> None:
-    from .vendor import DEFAULT_DEST, fetch
+    from .vendor import DEFAULT_DEST, copy_assets
 
     extra = [Path(app.confdir, p) for p in config.html_extra_path]
     dest = next((p for p in extra if p.name == "_vendor"), DEFAULT_DEST)
-    fetch(dest)
+    copy_assets(dest)
 
 
 def _add_static(app: Any, config: Any) -> None:

@@ -1,27 +1,35 @@
-"""Fetch the browser-side libraries the built book serves itself, so its pages need no CDN.
+"""Serve the browser-side libraries from the built book itself, so its pages need no CDN.
 
 The panels draw with Vega-Lite and the pages typeset maths with MathJax; Jupyter Book would load
 them from public CDNs, so a reader offline (or behind a strict proxy) would see blank panels.
-This module obtains pinned versions from the npm registry with the ordinary ``npm pack`` client,
-checks each tarball against its recorded sha512 integrity, and unpacks only the files the pages
-load into ``_build/_vendor/`` (git-ignored, never committed). ``_config.yml`` copies that folder
-into the site with ``html_extra_path``; :mod:`coursebuild.panels_site` fetches it at the start of a
-build when it is missing, so a plain ``jupyter-book build .`` works too.
+``package.json`` at the repository root pins every browser library the site serves (and the live
+site's Pyodide, and axe-core for the browser tests); ``package-lock.json`` records each tarball's
+integrity hash. ``npm ci`` installs exactly that into ``node_modules/`` (git-ignored) and checks
+every tarball against the lock. This module runs it when ``node_modules/`` is missing or was
+installed from another lock (:func:`node_modules`), then copies only the files the pages and decks
+load into ``_build/_vendor/`` (:func:`copy_assets`). ``_config.yml`` copies that folder into the
+site with ``html_extra_path``; :mod:`coursebuild.panels_site` calls this at the start of a build, so
+a plain ``jupyter-book build .`` works too.
 
-Usage: ``python -m coursebuild.vendor [--dest _build/_vendor]``. Idempotent: when the stamp file
-records the same pins, it does nothing.
+Usage: ``python -m coursebuild.vendor [--dest _build/_vendor]`` (``--npm-ci`` installs
+``node_modules/`` and stops). Idempotent: ``npm ci`` runs again only for another
+``package.json``/``package-lock.json``, and the copy is redone only when the lock or the rules changed.
+
+>>> mathjax = Asset("mathjax", member="es5", target="mathjax")
+>>> _keep("es5/tex-chtml.js", mathjax), _keep("es5/tex-chtml.js.map", mathjax), _keep("README.md", mathjax)
+(True, False, False)
 """
 
 from __future__ import annotations
 
 import argparse
-import base64
+import dataclasses
+import fcntl
 import hashlib
 import json
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,11 +37,10 @@ from pathlib import Path
 
 @dataclass(frozen=True, slots=True)
 class Asset:
-    """One npm package whose sub-folder is served by the book."""
+    """Files of one installed npm package that the book serves."""
 
-    spec: str  # name@exact-version
-    integrity: str  # npm's sha512 integrity of the tarball
-    member: str  # folder inside the tarball's "package/" to keep ("" for the package root)
+    package: str  # its folder under node_modules/ (the dependency's name in package.json)
+    member: str  # folder inside the package to copy from ("" for the package root)
     target: str  # folder under the destination
     skip_suffixes: tuple[str, ...] = (".map",)  # files not needed by readers
     only: tuple[str, ...] = ()  # if given, keep just these file names
@@ -43,76 +50,23 @@ class Asset:
 # Vega 5 / Vega-Lite 5 / vega-embed 6: the Vega-Lite v5 mimetype the panels emit is the one JupyterLab
 # and JupyterLite render natively, so the same spec draws on the page, in Lab and in Lite.
 ASSETS: tuple[Asset, ...] = (
-    Asset(
-        spec="vega@5.33.1",
-        integrity="sha512-1fArfVDUqVbb5z8n+/nVQb+VNBzx8svY6CrsyTK4Ujm4yrd9I1auoKxBAPXLCavY1LcrbHUskQbGUP8gXOzyQw==",
-        member="build",
-        target="vega",
-        only=("vega.min.js",),
-    ),
-    Asset(
-        spec="vega-lite@5.23.0",
-        integrity="sha512-l4J6+AWE3DIjvovEoHl2LdtCUkfm4zs8Xxx7INwZEAv+XVb6kR6vIN1gt3t2gN2gs/y4DYTs/RPoTeYAuEg6mA==",
-        member="build",
-        target="vega",
-        only=("vega-lite.min.js",),
-    ),
-    Asset(
-        spec="vega-embed@6.29.0",
-        integrity="sha512-PmlshTLtLFLgWtF/b23T1OwX53AugJ9RZ3qPE2c01VFAbgt3/GSNI/etzA/GzdrkceXFma+FDHNXUppKuM0U6Q==",
-        member="build",
-        target="vega",
-        only=("vega-embed.min.js",),
-    ),
-    Asset(
-        spec="mathjax@3.2.2",
-        integrity="sha512-Bt+SSVU8eBG27zChVewOicYs7Xsdt40qm4+UpHyX7k0/O9NliPc+x77k1/FEsPsjKPZGJvtRZM1vO+geW0OhGw==",
-        member="es5",
-        target="mathjax",
-    ),
+    Asset("vega", member="build", target="vega", only=("vega.min.js",)),
+    Asset("vega-lite", member="build", target="vega", only=("vega-lite.min.js",)),
+    Asset("vega-embed", member="build", target="vega", only=("vega-embed.min.js",)),
+    Asset("mathjax", member="es5", target="mathjax"),  # MathJax 3, the pages'
     # The reveal.js decks (coursebuild/slides.py, nbconvert's reveal template) load these from slides/,
     # next to the decks. nbconvert's template is written for MathJax 2, so the decks get their own
-    # MathJax 2 (slides/mathjax2/): the pages keep MathJax 3 (mathjax/).
-    Asset(
-        spec="reveal.js@6.0.2",
-        integrity="sha512-JYIg5D9aoxoaLeb84O+OvAwsKWdIavVgEDScxtYEXFCT6t6TQrhNtSgogcjdCpdLsWglhJn3zyE3fUOwiH5KEg==",
-        member="dist",
-        target="slides/reveal.js/dist",
-        paths=("reveal.js", "reveal.css", "theme/white.css", "plugin/notes.js"),
-    ),
-    Asset(
-        spec="requirejs@2.3.8",
-        integrity="sha512-7/cTSLOdYkNBNJcDMWf+luFvMriVm7eYxp4BcFCsAX0wF421Vyce5SXP17c+Jd5otXKGNehIonFlyQXSowL6Mw==",
-        member="",
-        target="slides/require",
-        paths=("require.js",),
-    ),
-    Asset(
-        spec="jquery@3.7.1",
-        integrity="sha512-m4avr8yL8kmFN8psrbFFFmB/If14iN5o9nw/NgnnM+kybDJpRsAynV2BsfpTYrTRysYUdADVD7CkUUizgkpLfg==",
-        member="dist",
-        target="slides/jquery",
-        paths=("jquery.min.js",),
-    ),
+    # MathJax 2 (slides/mathjax2/, the npm alias "mathjax2" in package.json): the pages keep MathJax 3 (mathjax/).
+    Asset("reveal.js", member="dist", target="slides/reveal.js/dist",
+          paths=("reveal.js", "reveal.css", "theme/white.css", "plugin/notes.js")),
+    Asset("requirejs", member="", target="slides/require", paths=("require.js",)),
+    Asset("jquery", member="dist", target="slides/jquery", paths=("jquery.min.js",)),
     # The glossary's hover cards (sphinx-tippy, `tippy_js` in _config.yml): Popper and Tippy, served from
     # tippy/ at the site root, instead of the CDN sphinx-tippy defaults to.
-    Asset(
-        spec="@popperjs/core@2.11.8",
-        integrity="sha512-P1st0aksCrn9sGZhp8GMYwBnQsbvAWsZAX44oXNNvLHGqAOcoVxmjZiohstwQ7SqKnbR47akdNi+uleWD8+g6A==",
-        member="dist/umd",
-        target="tippy",
-        only=("popper.min.js",),
-    ),
-    Asset(
-        spec="tippy.js@6.3.7",
-        integrity="sha512-E1d3oP2emgJ9dRQZdf3Kkn0qJgI6ZLpyS5z6ZkY1DF3kaQaBsGZsndEpHwx+eC+tYM41HaSNvNtLx8tU57FzTQ==",
-        member="dist",
-        target="tippy",
-        only=("tippy-bundle.umd.min.js",),
-    ),
+    Asset("@popperjs/core", member="dist/umd", target="tippy", only=("popper.min.js",)),
+    Asset("tippy.js", member="dist", target="tippy", only=("tippy-bundle.umd.min.js",)),
     Asset(  # the TeX input, CommonHTML output and its TeX web fonts (not the 3.7 MB a11y explorer)
-        spec="mathjax@2.7.9",
-        integrity="sha512-NOGEDTIM9+MrsqnjPEjVGNx4q0GQxqm61yQwSK+/5S59i26wId5IC5gNu9/bu8+CCVl5p9G2IHcAl/wJa+5+BQ==",
+        "mathjax2",
         member="",
         target="slides/mathjax2",
         paths=("MathJax.js", "config/TeX-AMS_CHTML-full.js", "config/Safe.js", "jax/input/TeX", "jax/element",
@@ -123,91 +77,156 @@ ASSETS: tuple[Asset, ...] = (
     ),
 )
 
-STAMP = ".fetched.json"
-
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DEST = ROOT / "_build" / "_vendor"
+#: what ``npm ci`` runs with: no install scripts (nothing here needs one), and no optional dependencies
+#: (vega-tooltip names a native rollup binary as one; nothing here uses it)
+NPM_CI = ("ci", "--ignore-scripts", "--omit=optional", "--no-audit", "--no-fund")
+#: written into node_modules/ after ``npm ci``: the digest of the package.json and package-lock.json it installed
+NPM_STAMP = ".npm-ci.stamp"
+#: written into the destination after a copy: the lock's digest and the copy rules
+COPY_STAMP = ".copied.json"
 
 
-def _integrity(path: Path) -> str:
-    """Return npm's ``sha512-<base64>`` integrity string of a file."""
-    digest = hashlib.sha512(path.read_bytes()).digest()
-    return "sha512-" + base64.b64encode(digest).decode("ascii")
+class NpmError(RuntimeError):
+    """``npm`` is missing, or ``npm ci`` failed."""
 
 
-def _npm_pack(spec: str, workdir: Path) -> Path:
-    """Download one package tarball with ``npm pack`` and return its path."""
-    npm = shutil.which("npm")
-    if npm is None:
-        sys.exit("vendor: `npm` not found; install Node.js/npm (apt-get install -y npm)")
-    out = subprocess.run(
-        [npm, "pack", spec, "--json", "--silent", "--pack-destination", str(workdir)],
-        check=True,
-        capture_output=True,
-        text=True,
-        cwd=workdir,
-    )
-    filename = json.loads(out.stdout)[0]["filename"]
-    return workdir / filename
+def lock_digest(root: Path = ROOT) -> str:
+    """Return the sha256 of ``package.json`` and ``package-lock.json`` together (what ``npm ci`` installs)."""
+    digest = hashlib.sha256()
+    for name in ("package.json", "package-lock.json"):
+        digest.update((root / name).read_bytes())
+    return digest.hexdigest()
 
 
-def _extract(tarball: Path, asset: Asset, dest: Path) -> int:
-    """Unpack ``package/<member>/`` of ``tarball`` into ``dest``; return the file count."""
-    prefix = f"package/{asset.member}/" if asset.member else "package/"
-    count = 0
-    with tarfile.open(tarball, "r:gz") as tar:
-        for info in tar.getmembers():
-            if not info.isfile() or not info.name.startswith(prefix):
-                continue
-            rel = Path(info.name[len(prefix):])
-            if rel.is_absolute() or ".." in rel.parts:
-                raise SystemExit(f"vendor: unsafe path {info.name!r} in {tarball.name}")
-            if rel.name.endswith(asset.skip_suffixes) or (asset.only and rel.name not in asset.only):
-                continue
-            if asset.paths and not any(rel.as_posix() == p or rel.as_posix().startswith(p + "/") for p in asset.paths):
-                continue
-            out = dest / rel
-            out.parent.mkdir(parents=True, exist_ok=True)
-            src = tar.extractfile(info)
-            assert src is not None
-            out.write_bytes(src.read())
-            count += 1
-    return count
+def locked_versions(root: Path = ROOT) -> dict[str, str]:
+    """Return ``{folder under node_modules: version}`` of the lock's top-level packages."""
+    packages = json.loads((root / "package-lock.json").read_text(encoding="utf-8"))["packages"]
+    prefix = "node_modules/"
+    return {key[len(prefix):]: entry["version"] for key, entry in packages.items()
+            if key.startswith(prefix) and "/node_modules/" not in key}
 
 
-def fetch(dest: Path) -> None:
-    """Fetch every pinned asset into ``dest`` unless the stamp says it is already there."""
-    pins = {a.spec: [a.integrity, a.member, list(a.skip_suffixes), list(a.only), list(a.paths)] for a in ASSETS}
-    stamp = dest / STAMP
-    if stamp.exists() and json.loads(stamp.read_text()) == pins:
-        if all((dest / a.target).is_dir() for a in ASSETS):
+def installed_version(package: str, root: Path = ROOT) -> str | None:
+    """Return the version of ``node_modules/<package>`` as installed, or None when it is not there."""
+    manifest = root / "node_modules" / package / "package.json"
+    if not manifest.is_file():
+        return None
+    return json.loads(manifest.read_text(encoding="utf-8"))["version"]
+
+
+def _is_current(root: Path) -> bool:
+    stamp = root / "node_modules" / NPM_STAMP
+    if not stamp.is_file() or stamp.read_text(encoding="utf-8").strip() != lock_digest(root):
+        return False
+    manifest = json.loads((root / "package.json").read_text(encoding="utf-8"))
+    direct = {**manifest.get("dependencies", {}), **manifest.get("devDependencies", {})}
+    locked = locked_versions(root)
+    return all(installed_version(name, root) == locked.get(name) for name in direct)
+
+
+def node_modules(root: Path = ROOT) -> Path:
+    """Return ``root/node_modules``, running ``npm ci`` first when it is missing or stale.
+
+    Stale: installed from another ``package.json``/``package-lock.json`` (the stamp left after ``npm ci``
+    differs), or a dependency ``package.json`` names is missing or at another version than the lock's.
+    Two builds at once wait for each other (a lock on ``package-lock.json``), so one runs ``npm ci``.
+    """
+    folder = root / "node_modules"
+    with open(root / "package-lock.json", "rb") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if _is_current(root):
+            return folder
+        npm = shutil.which("npm")
+        if npm is None:
+            raise NpmError("npm is missing: the site's browser libraries are installed by `npm ci` from "
+                           "package-lock.json (Debian: apt-get install -y npm)")
+        print(f"vendor: npm {' '.join(NPM_CI)} (package-lock.json changed or node_modules/ is incomplete)",
+              flush=True)
+        done = subprocess.run([npm, *NPM_CI], cwd=root, check=False)
+        if done.returncode != 0:
+            raise NpmError(f"`npm {' '.join(NPM_CI)}` failed (exit {done.returncode}); npm's messages are above")
+        (folder / NPM_STAMP).write_text(lock_digest(root) + "\n", encoding="utf-8")
+    return folder
+
+
+def _keep(rel: str, asset: Asset) -> bool:
+    """Whether the file at ``rel`` (a path inside the package) is one ``asset`` serves."""
+    prefix = f"{asset.member}/" if asset.member else ""
+    if not rel.startswith(prefix):
+        return False
+    path = rel[len(prefix):]
+    name = path.rsplit("/", 1)[-1]
+    if "node_modules" in path.split("/") or name.endswith(asset.skip_suffixes):
+        return False
+    if asset.only and name not in asset.only:
+        return False
+    return not asset.paths or any(path == p or path.startswith(p + "/") for p in asset.paths)
+
+
+def asset_files(asset: Asset, modules: Path) -> dict[str, Path]:
+    """Return ``{path under the destination: installed file}`` of one asset, from ``modules`` (node_modules)."""
+    package = modules / asset.package
+    prefix = f"{asset.member}/" if asset.member else ""
+    files = {}
+    for path in sorted(package.rglob("*")):
+        rel = path.relative_to(package).as_posix()
+        if path.is_file() and not path.is_symlink() and _keep(rel, asset):
+            files[f"{asset.target}/{rel[len(prefix):]}"] = path
+    if not files:
+        raise FileNotFoundError(f"vendor: nothing to copy from {package}/{asset.member} (is it installed?)")
+    return files
+
+
+def copy_assets(dest: Path = DEFAULT_DEST, root: Path = ROOT) -> list[str]:
+    """Copy every asset's files from ``node_modules/`` (installed first if needed) into ``dest``; return their paths.
+
+    ``dest`` is replaced whole; when its stamp records this lock and these rules, nothing is done.
+    """
+    modules = node_modules(root)
+    record = {"lock": lock_digest(root), "assets": [dataclasses.asdict(a) for a in ASSETS]}
+    stamp = dest / COPY_STAMP
+    if stamp.is_file():
+        done = json.loads(stamp.read_text(encoding="utf-8"))
+        if {k: done.get(k) for k in record} == json.loads(json.dumps(record)) and all(
+                (dest / f).is_file() for f in done.get("files", ())):
             print(f"vendor: {dest}/ is up to date")
-            return
+            return done["files"]
+    locked = locked_versions(root)
+    copied: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
-        staged = work / "staged"
+        staged = Path(tmp) / "staged"
         for asset in ASSETS:
-            tarball = _npm_pack(asset.spec, work)
-            got = _integrity(tarball)
-            if got != asset.integrity:
-                raise SystemExit(
-                    f"vendor: integrity mismatch for {asset.spec}: "
-                    f"got {got}, expected {asset.integrity}"
-                )
-            n = _extract(tarball, asset, staged / asset.target)
-            print(f"vendor: {asset.spec}: {n} files -> {dest / asset.target}/")
+            files = asset_files(asset, modules)
+            for rel, src in files.items():
+                out = staged / rel
+                out.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(src, out)
+            copied += files
+            print(f"vendor: {asset.package}@{locked[asset.package]}: {len(files)} files -> {dest / asset.target}/")
         if dest.exists():
             shutil.rmtree(dest)
         shutil.copytree(staged, dest)
-    (dest / STAMP).write_text(json.dumps(pins, indent=2) + "\n")
+    copied.sort()
+    stamp.write_text(json.dumps({**record, "files": copied}, indent=1) + "\n", encoding="utf-8")
+    return copied
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Parse the command line and fetch the assets."""
+    """Parse the command line; install node_modules/ and copy the assets."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dest", type=Path, default=DEFAULT_DEST)
+    parser.add_argument("--npm-ci", action="store_true",
+                        help="only run `npm ci` (when node_modules/ is missing or stale), copy nothing")
     args = parser.parse_args(argv)
-    fetch(args.dest)
+    try:
+        if args.npm_ci:
+            node_modules()
+        else:
+            copy_assets(args.dest)
+    except NpmError as err:
+        sys.exit(f"vendor: {err}")
 
 
 if __name__ == "__main__":
