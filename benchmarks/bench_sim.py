@@ -7,19 +7,15 @@ must do per request), so ``sim / peer`` says how many dict lookups one simulated
 a ratio that survives a faster or busier machine. Both wall-clock and CPU (process) time are
 printed: on a shared machine CPU time is the steadier of the two. The best of ``--repeat`` runs
 is reported. The target of the course: 1M requests through the real MultiLoRARouter +
-AdapterCache in under 5 s.
+AdapterCache in under 1 s of CPU (the trace carries its refs parsed, so the router reads records).
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from labcore.sim import Join, Workload, make_trace, simulate, single_replica_router  # noqa: E402
+from labcore.sim import Join, Workload, make_trace, simulate, single_replica_router
 
 
 def _timed(fn):
@@ -61,8 +57,8 @@ def main(argv: list[str] | None = None) -> None:
     sim_cpu, peer_cpu = best["simulate"][1], best["peer (dict lookup per request)"][1]
     print(f"simulate / peer (cpu): {sim_cpu / peer_cpu:.1f}x  (one simulated request costs "
           f"about {sim_cpu / peer_cpu:.0f} dict-lookup loop iterations)")
-    verdict = "meets" if best["simulate"][1] < 5.0 else "MISSES"
-    print(f"1M-request target (< 5 s): simulate took {best['simulate'][1]:.2f} s CPU -> {verdict} it "
+    verdict = "meets" if best["simulate"][1] < 1.0 else "MISSES"
+    print(f"1M-request target (< 1 s CPU): simulate took {best['simulate'][1]:.2f} s CPU -> {verdict} it "
           f"(p99 {result.p99_ms:.1f} ms, hit rate {result.hit_rate:.4f})")
 
 

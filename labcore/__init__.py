@@ -10,7 +10,7 @@ checkpoint digests, a VRAM-budgeted LRU cache, a router with a latency model, an
 
 from .admission import AdmissionController
 from .adapter import Adapter, tenant_adapters
-from .affinity import AffinityFleet, FleetRun, compare_policies, rendezvous_owner, run_policy
+from .affinity import AffinityFleet, FleetRun, rendezvous_owner
 from .batching import BatchCostModel, fit_sgmv, merged_vs_dynamic
 from .base_model import BaseParams, MoeLoraSize, MoeTargets, base_params, base_weights_gib, moe_lora_params, moe_lora_targets, published_params
 from .cache import AdapterCache, CacheAccess, CacheStats, FifoAdapterCache
@@ -74,7 +74,9 @@ from .router import (
     RouteDecision,
     parse_model_ref,
 )
-from .sim import Join, SimResult, Trace, Workload, make_trace, percentile, simulate, single_replica_router
+from .percentiles import percentile
+from .sim import Join, SimResult, Trace, Workload, make_trace, simulate, single_replica_router
+from .sim.scenarios import compare_policies, run_policy
 from .sizing import GpuMemorySplit, adapter_vram_mb, gpu_memory_split
 from .slots import SlotOutcome, SlotRequest, SlotScheduler, slot_pool_mb
 from .kv_cache import kv_bytes_per_sequence, kv_bytes_per_token, kv_layer_windows, tokens_in_bytes

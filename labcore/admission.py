@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import AdapterInUseError, LabcoreError, QueueFullError
-from .router import MODE_DYNAMIC, RouteDecision
+from .router import MODE_DYNAMIC, ModelRef, RouteDecision
 from ._validate import count
 
 __all__ = ["QueueFullError", "Ticket", "Admission", "AdmissionStats", "AdmissionController"]
@@ -38,10 +38,10 @@ __all__ = ["QueueFullError", "Ticket", "Admission", "AdmissionStats", "Admission
 
 @dataclass(frozen=True, slots=True)
 class Ticket:
-    """One request's handle: a unique id, its model ref, and an opaque ``tag`` for the caller."""
+    """One request's handle: a unique id, its model ref (text or parsed), and an opaque ``tag`` for the caller."""
 
     id: int
-    ref: str
+    ref: str | ModelRef
     tag: Hashable | None = None
 
 
@@ -116,7 +116,7 @@ class AdmissionController:
         self.drop_log: list[tuple[Ticket, LabcoreError]] = []
 
     # -- the two calls a server makes ---------------------------------------------------
-    def start(self, ref: str, *, tag: Hashable | None = None) -> Admission:
+    def start(self, ref: str | ModelRef, *, tag: Hashable | None = None) -> Admission:
         """Admit ``ref`` now, queue it, or raise ``QueueFullError``; return its :class:`Admission`."""
         ticket = Ticket(self._next_id, ref, tag)
         if not self._queue:
@@ -134,7 +134,7 @@ class AdmissionController:
             self.started += 1
             self.refused += 1
             raise QueueFullError(
-                f"cannot admit {ref!r}: the adapter pool is full of in-flight adapters "
+                f"cannot admit {str(ref)!r}: the adapter pool is full of in-flight adapters "
                 f"({sorted(self._adapters)}) and the admission queue is full "
                 f"({len(self._queue)} of {self.max_queue} waiting); retry later or raise max_queue"
             )

@@ -20,27 +20,25 @@ the new one: about 1/(R+1) of them, where ``hash mod R`` moves about R/(R+1).
 >>> round(moved_fraction(keys, replicas, replicas + ["replica-3"], owner=modulo_owner), 3)  # about 3/4
 0.748
 
-Python's ``hash`` of a string is salted per process, so it would move every tenant on every
-restart; :func:`stable_hash` uses BLAKE2b instead.
+The hash is :func:`labcore.hashing.stable_hash` (the same in every process, unlike Python's ``hash``).
+Whole traces through a fleet, per policy, and chapter 10's runs are :mod:`labcore.sim.scenarios.affinity`.
 """
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import heapq
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .cache import AdapterCache
+from .hashing import stable_hash
 from .links import LAB_HOST_TO_GPU
+from .percentiles import percentiles
 from .registry import AdapterRegistry
-from .router import MODE_DYNAMIC, AdapterTier, MultiLoRARouter, RouteDecision
-from .sim import Workload, make_trace, percentiles, single_replica_router
-from .tiers import single_tier_cache
+from .router import MODE_DYNAMIC, AdapterTier, ModelRef, MultiLoRARouter, RouteDecision, parse_model_ref
 from ._validate import count as _count  # ``count`` is an argument name here
-from ._validate import number
+from ._validate import fraction, number
 
 __all__ = [
     "POLICY_ROUND_ROBIN",
@@ -48,8 +46,6 @@ __all__ = [
     "POLICY_RENDEZVOUS",
     "POLICY_BOUNDED",
     "POLICIES",
-    "stable_hash",
-    "unit_hash",
     "rendezvous_ranking",
     "rendezvous_owner",
     "modulo_owner",
@@ -58,11 +54,7 @@ __all__ = [
     "FleetRoute",
     "FleetRun",
     "AffinityFleet",
-    "run_policy",
-    "compare_policies",
     "bounded_capacity",
-    "AFFINITY_DEFAULTS",
-    "affinity_runs",
 ]
 
 POLICY_ROUND_ROBIN = "round-robin"
@@ -70,32 +62,6 @@ POLICY_LEAST_LOADED = "least-loaded"
 POLICY_RENDEZVOUS = "rendezvous"
 POLICY_BOUNDED = "bounded-rendezvous"
 POLICIES = (POLICY_ROUND_ROBIN, POLICY_LEAST_LOADED, POLICY_RENDEZVOUS, POLICY_BOUNDED)
-
-
-# --------------------------------------------------------------------------- stable hashing
-
-
-def stable_hash(text: str, *, salt: str = "") -> int:
-    """Return a 64-bit hash of ``text`` that is the same in every process, machine and run.
-
-    >>> stable_hash("support-bot@1.10.0") == stable_hash("support-bot@1.10.0")
-    True
-    >>> stable_hash("a", salt="x") != stable_hash("a", salt="y")
-    True
-    """
-    if not isinstance(text, str):
-        raise TypeError(f"stable_hash takes a str, got {type(text).__name__}: {text!r}")
-    digest = hashlib.blake2b(text.encode("utf-8"), digest_size=8, person=salt.encode("utf-8")[:16].ljust(16, b"\0"))
-    return int.from_bytes(digest.digest(), "big")
-
-
-def unit_hash(text: str, *, salt: str = "") -> float:
-    """Map ``text`` to a stable number in [0, 1), uniform over many distinct texts.
-
-    >>> 0.0 <= unit_hash("request-42") < 1.0
-    True
-    """
-    return stable_hash(text, salt=salt) / 2.0**64
 
 
 def _check_replicas(replicas: Sequence[str]) -> None:
@@ -190,10 +156,8 @@ class FleetRoute:
     spilled: bool = False
 
     def __post_init__(self) -> None:
-        if self.replica < 0:
-            raise ValueError(f"replica index must be >= 0, got {self.replica!r}")
-        if self.queue_ms < 0:
-            raise ValueError(f"queue_ms must be >= 0, got {self.queue_ms!r}")
+        _count("replica index", self.replica, minimum=0)
+        number("queue_ms", self.queue_ms, inclusive=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,8 +188,7 @@ class FleetRun:
             raise ValueError(
                 f"requests_per_replica has {len(self.requests_per_replica)} entries for {self.replicas} replicas"
             )
-        if not 0.0 <= self.hit_rate <= 1.0:
-            raise ValueError(f"hit_rate must be in [0, 1], got {self.hit_rate!r}")
+        fraction("hit_rate", self.hit_rate)
 
 
 # --------------------------------------------------------------------------- the fleet
@@ -310,7 +273,7 @@ class AffinityFleet:
                                      dynamic_overhead=dynamic_overhead)
             self._replicas.append(_Replica(name, router, cache, slots))
         self._index = {name: i for i, name in enumerate(self.names)}
-        self._rankings: dict[str, tuple[int, ...]] = {}
+        self._requests: dict[str, tuple[ModelRef, tuple[int, ...]]] = {}  # by the ref's text
         self._next = 0
         self.spilled = 0
         self.routes = 0
@@ -325,18 +288,24 @@ class AffinityFleet:
         """Each replica's router, in replica order."""
         return [r.router for r in self._replicas]
 
-    def ranking(self, ref: str) -> tuple[int, ...]:
+    def ranking(self, ref: str | ModelRef) -> tuple[int, ...]:
         """Return replica indices in rendezvous order for a request's affinity key (its adapter name)."""
-        ranked = self._rankings.get(ref)
-        if ranked is None:
-            key = _affinity_key(ref)
-            ranked = tuple(self._index[n] for n in rendezvous_ranking(key, self.names))
-            if len(self._rankings) > 65_536:
-                self._rankings.clear()
-            self._rankings[ref] = ranked
-        return ranked
+        return self._request(ref)[1]
 
-    def _choose(self, ref: str, now_ms: float) -> tuple[int, bool]:
+    def _request(self, ref: str | ModelRef) -> tuple[ModelRef, tuple[int, ...]]:
+        """Parse ``ref`` once and rank the replicas by its adapter's name, so every version of a tenant shares one."""
+        text = ref.text if ref.__class__ is ModelRef else ref
+        known = self._requests.get(text)
+        if known is None:
+            parsed = ref if isinstance(ref, ModelRef) else parse_model_ref(ref)
+            key = parsed.base if parsed.adapter is None else parsed.adapter
+            known = (parsed, tuple(self._index[n] for n in rendezvous_ranking(key, self.names)))
+            if len(self._requests) > 65_536:
+                self._requests.clear()
+            self._requests[text] = known
+        return known
+
+    def _choose(self, ranked: tuple[int, ...], now_ms: float) -> tuple[int, bool]:
         replicas = self._replicas
         if self.policy == POLICY_ROUND_ROBIN:
             i = self._next
@@ -345,7 +314,6 @@ class AffinityFleet:
         if self.policy == POLICY_LEAST_LOADED:
             loads = [r.load(now_ms) for r in replicas]
             return loads.index(min(loads)), False
-        ranked = self.ranking(ref)
         if self.policy == POLICY_RENDEZVOUS:
             return ranked[0], False
         loads = [r.load(now_ms) for r in replicas]
@@ -355,11 +323,12 @@ class AffinityFleet:
                 return i, position > 0
         return ranked[0], False  # unreachable: some replica is at or below the mean
 
-    def route(self, ref: str, *, arrival_ms: float) -> FleetRoute:
-        """Place one request, route it through that replica's router and queue it for a slot."""
-        i, spilled = self._choose(ref, arrival_ms)
+    def route(self, ref: str | ModelRef, *, arrival_ms: float) -> FleetRoute:
+        """Place one request (its model ref, text or parsed), route it through that replica's router, queue it for a slot."""
+        parsed, ranked = self._request(ref)
+        i, spilled = self._choose(ranked, arrival_ms)
         replica = self._replicas[i]
-        decision = replica.router.route(ref)
+        decision = replica.router.route(parsed)  # parsed here once: the replica's router reads the record
         start = max(arrival_ms, replica.free_at[0])
         finish = start + decision.total_latency_ms
         heapq.heapreplace(replica.free_at, finish)
@@ -418,107 +387,13 @@ def _evictions(cache: object) -> int:
     return len(getattr(cache, "eviction_log", ()))
 
 
-def _affinity_key(ref: str) -> str:
-    """Hash a request by its adapter name, so every version of a tenant shares a replica."""
-    _, _, rest = ref.partition(":")
-    return rest.partition("@")[0] if rest else ref
+#: Chapters 8 and 10 import these from here; they live in :mod:`labcore.sim.scenarios.affinity`.
+_MOVED = frozenset({"AFFINITY_DEFAULTS", "affinity_runs", "run_policy"})
 
 
-def _arrivals(trace: Iterable[object], spacing_ms: float) -> Iterable[tuple[float, str]]:
-    """Yield ``(arrival_ms, ref)`` from refs, ``(arrival_ms, ref)`` pairs or records with those attributes."""
-    for i, item in enumerate(trace):
-        if isinstance(item, str):
-            yield i * spacing_ms, item
-        elif isinstance(item, tuple):
-            yield float(item[0]), item[1]
-        else:
-            yield float(item.arrival_ms), item.ref  # e.g. a simulator request record
-
-
-def run_policy(
-    trace: Iterable[object],
-    registry: AdapterRegistry,
-    base_model: str,
-    *,
-    policy: str,
-    replicas: int,
-    cache_budget_mb: float,
-    spacing_ms: float = 1.0,
-    warmup: int = 0,
-    **fleet_options: float,
-) -> FleetRun:
-    """Route a whole trace through a fresh fleet under one policy and summarise it.
-
-    ``trace`` holds model refs (spaced ``spacing_ms`` apart), ``(arrival_ms, ref)`` pairs (e.g. a
-    ``labcore.sim.Trace``), or records with ``arrival_ms`` and ``ref`` attributes, in arrival order.
-    The first ``warmup`` requests warm the caches and are left out of every statistic.
-    """
-    _count("warmup", warmup, minimum=0)
-    fleet = AffinityFleet(registry, base_model, replicas=replicas, policy=policy,
-                          cache_budget_mb=cache_budget_mb, **fleet_options)
-    latencies: list[float] = []
-    queued = 0.0
-    for i, (arrival_ms, ref) in enumerate(_arrivals(trace, spacing_ms)):
-        if i == warmup:
-            fleet.reset_counters()
-        route = fleet.route(ref, arrival_ms=arrival_ms)
-        if i >= warmup:
-            latencies.append(route.latency_ms)
-            queued += route.queue_ms
-    if not latencies:
-        raise ValueError(f"the trace has no requests after a warmup of {warmup}")
-    return fleet.summary(latencies, queued)
-
-
-def compare_policies(
-    trace: Sequence[object],
-    registry: AdapterRegistry,
-    base_model: str,
-    *,
-    replicas: int,
-    cache_budget_mb: float,
-    policies: Sequence[str] = POLICIES,
-    **options: float,
-) -> dict[str, FleetRun]:
-    """Run the same trace through a fresh fleet per policy; return ``{policy: FleetRun}``."""
-    trace = list(trace)
-    return {
-        p: run_policy(trace, registry, base_model, policy=p, replicas=replicas, cache_budget_mb=cache_budget_mb, **options)
-        for p in policies
-    }
-
-
-# --------------------------------------------------------------------------- chapter 10's runs
-
-#: The chapter 10 story: 40 Zipf tenants over 4 replicas, each caching 12 adapters, bounded load c = 1.25.
-AFFINITY_DEFAULTS: dict[str, float] = {"zipf_s": 1.0, "replicas": 4, "load_factor": 1.25, "cache_adapters": 12}
-
-
-def affinity_runs(zipf_s: float = 1.0, replicas: int = 4, load_factor: float = 1.25, cache_adapters: int = 12,
-                  *, tenants: int = 40, requests: int = 10_000, warmup: int = 2_000,
-                  rate_per_replica_s: float = 125.0, seed: int = 1,
-                  policies: Sequence[str] = POLICIES) -> dict[str, FleetRun]:
-    """Run chapter 10's trace through every placement policy and return ``{policy: FleetRun}``.
-
-    The trace: ``tenants`` Zipf(``zipf_s``) tenants at ``rate_per_replica_s`` × ``replicas`` requests/s;
-    each replica caches ``cache_adapters`` 16 MiB adapters and loads a miss from object storage
-    (``labcore.tiers.single_tier_cache``). ``policies`` picks which placement policies to run.
-
-    >>> runs = affinity_runs(requests=3_000, warmup=500)
-    >>> runs["rendezvous"].hit_rate > runs["round-robin"].hit_rate
-    True
-    """
-    w = Workload(tenants=tenants, requests=requests, zipf_s=float(zipf_s), rate_per_s=rate_per_replica_s * replicas,
-                 seed=seed)
-    budget_mb = cache_adapters * w.adapter_mb
-    registry = single_replica_router(w, budget_mb=budget_mb).registry
-    return compare_policies(_trace(w), registry, w.base_model, replicas=int(replicas), cache_budget_mb=budget_mb,
-                            warmup=warmup, load_factor=float(load_factor), policies=policies,
-                            cache_factory=lambda: single_tier_cache(budget_mb))
-
-
-@functools.lru_cache(maxsize=4)
-def _trace(w: Workload) -> tuple[tuple[float, str], ...]:
-    """Return ``make_trace(w)`` as a tuple, kept for the last few workloads (the bounded-load factor and the
-    cache size do not change the trace, so moving those sliders does not redraw it)."""
-    return tuple(make_trace(w))
+def __getattr__(name: str) -> object:
+    """Hand on a name of the placement runs from :mod:`labcore.sim.scenarios.affinity`, where it moved."""
+    if name in _MOVED:
+        from .sim.scenarios import affinity  # on first use: that module imports this one (a cycle)
+        return getattr(affinity, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

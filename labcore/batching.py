@@ -48,6 +48,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .sim.workload import zipf_weights
 from ._validate import count, number
 
 __all__ = [
@@ -203,8 +204,6 @@ def traffic_overhead(
     >>> round(d, 1), round(o, 4)
     (16.1, 0.0599)
     """
-    from .sim import zipf_weights
-
     distinct = expected_distinct(batch_size, zipf_weights(count("tenants", tenants), zipf_s))
     low = max(1, math.floor(distinct))
     frac = distinct - low

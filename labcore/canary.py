@@ -15,19 +15,21 @@ minimum sample, and records every decision with its reason.
 'llama-3-8b:support-bot@1.10.0'
 >>> sum(split.version_for(f"user-{i}") == "2.0.0" for i in range(10_000)) / 10_000
 0.0483
+
+Chapter 11's seeded rollout (simulated versions through a real controller) is :mod:`labcore.sim.scenarios.canary`.
 """
 
 from __future__ import annotations
 
-import functools
 import math
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from .affinity import unit_hash
+from .adapter import REF_SEPARATORS
+from .hashing import unit_hash
+from .router import ModelRef
 from .versions import parse_version
-from ._validate import count, number
+from ._validate import count, number, text
 from ._validate import fraction as _fraction  # ``fraction`` is a field and an argument name here
 
 __all__ = [
@@ -42,10 +44,7 @@ __all__ = [
     "CanaryThresholds",
     "CanaryDecision",
     "CanaryController",
-    "VersionBehaviour",
-    "simulate_canary",
     "decision_table",
-    "canary_log",
 ]
 
 PROMOTE = "promote"
@@ -71,7 +70,8 @@ class CanarySplit:
     fraction: float
 
     def __post_init__(self) -> None:
-        if not isinstance(self.tenant, str) or not self.tenant or ":" in self.tenant or "@" in self.tenant:
+        text("tenant", self.tenant)
+        if any(sep in self.tenant for sep in REF_SEPARATORS):
             raise ValueError(f"tenant must be an adapter name without ':' or '@', got {self.tenant!r}")
         parse_version(self.stable)
         parse_version(self.candidate)
@@ -87,9 +87,17 @@ class CanarySplit:
         """Return the version that serves ``request_key``."""
         return self.candidate if self.in_canary(request_key) else self.stable
 
+    def model_ref(self, request_key: str, *, base: str) -> ModelRef:
+        """Return the pinned model ref to route ``request_key`` with, as the router reads it.
+
+        >>> CanarySplit("support-bot", "1.10.0", "2.0.0", 1.0).model_ref("user-17", base="llama-3-8b").semver
+        (2, 0, 0)
+        """
+        return ModelRef(base, self.tenant, self.version_for(request_key))
+
     def ref_for(self, request_key: str, *, base: str) -> str:
-        """Return the pinned model ref (``base:tenant@version``) to route ``request_key`` with."""
-        return f"{base}:{self.tenant}@{self.version_for(request_key)}"
+        """Return the text of the pinned model ref (``base:tenant@version``) to route ``request_key`` with."""
+        return self.model_ref(request_key, base=base).text
 
     def with_fraction(self, fraction: float) -> CanarySplit:
         """Return the same split at another canary fraction."""
@@ -115,8 +123,7 @@ class VersionMetrics:
     def __post_init__(self) -> None:
         if self.requests < 0 or not 0 <= self.errors <= self.requests:
             raise ValueError(f"{self.version}: need 0 <= errors <= requests, got {self.errors} of {self.requests}")
-        if not self.p99_ms >= 0:
-            raise ValueError(f"{self.version}: p99_ms must be >= 0, got {self.p99_ms!r}")
+        number(f"{self.version}: p99_ms", self.p99_ms, inclusive=True)
 
     @property
     def error_rate(self) -> float:
@@ -152,8 +159,7 @@ class CanaryThresholds:
         count("min_scored", self.min_scored)
         _fraction("max_error_rate_increase", self.max_error_rate_increase)
         _fraction("max_score_drop", self.max_score_drop)
-        if not 1.0 <= self.max_p99_ratio < math.inf:
-            raise ValueError(f"max_p99_ratio must be a finite number >= 1, got {self.max_p99_ratio!r}")
+        number("max_p99_ratio", self.max_p99_ratio, minimum=1.0, inclusive=True)
         number("z", self.z, inclusive=True)  # standard errors of evidence
 
 
@@ -242,8 +248,7 @@ class CanaryController:
         window = self._windows.get(version)
         if window is None:
             raise ValueError(f"version {version!r} is not in this canary; expected one of {sorted(self._windows)}")
-        if not latency_ms >= 0:
-            raise ValueError(f"latency_ms must be >= 0, got {latency_ms!r}")
+        number("latency_ms", latency_ms, inclusive=True)
         window.latencies.append(float(latency_ms))
         window.errors += bool(error)
         if score is not None:
@@ -340,97 +345,15 @@ def _smoothed_var(errors: int, n: int) -> float:
     return p * (1 - p)
 
 
-@dataclass(frozen=True, slots=True)
-class VersionBehaviour:
-    """How a version behaves in a simulation: its true error rate, latency and eval score.
-
-    Latency is ``base_latency_ms`` times a lognormal factor with ``latency_sigma``; the eval score
-    of a scored request is 1 with probability ``quality`` (an exact-match style eval), else 0.
-    """
-
-    error_rate: float = 0.005
-    base_latency_ms: float = 42.0
-    latency_sigma: float = 0.25
-    quality: float = 0.90
-
-    def __post_init__(self) -> None:
-        _fraction("error_rate", self.error_rate)
-        _fraction("quality", self.quality)
-        if not 0 < self.base_latency_ms < math.inf:
-            raise ValueError(f"base_latency_ms must be a positive finite number, got {self.base_latency_ms!r}")
-        if not 0 <= self.latency_sigma < math.inf:
-            raise ValueError(f"latency_sigma must be a finite number >= 0, got {self.latency_sigma!r}")
-
-
-def simulate_canary(
-    candidate: VersionBehaviour,
-    *,
-    stable: VersionBehaviour = VersionBehaviour(),
-    requests: int = 40_000,
-    evaluate_every: int = 2_000,
-    score_share: float = 0.25,
-    users: int = 20_000,
-    thresholds: CanaryThresholds | None = None,
-    ramp: Sequence[float] = DEFAULT_RAMP,
-    seed: int = 0,
-    tenant: str = "support-bot",
-    stable_version: str = "1.10.0",
-    candidate_version: str = "2.0.0",
-) -> list[CanaryDecision]:
-    """Run a seeded canary rollout and return its decision log.
-
-    Each request comes from one of ``users`` user keys (uniformly, seeded), goes to the version the
-    sticky split picks, and fails, takes time and (for ``score_share`` of requests) scores
-    according to that version's :class:`VersionBehaviour`. The controller evaluates every
-    ``evaluate_every`` requests until it completes or aborts (or the requests run out).
-
-    >>> log = simulate_canary(VersionBehaviour(error_rate=0.03), requests=20_000, seed=1)
-    >>> [d.action for d in log]
-    ['hold', 'hold', 'abort']
-    """
-    count("requests", requests)
-    count("evaluate_every", evaluate_every)
-    count("users", users)
-    _fraction("score_share", score_share)
-    rng = random.Random(seed)
-    split = CanarySplit(tenant, stable_version, candidate_version, ramp[0])
-    ctl = CanaryController(split, thresholds=thresholds, ramp=ramp)
-    behaviour = {stable_version: stable, candidate_version: candidate}
-    # Each user's place in [0, 1) depends only on the user key and the tenant, so it is hashed once per
-    # (users, tenant), not once per request: ``hashes[u] < fraction`` is ``split.in_canary(f"user-{u}")``.
-    hashes = _user_hashes(users, tenant)
-    getrandbits, bits = rng.getrandbits, users.bit_length()
-    for i in range(1, requests + 1):
-        u = getrandbits(bits)  # rng.randrange(users), inlined (the same draws, without two calls per request)
-        while u >= users:
-            u = getrandbits(bits)
-        version = candidate_version if hashes[u] < ctl.split.fraction else stable_version
-        b = behaviour[version]
-        latency = b.base_latency_ms * math.exp(rng.gauss(0.0, b.latency_sigma)) if b.latency_sigma else b.base_latency_ms
-        error = rng.random() < b.error_rate
-        score = (1.0 if rng.random() < b.quality else 0.0) if rng.random() < score_share else None
-        ctl.observe(version, latency_ms=latency, error=error, score=score)
-        if i % evaluate_every == 0:
-            ctl.evaluate()
-            if ctl.state != "running":
-                break
-    return list(ctl.log)
-
-
-@functools.lru_cache(maxsize=4)
-def _user_hashes(users: int, tenant: str) -> tuple[float, ...]:
-    """Return ``unit_hash(f"user-{i}", salt=tenant)`` for every user: where each user falls in the sticky split."""
-    return tuple(unit_hash(f"user-{i}", salt=tenant) for i in range(users))
-
-
 def decision_table(log: Sequence[CanaryDecision]) -> str:
     """Render a decision log as a Markdown table: step, requests seen, action, traffic share, reason.
 
-    >>> print(decision_table(simulate_canary(VersionBehaviour(error_rate=0.05), requests=4_000, seed=1)))
+    >>> ctl = CanaryController(CanarySplit("support-bot", "1.10.0", "2.0.0", 0.05))
+    >>> ctl.observe("2.0.0", latency_ms=42.0)
+    >>> print(decision_table([ctl.evaluate()]))
     | step | requests seen | action | candidate traffic | reason |
     | ---: | ---: | --- | --- | --- |
-    | 1 | 2,000 | hold | 5% → 5% | too few requests to judge: 2.0.0 has 100 of the 200 needed |
-    | 2 | 4,000 | hold | 5% → 5% | too few requests to judge: 2.0.0 has 194 of the 200 needed |
+    | 1 | 1 | hold | 5% → 5% | too few requests to judge: 2.0.0 has 1, 1.10.0 has 0 of the 200 needed |
     """
     lines = ["| step | requests seen | action | candidate traffic | reason |", "| ---: | ---: | --- | --- | --- |"]
     for d in log:
@@ -440,13 +363,13 @@ def decision_table(log: Sequence[CanaryDecision]) -> str:
     return "\n".join(lines)
 
 
-def canary_log(candidate_error_pct: float = 0.5, candidate_latency_ms: float = 42.0, candidate_quality: float = 0.90,
-               *, requests: int = 40_000, seed: int = 0) -> list[CanaryDecision]:
-    """Simulate chapter 11's canary of support-bot 2.0.0 against 1.10.0 and return the decision log.
+#: Chapter 11 imports its rollout from here; it lives in :mod:`labcore.sim.scenarios.canary`.
+_MOVED = frozenset({"canary_log"})
 
-    >>> canary_log(5.0)[-1].action
-    'abort'
-    """
-    candidate = VersionBehaviour(error_rate=candidate_error_pct / 100.0, base_latency_ms=candidate_latency_ms,
-                                 quality=candidate_quality)
-    return simulate_canary(candidate, requests=requests, seed=seed)
+
+def __getattr__(name: str) -> object:
+    """Hand on the name of chapter 11's rollout from :mod:`labcore.sim.scenarios.canary`, where it moved."""
+    if name in _MOVED:
+        from .sim.scenarios import canary  # on first use: that module imports this one (a cycle)
+        return getattr(canary, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

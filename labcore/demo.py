@@ -34,6 +34,7 @@ from typing import Any
 
 from .errors import AdapterFileError, BaseDigestMismatchError
 from .peft_files import PeftAdapterFiles, safetensors_bytes
+from .registry import AdapterRegistry
 
 __all__ = [
     "DEMO_RESULTS_FORMAT",
@@ -201,8 +202,6 @@ def register_on_each_checkpoint(adapter: Any, digests: Mapping[str, str], *,
 
     Returns ``({checkpoint: "registered" | "refused: <error>"}, the last refusal's message)``.
     """
-    from .registry import AdapterRegistry
-
     outcomes: dict[str, str] = {}
     message = ""
     for key in DEMO_CHECKPOINTS:

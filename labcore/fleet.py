@@ -18,7 +18,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .adapter import Adapter
+from .adapter import Adapter, tenant_adapters
 from .sizing import gib_to_mb
 from ._validate import instance, number
 
@@ -165,8 +165,6 @@ def fleet_under_load(tenants: int = 40, gpu_hourly_usd: float = 3.20, adapter_vr
     >>> p.multi_lora_gpus, p.savings_pct, p.binding_constraint
     (10, 75.0, 'load')
     """
-    from .adapter import tenant_adapters
-
     return fleet_plan(tenant_adapters(tenants, vram_mb=adapter_vram_mb), gpu_hourly_usd=gpu_hourly_usd,
                       tenant_qps=tenant_qps, gpu_qps=None if tenant_qps is None else gpu_qps)
 
@@ -213,7 +211,8 @@ def fleet_quote(model: str = "llama-3.1-8b", gpu: str = "H100-80GB", *, tenants:
     >>> fleet_quote("llama-3.3-70b", "L4-24GB").fits
     False
     """
-    from .adapter import tenant_adapters
+    # Imported here, not at the top: the lab's copy of this module (lab/skeleton) has no base_model, gpus or
+    # model_config beside it, and fleet_quote is no part of what the learner writes.
     from .base_model import base_weights_gib
     from .gpus import load_gpu
     from .model_config import exact_adapter_mb

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import fields
 from pathlib import Path
 
-from .adapter import Adapter
+from .adapter import Adapter, adapter_key, split_key
 from .errors import (
     AdapterNotFoundError,
     BaseDigestMismatchError,
@@ -140,11 +140,19 @@ class AdapterRegistry:
         """
         if not isinstance(ref, str):
             raise AdapterNotFoundError(f"adapter ref must be a string like 'name' or 'name@1.2.0', got {ref!r}")
-        name, at, version = ref.partition("@")
-        return self._find(name, parse_version(version) if at else None)
+        name, version = split_key(ref)
+        return self.find(name, None if version is None else parse_version(version))
 
-    def _find(self, name: str, semver: Version | None) -> Adapter:
-        """Return ``name`` at ``semver`` (the highest version if ``None``): ``resolve`` once the ref is parsed."""
+    def find(self, name: str, semver: Version | None = None) -> Adapter:
+        """Return adapter ``name`` at the parsed version ``semver``, or its highest version if ``None``.
+
+        :meth:`resolve` once the ref is parsed: the router hands on the version its model-ref parser read.
+
+        >>> reg = AdapterRegistry(); reg.register_base("llama-3-8b", "sha256:1111")
+        >>> reg.register(Adapter("support-bot", "1.10.0", "llama-3-8b", "sha256:1111", rank=16, vram_mb=16.0))
+        >>> reg.find("support-bot", (1, 10, 0)) is reg.find("support-bot") is reg.resolve("support-bot@1.10.0")
+        True
+        """
         if semver is None:
             latest = self._latest.get(name)
             if latest is None:
@@ -161,7 +169,8 @@ class AdapterRegistry:
             return versions[semver]
         except KeyError:
             raise AdapterNotFoundError(
-                f"{name}@{format_version(semver)} is not registered; {name} has versions {self._version_strings(name)}"
+                f"{adapter_key(name, format_version(semver))} is not registered; "
+                f"{name} has versions {self._version_strings(name)}"
             ) from None
 
     def versions(self, name: str) -> list[str]:

@@ -22,10 +22,10 @@ True
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
-from .adapter import Adapter
+from .adapter import REF_SEPARATORS, Adapter, adapter_key, split_key
 from .cache import CacheAccess
 from .errors import InvalidModelRefError, InvalidVersionError, WrongBaseError
 from .registry import AdapterRegistry
@@ -51,21 +51,37 @@ MODES = (MODE_BASE, MODE_DYNAMIC, MODE_DEDICATED)
 
 @dataclass(frozen=True, slots=True)
 class ModelRef:
-    """A parsed ``base[:adapter[@version]]`` reference."""
+    """A parsed ``base[:adapter[@version]]`` reference, carrying its version parsed once (``semver``).
+
+    >>> ModelRef("llama-3-8b", "support-bot", "2.1.0").semver
+    (2, 1, 0)
+    """
 
     base: str
     adapter: str | None = None
     version: str | None = None
+    #: ``version`` parsed (``None`` when unpinned): what the registry looks the adapter up by.
+    semver: Version | None = field(init=False, repr=False, compare=False)
+    #: The reference as a client writes it, ``base[:adapter[@version]]`` (also ``str(ref)``).
+    text: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        ref_text = self.base if self.adapter is None else f"{self.base}:{self.adapter_ref}"
+        for part in (self.base, self.adapter):  # a separator inside a part would read as another ref
+            if part is not None and any(sep in part for sep in REF_SEPARATORS):
+                raise _bad_ref(ref_text, f"{part!r} holds one of the separators {REF_SEPARATORS}")
+        object.__setattr__(self, "semver", None if self.version is None else parse_version(self.version))
+        object.__setattr__(self, "text", ref_text)
 
     @property
     def adapter_ref(self) -> str | None:
         """The registry ref: ``"name@version"``, ``"name"``, or ``None`` for the bare base."""
         if self.adapter is None:
             return None
-        return self.adapter if self.version is None else f"{self.adapter}@{self.version}"
+        return self.adapter if self.version is None else adapter_key(self.adapter, self.version)
 
     def __str__(self) -> str:
-        return self.base if self.adapter is None else f"{self.base}:{self.adapter_ref}"
+        return self.text
 
 
 def _bad_ref(ref: object, why: str) -> InvalidModelRefError:
@@ -77,6 +93,9 @@ def _bad_ref(ref: object, why: str) -> InvalidModelRefError:
 def parse_model_ref(ref: str) -> ModelRef:
     """Parse ``"base"``, ``"base:adapter"`` or ``"base:adapter@x.y.z"`` into a :class:`ModelRef`.
 
+    The one parser of the grammar: the ``adapter@version`` tail is split by :func:`labcore.adapter.split_key`
+    and the version read by :func:`labcore.versions.parse_version`, as the registry does.
+
     >>> parse_model_ref("llama-3-8b:support-bot@2.1.0")
     ModelRef(base='llama-3-8b', adapter='support-bot', version='2.1.0')
     >>> parse_model_ref("llama-3-8b@2.1.0")
@@ -84,11 +103,6 @@ def parse_model_ref(ref: str) -> ModelRef:
     ...
     labcore.errors.InvalidModelRefError: invalid model ref 'llama-3-8b@2.1.0': a version needs an adapter (expected 'base', 'base:adapter' or 'base:adapter@MAJOR.MINOR.PATCH')
     """
-    return _parse_model_ref(ref)[0]
-
-
-def _parse_model_ref(ref: str) -> tuple[ModelRef, Version | None]:
-    """Parse ``ref`` once: the :class:`ModelRef` and its version tuple (``None`` if unpinned)."""
     if not isinstance(ref, str):
         raise _bad_ref(ref, "not a string")
     base, colon, rest = ref.partition(":")
@@ -99,23 +113,20 @@ def _parse_model_ref(ref: str) -> tuple[ModelRef, Version | None]:
     if not colon:
         if "@" in base:
             raise _bad_ref(ref, "a version needs an adapter")
-        return ModelRef(base), None
+        return ModelRef(base)
     if "@" in base:
         raise _bad_ref(ref, "'@' in the base name")
     if ":" in rest:
         raise _bad_ref(ref, "more than one ':'")
-    adapter, at, version = rest.partition("@")
+    adapter, version = split_key(rest)
     if not adapter:
         raise _bad_ref(ref, "empty adapter name")
-    if not at:
-        return ModelRef(base, adapter), None
-    if "@" in version:
+    if version is not None and "@" in version:
         raise _bad_ref(ref, "more than one '@'")
     try:
-        semver = parse_version(version)
+        return ModelRef(base, adapter, version)  # parses the version, once
     except InvalidVersionError as error:
         raise _bad_ref(ref, str(error)) from None
-    return ModelRef(base, adapter, version), semver
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +158,7 @@ class AdapterTier(Protocol):
 
 
 class _Plan:
-    """A memoised, validated route for one ref string (valid while the registry is unchanged)."""
+    """A memoised, validated route for one ref (valid while the registry is unchanged)."""
 
     __slots__ = ("generation", "mode", "adapter", "decision")
 
@@ -183,7 +194,7 @@ class MultiLoRARouter:
         self.base_latency_ms = number("base_latency_ms", base_latency_ms)
         self.dynamic_overhead = number("dynamic_overhead (a fraction, e.g. 0.05 for 5%)", dynamic_overhead, inclusive=True)
         self.requests_by_mode = {mode: 0 for mode in MODES}
-        self._plans: dict[str, _Plan] = {}
+        self._plans: dict[str, _Plan] = {}  # by the ref's text, however it was given
         self._lock = threading.Lock()
 
     @property
@@ -191,8 +202,8 @@ class MultiLoRARouter:
         """Requests routed so far (failed routes not counted)."""
         return sum(self.requests_by_mode.values())
 
-    def route(self, ref: str, *, pin: bool = False) -> RouteDecision:
-        """Decide how to serve ``ref`` and return the decision record.
+    def route(self, ref: str | ModelRef, *, pin: bool = False) -> RouteDecision:
+        """Decide how to serve ``ref`` (its text, parsed here once, or a :class:`ModelRef`) and return the decision.
 
         With ``pin=True`` a dynamic adapter stays pinned in the cache (never evicted) until
         :meth:`release` is called with the decision: in-flight protection.
@@ -200,7 +211,7 @@ class MultiLoRARouter:
         lock = self._lock
         lock.acquire()  # explicit acquire/release: half the cost of ``with lock`` on CPython 3.11
         try:
-            plan = self._plans.get(ref)
+            plan = self._plans.get(ref.text if ref.__class__ is ModelRef else ref)  # a record and its text: one plan
             if plan is None or plan.generation != self.registry.generation:
                 plan = self._plan(ref)
             mode = plan.mode
@@ -214,9 +225,10 @@ class MultiLoRARouter:
                 return plan.decision
             hit = plan.decision
             return RouteDecision(
-                MODE_DYNAMIC, hit.adapter, False, access.evicted, access.load_ms,
-                hit.total_latency_ms + access.load_ms, hit.ref, hit.base, hit.version_pinned,
-                hit.base_latency_ms, hit.overhead_ms,
+                mode=MODE_DYNAMIC, adapter=hit.adapter, cache_hit=False, evicted=access.evicted,
+                adapter_load_ms=access.load_ms, total_latency_ms=hit.total_latency_ms + access.load_ms, ref=hit.ref,
+                base=hit.base, version_pinned=hit.version_pinned, base_latency_ms=hit.base_latency_ms,
+                overhead_ms=hit.overhead_ms,
             )
         finally:
             lock.release()
@@ -228,36 +240,38 @@ class MultiLoRARouter:
         with self._lock:
             self.cache.unpin(decision.adapter)
 
-    def _plan(self, ref: str) -> _Plan:
-        parsed, semver = _parse_model_ref(ref)  # parsed once; the registry gets the version tuple, not a string
+    def _plan(self, ref: str | ModelRef) -> _Plan:
+        parsed = ref if isinstance(ref, ModelRef) else parse_model_ref(ref)  # parsed once, then only read
+        ref_text = parsed.text if ref is parsed else ref
         if parsed.base != self.base_model:
             raise WrongBaseError(
-                f"request {ref!r} is for base {parsed.base!r}, but this router serves {self.base_model!r}"
+                f"request {ref_text!r} is for base {parsed.base!r}, but this router serves {self.base_model!r}"
             )
         generation = self.registry.generation
         base_ms = self.base_latency_ms
         if parsed.adapter is None:
-            decision = RouteDecision(MODE_BASE, None, None, (), 0.0, base_ms, ref, parsed.base, False, base_ms, 0.0)
-            plan = _Plan(generation, MODE_BASE, None, decision)
+            mode, adapter, key, hit, overhead_ms = MODE_BASE, None, None, None, 0.0
         else:
-            adapter = self.registry._find(parsed.adapter, semver)
+            adapter = self.registry.find(parsed.adapter, parsed.semver)
             if adapter.base_model != self.base_model:
                 raise WrongBaseError(
                     f"adapter {adapter.key} is bound to base {adapter.base_model!r}, but this router serves "
                     f"{self.base_model!r}"
                 )
-            pinned = parsed.version is not None
+            key = adapter.key
             if adapter.merged:
-                decision = RouteDecision(MODE_DEDICATED, adapter.key, None, (), 0.0, base_ms, ref, parsed.base, pinned, base_ms, 0.0)
-                plan = _Plan(generation, MODE_DEDICATED, adapter, decision)
-            else:
-                overhead_ms = base_ms * self.dynamic_overhead
-                total = base_ms * (1 + self.dynamic_overhead)
-                decision = RouteDecision(MODE_DYNAMIC, adapter.key, True, (), 0.0, total, ref, parsed.base, pinned, base_ms, overhead_ms)
-                plan = _Plan(generation, MODE_DYNAMIC, adapter, decision)
+                mode, hit, overhead_ms = MODE_DEDICATED, None, 0.0
+            else:  # the decision of a cache hit; a miss adds the load (see route)
+                mode, hit, overhead_ms = MODE_DYNAMIC, True, base_ms * self.dynamic_overhead
+        total_ms = base_ms * (1 + self.dynamic_overhead) if mode == MODE_DYNAMIC else base_ms
+        decision = RouteDecision(mode=mode, adapter=key, cache_hit=hit, evicted=(), adapter_load_ms=0.0,
+                                 total_latency_ms=total_ms, ref=ref_text, base=parsed.base,
+                                 version_pinned=parsed.version is not None, base_latency_ms=base_ms,
+                                 overhead_ms=overhead_ms)
+        plan = _Plan(generation, mode, adapter, decision)
         if len(self._plans) >= self._MEMO_LIMIT:
             self._plans.clear()
-        self._plans[ref] = plan
+        self._plans[ref_text] = plan
         return plan
 
     def __repr__(self) -> str:

@@ -1,9 +1,6 @@
-"""Tests for labcore.affinity: stable rendezvous hashing, placement policies over real routers and caches."""
+"""Tests for labcore.affinity: rendezvous hashing, placement policies over real routers and caches."""
 
 from __future__ import annotations
-
-import subprocess
-import sys
 
 import pytest
 from hypothesis import given
@@ -16,44 +13,19 @@ from labcore.affinity import (
     POLICY_RENDEZVOUS,
     POLICY_ROUND_ROBIN,
     AffinityFleet,
-    FleetRun,
-    compare_policies,
     modulo_owner,
     moved_fraction,
     rendezvous_owner,
     rendezvous_ranking,
     replica_names,
-    run_policy,
-    stable_hash,
-    unit_hash,
 )
 from labcore.sim import Workload, make_trace, single_replica_router
 
-REMOTE_LOAD = {"load_overhead_ms": 50.0, "transfer_mb_per_ms": 1.0}  # a miss fetches from an object store
 KEYS = [f"tenant-{i:04d}" for i in range(4000)]
 
 
 def registry(tenants: int = 40):
     return single_replica_router(tenants, budget_mb=16.0).registry
-
-
-def test_stable_hash_is_the_same_in_another_process():
-    code = "from labcore.affinity import stable_hash; print(stable_hash('support-bot@1.10.0'))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={"PYTHONHASHSEED": "123", "PYTHONPATH": "."}).stdout
-    assert int(out) == stable_hash("support-bot@1.10.0")
-
-
-def test_unit_hash_is_roughly_uniform():
-    values = [unit_hash(k) for k in KEYS]
-    assert all(0.0 <= v < 1.0 for v in values)
-    below_half = sum(v < 0.5 for v in values) / len(values)
-    assert 0.47 < below_half < 0.53
-
-
-def test_stable_hash_rejects_non_strings():
-    with pytest.raises(TypeError, match="takes a str"):
-        stable_hash(42)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("r", [2, 3, 4, 8, 16])
@@ -170,48 +142,3 @@ def test_caches_stay_within_budget_under_every_policy():
         for t, ref in trace:
             fleet.route(ref, arrival_ms=t)
             assert all(c.used_mb <= c.budget_mb for c in fleet.caches)
-
-
-@pytest.fixture(scope="module")
-def hot_runs() -> dict[str, FleetRun]:
-    w = Workload(tenants=40, requests=12_000, zipf_s=1.0, rate_per_s=500.0, seed=1)
-    return compare_policies(make_trace(w), registry(40), "llama-3-8b", replicas=4, cache_budget_mb=12 * 16.0,
-                            warmup=2000, **REMOTE_LOAD)
-
-
-def test_affinity_beats_spraying_on_hit_rate(hot_runs):
-    for sprayer in (POLICY_ROUND_ROBIN, POLICY_LEAST_LOADED):
-        assert hot_runs[POLICY_RENDEZVOUS].hit_rate > hot_runs[sprayer].hit_rate + 0.2
-
-
-def test_hot_tenant_unbalances_plain_rendezvous_and_bounded_load_fixes_it(hot_runs):
-    plain, bounded = hot_runs[POLICY_RENDEZVOUS], hot_runs[POLICY_BOUNDED]
-    assert plain.imbalance > 1.4
-    assert bounded.imbalance < plain.imbalance - 0.2
-    assert bounded.p99_ms < plain.p99_ms / 5
-    assert bounded.spilled > 0 and plain.spilled == 0
-
-
-def test_run_records_are_consistent(hot_runs):
-    for policy, run in hot_runs.items():
-        assert run.policy == policy
-        assert sum(run.requests_per_replica) == run.requests == 10_000
-        assert run.p50_ms <= run.p95_ms <= run.p99_ms
-        assert run.imbalance >= 1.0
-
-
-def test_same_trace_same_numbers():
-    trace = make_trace(Workload(tenants=20, requests=2000, zipf_s=1.0, seed=5))
-    a = run_policy(trace, registry(20), "llama-3-8b", policy=POLICY_BOUNDED, replicas=3, cache_budget_mb=96)
-    b = run_policy(trace, registry(20), "llama-3-8b", policy=POLICY_BOUNDED, replicas=3, cache_budget_mb=96)
-    assert a == b
-
-
-def test_run_policy_accepts_plain_refs_and_rejects_bad_warmup():
-    refs = ["llama-3-8b:tenant-01", "llama-3-8b:tenant-02"] * 5
-    run = run_policy(refs, registry(2), "llama-3-8b", policy=POLICY_RENDEZVOUS, replicas=2,
-                     cache_budget_mb=64, spacing_ms=100.0)
-    assert run.requests == 10 and run.hit_rate == pytest.approx(0.8)
-    with pytest.raises(ValueError, match="warmup"):
-        run_policy(refs, registry(2), "llama-3-8b", policy=POLICY_RENDEZVOUS, replicas=2,
-                   cache_budget_mb=64, warmup=10)

@@ -15,9 +15,7 @@ from labcore.canary import (
     CanaryDecision,
     CanarySplit,
     CanaryThresholds,
-    VersionBehaviour,
     VersionMetrics,
-    simulate_canary,
 )
 
 STABLE, CANDIDATE = "1.10.0", "2.0.0"
@@ -177,20 +175,3 @@ def test_records_validate():
         CanaryDecision(1, HOLD, 0.05, 0.05, "", m, m)
     with pytest.raises(ValueError, match="z must be"):
         CanaryThresholds(z=-1)
-
-
-def test_simulated_good_candidate_completes_and_bad_ones_abort_early():
-    good = simulate_canary(VersionBehaviour(), requests=40_000, seed=0)
-    assert good[-1].action == COMPLETE
-    assert [d.fraction_after for d in good if d.action in (PROMOTE, COMPLETE)] == [0.25, 0.5, 1.0]
-    for bad in (VersionBehaviour(error_rate=0.03), VersionBehaviour(base_latency_ms=60.0),
-                VersionBehaviour(quality=0.75)):
-        log = simulate_canary(bad, requests=40_000, seed=0)
-        assert log[-1].action == ABORT
-        assert all(d.fraction_before == 0.05 for d in log)  # caught at 5%, never ramped
-
-
-def test_simulation_is_deterministic_per_seed():
-    a = simulate_canary(VersionBehaviour(quality=0.85), requests=10_000, seed=3)
-    b = simulate_canary(VersionBehaviour(quality=0.85), requests=10_000, seed=3)
-    assert a == b

@@ -1,4 +1,4 @@
-"""Tests for labcore.slots: never more distinct adapters in a batch than slots; waiting, pinning, the chapter's runs."""
+"""Tests for labcore.slots: never more distinct adapters in a batch than slots; waiting, pinning, what it leaves out."""
 
 from __future__ import annotations
 
@@ -7,26 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from labcore.slots import (
-    FIX_AFFINITY,
-    FIX_MORE_SLOTS,
-    FIX_NONE,
-    FIX_PIN,
-    FIX_ROUND_ROBIN,
-    FIXES,
-    LEFT_OUT,
-    SLOT_CLIFF,
-    SlotRequest,
-    SlotRun,
-    SlotScenario,
-    SlotScheduler,
-    max_pinned,
-    requests_from,
-    slot_fixes,
-    slot_pool_mb,
-    slot_run,
-    slot_sweep,
-)
+from labcore.slots import LEFT_OUT, SlotRequest, SlotScheduler, max_pinned, requests_from, slot_pool_mb
 
 
 def run(scheduler: SlotScheduler, requests) -> dict[int, object]:
@@ -189,48 +170,5 @@ def test_adapters_that_fit_never_wait_for_a_slot(items, max_slots):
     assert all(o.ttft_ms <= 12.0 + 1e-9 for o in out.values())
 
 
-# -- the chapter's runs -----------------------------------------------------------------------------
-
-def test_the_cliff_when_active_adapters_cross_the_slot_count():
-    below, at, above = slot_sweep([SLOT_CLIFF.max_slots - 2, SLOT_CLIFF.max_slots, 2 * SLOT_CLIFF.max_slots])
-    assert below.waited == at.waited == 0 and at.p99_ms < 2 * SLOT_CLIFF.prefill_ms
-    assert above.waited > 0 and above.p99_ms > 100 * at.p99_ms
-    assert all(r.peak_distinct <= r.max_slots for r in (below, at, above))
-
-
-def test_the_fixes():
-    runs = slot_fixes()
-    assert list(runs) == list(FIXES)
-    none, pin, more = runs[FIX_NONE], runs[FIX_PIN], runs[FIX_MORE_SLOTS]
-    assert more.max_slots == SLOT_CLIFF.active_adapters and more.waited == 0
-    assert pin.pinned and pin.pinned_p99_ms < 2 * SLOT_CLIFF.prefill_ms < pin.others_p99_ms
-    assert pin.others_p99_ms > none.p99_ms  # pinning protects the pinned; everyone else shares fewer slots
-    rr, aff = runs[FIX_ROUND_ROBIN], runs[FIX_AFFINITY]
-    assert rr.adapters_per_replica == (SLOT_CLIFF.active_adapters,) * 2
-    assert sum(aff.adapters_per_replica) == SLOT_CLIFF.active_adapters
-    assert aff.p99_ms < rr.p99_ms < none.p99_ms
-
-
-def test_runs_are_deterministic_and_validated():
-    assert slot_run() == slot_run()
-    with pytest.raises(ValueError, match="unknown fix"):
-        slot_run(fix="magic")
-    with pytest.raises(ValueError, match="active_adapters must be a positive int"):
-        SlotScenario(active_adapters=0)
-    good = slot_run()
-    with pytest.raises(ValueError, match="distinct adapters with only"):
-        SlotRun(**{**{f: getattr(good, f) for f in SlotRun.__slots__}, "peak_distinct": good.max_slots + 1})
-
-
 def test_the_model_says_what_it_leaves_out():
     assert len(LEFT_OUT) >= 4 and all(isinstance(x, str) and x for x in LEFT_OUT)
-
-
-def test_the_quoted_figures_and_the_scenario_agree_on_what_they_share():
-    from labcore.slots import SGLANG_PR_13349 as pr
-
-    assert (pr.slots, pr.in_cache_adapters, pr.eviction_adapters) == (8, 8, 16)
-    assert (pr.in_cache_median_ttft_ms, pr.eviction_median_ttft_ms) == (39.65, 6278.0)
-    assert (SLOT_CLIFF.max_slots, SLOT_CLIFF.active_adapters, SLOT_CLIFF.rate_per_s) == (
-        pr.slots, pr.eviction_adapters, pr.rate_per_s)
-    assert "156x" in pr.claim and round(pr.median_ratio) == 158

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..admission import AdmissionController
 from ..errors import QueueFullError
-from ..sim import single_replica_router
+from ..sim import Workload, single_replica_router
 from .verdict import Verdict, _grade, _printer
 
 __all__ = [
@@ -19,9 +19,9 @@ def _burst(slots: int, max_queue: int, arrivals: int) -> tuple[int, int, int]:
     """Admitted at once, queued and refused when ``arrivals`` distinct tenants arrive and nobody finishes."""
     gate = AdmissionController(single_replica_router(arrivals, budget_mb=16.0 * slots), max_queue=max_queue)
     refused = 0
-    for i in range(1, arrivals + 1):
+    for ref in Workload(tenants=arrivals, requests=1).model_refs():
         try:
-            gate.start(f"llama-3-8b:tenant-{i:02d}")
+            gate.start(ref)
         except QueueFullError:
             refused += 1
     return gate.admitted_now, gate.queued, refused
@@ -50,7 +50,7 @@ def grade_admitted_after_finish(answer: object, *, slots: int = 2, max_queue: in
     '✗ 2 requests frees more than one finish can: one 16 MiB slot comes free, and the second waiter needs its own.'
     """
     gate = AdmissionController(single_replica_router(arrivals, budget_mb=16.0 * slots), max_queue=max_queue)
-    first = [gate.start(f"llama-3-8b:tenant-{i:02d}") for i in range(1, arrivals + 1)][0]
+    first = [gate.start(ref) for ref in Workload(tenants=arrivals, requests=1).model_refs()][0]
     expected = len(gate.finish(first.ticket))
     mistakes = [
         (max_queue, "frees more than one finish can: one 16 MiB slot comes free, and the second waiter needs its own."),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..adapter import Adapter
+from ..adapter import Adapter, split_key
 from ..cache import AdapterCache, FifoAdapterCache
 from ..links import LAB_HOST_TO_GPU
 from .verdict import Mistake, Verdict, _grade, _printer
@@ -26,7 +26,7 @@ def _evictions(cache_cls: Any, sequence: Sequence[str], slots: int) -> list[str]
     cache = cache_cls(16.0 * slots, LAB_HOST_TO_GPU.mb_per_ms)
     for name in sequence:
         cache.access(Adapter(name, "1.0.0", "llama-3-8b", "sha256:1111", rank=16, vram_mb=16.0))
-    return [key.split("@")[0] for key in cache.eviction_log]
+    return [split_key(key)[0] for key in cache.eviction_log]
 
 
 def grade_lru_evictions(answer: Any, *, sequence: Sequence[str] = EVICTION_EXERCISE, slots: int = 2) -> Verdict:
@@ -41,7 +41,7 @@ def grade_lru_evictions(answer: Any, *, sequence: Sequence[str] = EVICTION_EXERC
         return Verdict(False, "✗ Not answered yet: replace None with the list of evicted adapters, e.g. ['x', 'y'].")
     if isinstance(answer, str) or not isinstance(answer, (list, tuple)):
         return Verdict(False, f"✗ Expected a list of adapter names such as ['x', 'y'], got {answer!r}.")
-    got = [getattr(a, "name", str(a)).split("@")[0] for a in answer]
+    got = [split_key(getattr(a, "name", str(a)))[0] for a in answer]
     expected = _evictions(AdapterCache, sequence, slots)
     if got == expected:
         return Verdict(True, f"✓ Correct: LRU evicts {expected}, least recently used first.")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..affinity import affinity_runs
+from ..sim.scenarios.affinity import affinity_runs
 from ..plots import OKABE_ITO
 from ._panel import Control, Lines, Panel, Series
 

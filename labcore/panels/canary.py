@@ -9,7 +9,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from ..canary import canary_log
+from ..sim.scenarios.canary import canary_log
 from ..plots import OKABE_ITO
 from ._panel import Control, Lines, Panel, Series
 

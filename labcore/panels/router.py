@@ -68,7 +68,9 @@ def decision_table_html(decisions: Sequence[Any]) -> str:
     """Render ``RouteDecision`` records as an HTML table, one row per request: the router's observability surface.
 
     >>> from labcore.router import RouteDecision
-    >>> "<td>dynamic</td>" in decision_table_html([RouteDecision("dynamic", "a@1.0.0", False, (), 2.0, 44.0)])
+    >>> miss = RouteDecision(mode="dynamic", adapter="a@1.0.0", cache_hit=False, evicted=(), adapter_load_ms=2.0,
+    ...                      total_latency_ms=44.0)
+    >>> "<td>dynamic</td>" in decision_table_html([miss])
     True
     """
     columns = ("ref", "mode", "adapter", "version_pinned", "cache_hit", "evicted", "base_latency_ms", "overhead_ms",

@@ -10,9 +10,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..model_config import known_models, load_model_config
+from ..base_model import base_weights_gib
+from ..fleet import KV_CACHE_FRACTION
+from ..gpus import known_gpus, load_gpu
+from ..model_config import TARGET_SETS, exact_sizing, known_models, load_model_config
 from ..plots import MEMORY_COLORS, OKABE_ITO
-from ..model_config import TARGET_SETS, exact_sizing
 from ..sizing import adapter_vram_mb, gpu_memory_split
 from ._panel import Control, Lines, Panel, Series
 
@@ -155,10 +157,6 @@ def fit_quiz_panel() -> Panel:
 
 
 def _fit_state(model: str, gpu: str, rank: int, targets: str) -> dict[str, Any]:
-    from ..base_model import base_weights_gib
-    from ..fleet import KV_CACHE_FRACTION
-    from ..gpus import load_gpu
-
     card = load_gpu(gpu)
     base, kv = base_weights_gib(model), KV_CACHE_FRACTION * load_gpu(gpu).memory_gib
     adapter = exact_sizing(model, rank, targets).exact_mb
@@ -182,8 +180,6 @@ def _fit_readout(r: Any) -> str:
 
 def gpu_fit_panel() -> Panel:
     """Pick a model, a GPU, a rank and targets: how many exact-size adapters fit beside the base and its KV cache."""
-    from ..gpus import known_gpus
-
     return Panel(
         "gpu_fit_panel",
         title="Your model on your GPU: how many adapters fit?",

@@ -11,7 +11,8 @@ from typing import Any
 
 from ..plots import OKABE_ITO
 from ..plots.slots import TTFT_COLORS
-from ..slots import FIX_AFFINITY, FIX_NONE, FIX_PIN, FIX_ROUND_ROBIN, SLOT_CLIFF, slot_pool_mb, slot_run
+from ..sim.scenarios.slots import FIX_AFFINITY, FIX_NONE, FIX_PIN, FIX_ROUND_ROBIN, SLOT_CLIFF, slot_run
+from ..slots import slot_pool_mb
 from ._panel import Control, Lines, Panel, Series
 
 __all__ = ["slot_cliff_panel", "slot_state", "PANEL_FIXES"]

@@ -30,7 +30,7 @@ def plot_canary_log(log: Sequence[Any], *, requests_max: int | None = None, lege
     ``log`` is a list of ``labcore.canary.CanaryDecision`` records. ``legend=False`` leaves out the
     marker key (a live panel states it in its HTML readout instead; a legend costs ~40 ms per redraw).
 
-    >>> from labcore.canary import VersionBehaviour, simulate_canary
+    >>> from labcore.sim.scenarios.canary import VersionBehaviour, simulate_canary
     >>> plot_canary_log(simulate_canary(VersionBehaviour(error_rate=0.03), seed=0)).axes[0].get_title()
     'Candidate aborted at 5% after 4,000 requests'
     """

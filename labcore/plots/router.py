@@ -36,8 +36,10 @@ def plot_latency_breakdown(decisions: Mapping[str, Any], *, latency_max_ms: floa
     ``base_latency_ms``, ``overhead_ms`` and ``adapter_load_ms`` fields (they add up to ``total_latency_ms``).
 
     >>> from labcore.router import RouteDecision
-    >>> hit = RouteDecision("dynamic", "a@1.0.0", True, (), 0.0, 42.0, base_latency_ms=40.0, overhead_ms=2.0)
-    >>> miss = RouteDecision("dynamic", "a@1.0.0", False, (), 2.0, 44.0, base_latency_ms=40.0, overhead_ms=2.0)
+    >>> hit = RouteDecision(mode="dynamic", adapter="a@1.0.0", cache_hit=True, evicted=(), adapter_load_ms=0.0,
+    ...                     total_latency_ms=42.0, base_latency_ms=40.0, overhead_ms=2.0)
+    >>> miss = RouteDecision(mode="dynamic", adapter="a@1.0.0", cache_hit=False, evicted=(), adapter_load_ms=2.0,
+    ...                      total_latency_ms=44.0, base_latency_ms=40.0, overhead_ms=2.0)
     >>> plot_latency_breakdown({"hit": hit, "miss": miss}).axes[0].get_title()
     'Miss +2.0 ms, overhead +2.0 ms'
     """

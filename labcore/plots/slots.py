@@ -16,7 +16,7 @@ __all__ = ["TTFT_COLORS", "FIX_COLORS", "plot_ttft_cliff", "plot_slot_fixes"]
 
 #: One colour per percentile, the same in the figures and the panel.
 TTFT_COLORS: dict[str, str] = {"p50": OKABE_ITO["blue"], "p99": OKABE_ITO["vermillion"]}
-#: One colour per fix (the keys are labcore.slots.FIXES).
+#: One colour per fix (the keys are labcore.sim.scenarios.slots.FIXES).
 FIX_COLORS: dict[str, str] = {
     "none": OKABE_ITO["vermillion"],
     "pin the hottest": OKABE_ITO["reddish_purple"],
@@ -34,10 +34,10 @@ def _fmt_ms(ms: float) -> str:
 def plot_ttft_cliff(runs: Sequence[Any], *, ax: Axes | None = None) -> Figure:
     """Plot TTFT p50 and p99 (log scale) against the number of active adapters, the slot count marked.
 
-    ``runs`` are ``labcore.slots.SlotRun`` records of one slot count, in increasing active adapters
-    (``labcore.slots.slot_sweep``).
+    ``runs`` are ``labcore.sim.scenarios.slots.SlotRun`` records of one slot count, in increasing active
+    adapters (``labcore.sim.scenarios.slots.slot_sweep``).
 
-    >>> from labcore.slots import slot_sweep
+    >>> from labcore.sim.scenarios.slots import slot_sweep
     >>> plot_ttft_cliff(slot_sweep([4, 8, 16])).axes[0].get_title()
     'Past 8 slots the p99 time to first token jumps\\nfrom 42 ms to 10.2 s (16 adapters)'
     """
@@ -71,9 +71,9 @@ def plot_ttft_cliff(runs: Sequence[Any], *, ax: Axes | None = None) -> Figure:
 def plot_slot_fixes(runs: Mapping[str, Any], *, ax: Axes | None = None) -> Figure:
     """Plot TTFT p50 and p99 (log scale) for each fix, as pairs of horizontal bars, the values written beside.
 
-    ``runs`` maps a fix to its ``labcore.slots.SlotRun`` (``labcore.slots.slot_fixes``).
+    ``runs`` maps a fix to its ``labcore.sim.scenarios.slots.SlotRun`` (``labcore.sim.scenarios.slots.slot_fixes``).
 
-    >>> from labcore.slots import slot_fixes
+    >>> from labcore.sim.scenarios.slots import slot_fixes
     >>> plot_slot_fixes(slot_fixes()).axes[0].get_title()
     '16 adapters on 8 slots: p99 TTFT is lowest with\\na slot per adapter, highest with pin the hottest'
     """

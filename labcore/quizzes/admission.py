@@ -30,9 +30,10 @@ def _burst() -> tuple[int, int, int, float]:
     size_mb = w.adapter_mb
     gate = AdmissionController(single_replica_router(w, budget_mb=SLOTS * size_mb), max_queue=MAX_QUEUE)
     refused = 0
+    refs = w.model_refs()
     for tenant in ARRIVALS:
         try:
-            gate.start(f"llama-3-8b:tenant-{tenant:02d}")
+            gate.start(refs[tenant - 1])
         except QueueFullError:
             refused += 1
     return gate.admitted_now, gate.queued, refused, size_mb

@@ -2,8 +2,8 @@
 thrashes, where bounded-load rendezvous sends the overflow.
 
 The moved fractions are measured with :func:`labcore.affinity.moved_fraction` over the chapter's
-1,000 tenants; the fleet's shape is :data:`labcore.affinity.AFFINITY_DEFAULTS` and the defaults of
-:func:`labcore.affinity.affinity_runs`.
+1,000 tenants; the fleet's shape is :data:`labcore.sim.scenarios.affinity.AFFINITY_DEFAULTS` and the defaults of
+:func:`labcore.sim.scenarios.affinity.affinity_runs`.
 
 >>> quiz = affinity_quiz()
 >>> quiz.grade(0, 0.8)[0], quiz.grade(0, 0.2)[0]
@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import inspect
 
-from ..affinity import AFFINITY_DEFAULTS, affinity_runs, modulo_owner, moved_fraction, replica_names
+from ..affinity import modulo_owner, moved_fraction, replica_names
+from ..sim.scenarios.affinity import AFFINITY_DEFAULTS, affinity_runs
 from ._quiz import Choice, MultipleChoice, Numeric, Quiz
 
 __all__ = ["affinity_quiz"]

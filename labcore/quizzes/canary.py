@@ -2,7 +2,7 @@
 error-rate evidence (``difference ± z × standard error`` against the limit).
 
 The split is a real :class:`labcore.canary.CanarySplit`; the two log lines are the last decisions of
-:func:`labcore.canary.canary_log`, the chapter's seeded rollout, for a candidate with a true error rate
+:func:`labcore.sim.scenarios.canary.canary_log`, the chapter's seeded rollout, for a candidate with a true error rate
 of 1.5% (on a run half the chapter's length, which ends on hold) and one with 3% (the chapter's flaky
 candidate, aborted).
 
@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 
-from ..canary import ABORT, HOLD, CanarySplit, canary_log
+from ..canary import ABORT, HOLD, CanarySplit
+from ..sim.scenarios.canary import canary_log
 from ._quiz import Choice, MultipleChoice, Numeric, Quiz
 
 __all__ = ["canary_quiz"]

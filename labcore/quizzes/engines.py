@@ -8,8 +8,10 @@
 from __future__ import annotations
 
 from ..engines import NONE, production_mapping
-from ..prefix_cache import KEY_BY_NAME, prefix_cache_runs
-from ..slots import SLOT_CLIFF, slot_pool_mb, slot_run
+from ..prefix_cache import KEY_BY_NAME
+from ..sim.scenarios.prefix_cache import prefix_cache_runs
+from ..sim.scenarios.slots import SLOT_CLIFF, slot_run
+from ..slots import slot_pool_mb
 from ._quiz import Choice, MultipleChoice, Numeric, Quiz
 
 __all__ = ["engines_quiz"]

@@ -1,12 +1,12 @@
 """Simulate a multi-LoRA replica on a seeded request trace: p50/p95/p99, hit rate, evictions.
 
-Three modules, read in order: :mod:`labcore.sim.workload` describes the traffic (a
-:class:`Workload` of tenants with Zipf-skewed popularity, a Poisson arrival rate, tenants that join
-later) and draws it as a :class:`Trace` of ``(arrival_ms, ref)`` pairs; :mod:`labcore.sim.replay`
-pushes a trace through a real router (:func:`simulate`, one replica from
-:func:`single_replica_router`) and returns a :class:`SimResult`; :mod:`labcore.sim.scenarios` holds
-the seeded runs the chapters quote. Same workload, same seed, same numbers: simulated time comes
-from the trace, never from the wall clock, and randomness only from ``random.Random(seed)``.
+Read in order: :mod:`labcore.sim.workload` describes the traffic (a :class:`Workload` of tenants with
+Zipf-skewed popularity, a Poisson arrival rate, tenants that join later) and draws it as a
+:class:`Trace`; :mod:`labcore.sim.replay` pushes a trace through a real router (:func:`simulate`, one
+replica from :func:`single_replica_router`) and returns a :class:`SimResult` (:mod:`labcore.sim.result`), summarised with the
+nearest-rank percentiles of :mod:`labcore.percentiles`; :mod:`labcore.sim.scenarios` holds the seeded
+runs the chapters tell, one module per noun. Same workload, same seed, same numbers: simulated time
+comes from the trace, never from the wall clock, and randomness only from ``random.Random(seed)``.
 
 >>> w = Workload(tenants=4, requests=1_000, zipf_s=1.0, seed=7)
 >>> result = simulate(lambda: single_replica_router(4, budget_mb=48.0), make_trace(w))   # room for 3 of 4
@@ -16,16 +16,9 @@ from the trace, never from the wall clock, and randomness only from ``random.Ran
 
 from __future__ import annotations
 
-from .replay import (
-    SimResult,
-    Window,
-    nearest_rank,
-    percentile,
-    percentiles,
-    simulate,
-    single_replica_router,
-    tenant_sweep,
-)
+from ..percentiles import nearest_rank, percentile, percentiles
+from .replay import simulate, single_replica_router, tenant_sweep
+from .result import SimResult, Window
 from .scenarios import (
     ADMISSION,
     ADMISSION_POOLS,

@@ -1,4 +1,4 @@
-"""Replay a trace through a real router: :func:`simulate` returns a :class:`SimResult` (p50/p95/p99, hit rate, evictions).
+"""Replay a trace through a real router: :func:`simulate` returns a :class:`labcore.sim.result.SimResult`.
 
 Latency model: each request costs exactly the router's ``total_latency_ms`` (base latency times
 ``1 + dynamic_overhead``, plus the adapter load time on a miss). There is no compute queue; the
@@ -21,141 +21,26 @@ import math
 import operator
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
 from ..adapter import tenant_adapters
 from ..admission import AdmissionController
 from ..errors import QueueFullError
 from ..registry import AdapterRegistry
-from ..router import MODE_DYNAMIC, MODES, MultiLoRARouter, RouteDecision
+from ..router import MODE_DYNAMIC, MODES, ModelRef, MultiLoRARouter, RouteDecision
 from ..links import OBJECT_STORE, PCIE4_X16, Link
+from ..percentiles import percentiles
 from ..tiers import single_tier_cache
-from .._validate import between, count, number
+from .._validate import count, number
+from .result import SimResult, Window
 from .workload import DEFAULT_BASE, DEFAULT_BASE_DIGEST, Trace, Workload, make_trace
 
 __all__ = [
-    "nearest_rank",
-    "percentile",
-    "percentiles",
-    "Window",
-    "SimResult",
     "single_replica_router",
     "simulate",
     "tenant_sweep",
 ]
-
-
-# --------------------------------------------------------------------------- percentiles
-def percentile(values: Sequence[float], p: float) -> float:
-    """Return the nearest-rank ``p``-th percentile: the smallest value with at least p% of values <= it.
-
-    Exactly: sort the n values, take the one at 1-based rank ``ceil(p/100 * n)`` (rank 1 for p=0).
-    No interpolation, so the answer is always one of the observed latencies.
-
-    >>> percentile([15, 20, 35, 40, 50], 30), percentile([15, 20, 35, 40, 50], 40), percentile([15, 20, 35, 40, 50], 100)
-    (20, 20, 50)
-    >>> percentile([], 50)
-    Traceback (most recent call last):
-    ...
-    ValueError: percentile of an empty sequence is undefined
-    """
-    return percentiles(values, (p,))[0]
-
-
-def nearest_rank(p: float, n: int) -> int:
-    """Return the 1-based rank of the ``p``-th percentile among ``n`` sorted values (nearest-rank method).
-
-    >>> nearest_rank(99, 200), nearest_rank(50, 5)
-    (198, 3)
-    """
-    between("percentile p", p, 0, 100)
-    # p/100*n in exact rational arithmetic via integers where possible, to avoid 0.95*100 = 94.999...
-    rank = math.ceil(round(p * n, 9) / 100)
-    return max(1, min(n, rank))
-
-
-def percentiles(values: Sequence[float] | Counter, ps: Sequence[float]) -> tuple[float, ...]:
-    """Return nearest-rank percentiles for each ``p`` in ``ps`` (one pass; accepts a value Counter).
-
-    >>> percentiles([1, 2, 3, 4, 100], (50, 99))
-    (3, 100)
-    """
-    counts = values if isinstance(values, Counter) else Counter(values)
-    n = sum(counts.values())
-    if n == 0:
-        raise ValueError("percentile of an empty sequence is undefined")
-    ranks = [nearest_rank(p, n) for p in ps]
-    order = sorted(range(len(ranks)), key=ranks.__getitem__)
-    out: list[float] = [0.0] * len(ranks)
-    seen = 0
-    k = 0
-    for value in sorted(counts):
-        seen += counts[value]
-        while k < len(order) and ranks[order[k]] <= seen:
-            out[order[k]] = value
-            k += 1
-        if k == len(order):
-            break
-    return tuple(out)
-
-
-# --------------------------------------------------------------------------- results
-@dataclass(frozen=True, slots=True)
-class Window:
-    """One slice of simulated time: how many requests arrived, their hit rate and latency tail."""
-
-    start_ms: float
-    end_ms: float
-    requests: int
-    misses: int
-    evictions: int
-    hit_rate: float
-    p50_ms: float
-    p95_ms: float
-    p99_ms: float
-
-
-@dataclass(frozen=True, slots=True)
-class SimResult:
-    """The outcome of one simulation: latency percentiles, cache behaviour, a time series.
-
-    ``hit_rate`` is over the adapter (dynamic) requests counted; ``misses``/``evictions`` too.
-    Requests before ``warmup`` are routed (they warm the cache) but left out of every statistic
-    except ``windows``, which always covers the whole trace (equal slices of time for plots);
-    ``phases`` hold exact statistics between the ``phases=`` boundaries, after the warmup. ``refused`` requests (admission
-    queue full) have no latency and are left out of the percentiles.
-    """
-
-    requests: int
-    p50_ms: float
-    p95_ms: float
-    p99_ms: float
-    mean_ms: float
-    max_ms: float
-    hit_rate: float
-    hits: int
-    misses: int
-    evictions: int
-    by_mode: dict[str, int]
-    windows: tuple[Window, ...]
-    warmup: int = 0
-    queued: int = 0
-    refused: int = 0
-    max_wait_ms: float = 0.0
-    phases: tuple[Window, ...] = ()
-
-    def __post_init__(self) -> None:
-        if self.hits + self.misses > self.requests:
-            raise ValueError(f"hits + misses ({self.hits} + {self.misses}) exceed the requests ({self.requests})")
-
-    def summary(self) -> dict[str, float]:
-        """Return the headline numbers as a flat dict (for tables and glue)."""
-        return {
-            "requests": self.requests, "p50_ms": self.p50_ms, "p95_ms": self.p95_ms, "p99_ms": self.p99_ms,
-            "hit_rate": round(self.hit_rate, 6), "misses": self.misses, "evictions": self.evictions,
-        }
 
 
 # --------------------------------------------------------------------------- the fleet
@@ -198,9 +83,9 @@ def single_replica_router(
 
 # --------------------------------------------------------------------------- simulate
 class Router(Protocol):
-    """Anything that routes a ref to a :class:`RouteDecision` (one replica or a whole fleet)."""
+    """Anything that routes a ref, its text or parsed, to a :class:`RouteDecision` (one replica or a whole fleet)."""
 
-    def route(self, ref: str, *, pin: bool = False) -> RouteDecision: ...
+    def route(self, ref: str | ModelRef, *, pin: bool = False) -> RouteDecision: ...
 
 
 RouterOrFactory = Router | Callable[[], Router]
@@ -209,10 +94,12 @@ Progress = Callable[[int, int], None]
 
 def _windows(arrivals: Sequence[float], latency: Sequence[float], miss_at: Sequence[int],
              miss_evictions: Sequence[int], dynamic: Sequence[int], edges: Sequence[float],
-             served: Sequence[bool] | None, first: int = 0) -> tuple[Window, ...]:
+             served: Sequence[bool] | None, first: int = 0,
+             counts: list[Counter[float]] | None = None) -> tuple[Window, ...]:
     """Slice the run at the time ``edges`` (first = start, last = end) and summarise each slice.
 
-    Requests before index ``first`` (the warmup) are left out of every slice.
+    Requests before index ``first`` (the warmup) are left out of every slice. Each slice's latency
+    Counter is appended to ``counts`` when given (the whole run's is their sum).
     """
     n = len(arrivals)
     out = []
@@ -222,10 +109,9 @@ def _windows(arrivals: Sequence[float], latency: Sequence[float], miss_at: Seque
         hi = n if k == len(edges) - 2 else max(lo, bisect_left(arrivals, w_end, lo=lo))
         m_lo, m_hi = bisect_left(miss_at, lo), bisect_left(miss_at, hi)
         misses = m_hi - m_lo
-        if served is None:
-            lat = latency[lo:hi]
-        else:
-            lat = [x for x, ok in zip(latency[lo:hi], served[lo:hi]) if ok]
+        lat = Counter(latency[lo:hi] if served is None else itertools.compress(latency[lo:hi], served[lo:hi]))
+        if counts is not None:
+            counts.append(lat)
         dyn = dynamic[hi] - dynamic[lo]
         p50, p95, p99 = percentiles(lat, (50, 95, 99)) if lat else (0.0, 0.0, 0.0)
         out.append(Window(w_start, w_end, hi - lo, misses, sum(miss_evictions[m_lo:m_hi]),
@@ -308,16 +194,20 @@ class _Log:
     def result(self, arrivals: Sequence[float], warmup: int, windows: int, bounds: list[float]) -> SimResult:
         n = len(self.latency)
         served = self.served
-        if served is None:
-            counted = self.latency[warmup:] if warmup else self.latency
-            refused = 0
+        slices: list[Counter[float]] = []
+        timeline = _windows(arrivals, self.latency, self.miss_at, self.miss_evictions, self.dynamic_prefix,
+                            _edges(arrivals, windows), served, counts=slices)
+        if slices:  # the windows cover the whole run: their latencies, less the warmup's, are the run's
+            counts = sum(slices, Counter())
+            if warmup:
+                counts.subtract(self._counted(0, warmup))
+                counts = +counts
         else:
-            counted = [x for x, ok in zip(self.latency[warmup:], served[warmup:]) if ok]
-            refused = (n - warmup) - len(counted)
+            counts = Counter(self._counted(warmup, n))
+        counted = sum(counts.values())
         if counted:
-            counts = Counter(counted)
             p50, p95, p99 = percentiles(counts, (50, 95, 99))
-            mean, worst = math.fsum(counted) / len(counted), max(counts)
+            mean, worst = math.fsum(self._counted(warmup, n)) / counted, max(counts)
         else:
             p50 = p95 = p99 = mean = worst = 0.0
         first = bisect_left(self.miss_at, warmup)
@@ -332,19 +222,22 @@ class _Log:
         return SimResult(
             requests=n - warmup, p50_ms=p50, p95_ms=p95, p99_ms=p99, mean_ms=round(mean, 9), max_ms=worst,
             hit_rate=(dynamic - misses) / dynamic if dynamic else 1.0, hits=dynamic - misses, misses=misses,
-            evictions=sum(self.miss_evictions[first:]), by_mode=by_mode,
-            windows=_windows(arrivals, self.latency, self.miss_at, self.miss_evictions, self.dynamic_prefix,
-                             _edges(arrivals, windows), served),
-            warmup=warmup, queued=len(waits), refused=refused, max_wait_ms=max(waits, default=0.0),
+            evictions=sum(self.miss_evictions[first:]), by_mode=by_mode, windows=timeline,
+            warmup=warmup, queued=len(waits), refused=(n - warmup) - counted, max_wait_ms=max(waits, default=0.0),
             phases=_windows(arrivals, self.latency, self.miss_at, self.miss_evictions, self.dynamic_prefix,
                             [0.0, *bounds, arrivals[-1] if arrivals else 0.0], served, warmup) if bounds else (),
         )
+
+    def _counted(self, start: int, stop: int) -> Iterable[float]:
+        """The latencies of the served requests among ``start:stop``, in request order."""
+        latency = self.latency[start:stop] if start or stop < len(self.latency) else self.latency
+        return latency if self.served is None else itertools.compress(latency, self.served[start:stop])
 
 
 def _run_plain(router: Router, trace: Trace, progress: Progress | None, every: int) -> _Log:
     n = len(trace)
     log = _Log(n)
-    refs = trace.refs
+    refs = trace.model_refs or trace.refs  # a generated trace carries its refs parsed: nothing to parse again
     route = router.route
     decisions: list[RouteDecision] = []
     if progress is None:
@@ -356,11 +249,28 @@ def _run_plain(router: Router, trace: Trace, progress: Progress | None, every: i
             progress(stop, n)
     log.latency = list(map(operator.attrgetter("total_latency_ms"), decisions))
     hits = list(map(operator.attrgetter("cache_hit"), decisions))  # True/False: dynamic; None: other
-    log.miss_at = [i for i, hit in enumerate(hits) if hit is False]
+    log.miss_at = _positions(hits, False)
     log.miss_evictions = [len(decisions[i].evicted) for i in log.miss_at]
-    log.other_modes = [(i, decisions[i].mode) for i, hit in enumerate(hits) if hit is None]
-    log.dynamic_prefix = list(itertools.accumulate(map(operator.is_not, hits, itertools.repeat(None)), initial=0))
+    others = _positions(hits, None)
+    log.other_modes = [(i, decisions[i].mode) for i in others]
+    if others:
+        log.dynamic_prefix = list(itertools.accumulate(map(operator.is_not, hits, itertools.repeat(None)), initial=0))
+    else:  # every request was dynamic: the first i requests hold i of them
+        log.dynamic_prefix = range(n + 1)
     return log
+
+
+def _positions(values: list[object], target: object) -> list[int]:
+    """Return the indices at which ``values`` holds ``target``, ascending (``list.index`` scans in C between them)."""
+    found: list[int] = []
+    index = values.index
+    at = -1
+    try:
+        while True:
+            at = index(target, at + 1)
+            found.append(at)
+    except ValueError:
+        return found
 
 
 def _run_in_flight(router: Router, trace: Trace, progress: Progress | None, every: int,
@@ -370,7 +280,7 @@ def _run_in_flight(router: Router, trace: Trace, progress: Progress | None, ever
     n = len(trace)
     log = _Log(n)
     log.served = served = [True] * n
-    arrivals, refs, latency = trace.arrival_ms, trace.refs, log.latency
+    arrivals, refs, latency = trace.arrival_ms, trace.model_refs or trace.refs, log.latency
     dyn_flags = bytearray(n)
     misses: list[tuple[int, int]] = []
     finishing: list[tuple[float, int, int]] = []  # (finish_ms, request index, ticket id)

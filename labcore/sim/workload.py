@@ -3,8 +3,8 @@
 Same workload, same seed, same trace: randomness comes only from ``random.Random(workload.seed)``.
 
 >>> trace = make_trace(Workload(tenants=3, requests=5, zipf_s=1.0, seed=1))
->>> len(trace), trace.refs[0].startswith("llama-3-8b:tenant-")
-(5, True)
+>>> len(trace), trace.refs[0], trace.model_refs[0]
+(5, 'llama-3-8b:tenant-01', ModelRef(base='llama-3-8b', adapter='tenant-01', version=None))
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..adapter import Adapter, tenant_adapters
+from ..router import ModelRef
 from .._validate import count, fraction, instance, number, text
 
 __all__ = ["DEFAULT_BASE", "DEFAULT_BASE_DIGEST", "Join", "Workload", "zipf_weights", "Trace", "make_trace"]
@@ -107,9 +108,17 @@ class Workload:
             base_digest=DEFAULT_BASE_DIGEST,
         )
 
+    def model_refs(self) -> list[ModelRef]:
+        """Return the model ref each tenant sends, most popular first, as the router reads it.
+
+        >>> Workload(tenants=2, requests=1).model_refs()[1]
+        ModelRef(base='llama-3-8b', adapter='tenant-02', version=None)
+        """
+        return [ModelRef(self.base_model, a.name) for a in self.adapters()]
+
     def refs(self) -> list[str]:
-        """Return the model ref each tenant sends, most popular first."""
-        return [f"{self.base_model}:{a.name}" for a in self.adapters()]
+        """Return the text of the model ref each tenant sends, most popular first (``"llama-3-8b:tenant-01"``)."""
+        return [str(ref) for ref in self.model_refs()]
 
 
 def zipf_weights(n: int, s: float) -> list[float]:
@@ -132,6 +141,9 @@ def zipf_weights(n: int, s: float) -> list[float]:
 class Trace:
     """A request trace: arrival times (ms, non-decreasing) and the model ref of each request.
 
+    ``refs`` is each request's model ref as a client writes it; a generated trace also carries the
+    same refs parsed, ``model_refs`` (what the simulator routes, so nothing is formatted only to be
+    parsed again); a trace built from text (:meth:`from_pairs`) leaves them to the router's parser.
     ``tenant_index`` is each request's tenant (0-based popularity rank, -1 for a base request).
     Two traces are equal when their arrivals and refs are equal.
     """
@@ -140,12 +152,15 @@ class Trace:
     refs: tuple[str, ...]
     tenant_index: tuple[int, ...] = ()
     workload: Workload | None = None
+    model_refs: tuple[ModelRef, ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.arrival_ms) != len(self.refs):
             raise ValueError(f"a trace needs one arrival per ref, got {len(self.arrival_ms)} arrivals and {len(self.refs)} refs")
         if self.tenant_index and len(self.tenant_index) != len(self.refs):
             raise ValueError(f"tenant_index must be empty or one per ref, got {len(self.tenant_index)} for {len(self.refs)} refs")
+        if self.model_refs and len(self.model_refs) != len(self.refs):
+            raise ValueError(f"model_refs must be empty or one per ref, got {len(self.model_refs)} for {len(self.refs)} refs")
         if not all(map(operator.le, self.arrival_ms, self.arrival_ms[1:])):
             raise ValueError("arrival_ms must be non-decreasing")
 
@@ -181,7 +196,7 @@ def make_trace(workload: Workload) -> Trace:
     """Generate the seeded trace of ``workload``: Poisson arrivals, Zipf-popular tenants, joins.
 
     >>> t = make_trace(Workload(tenants=3, requests=5, seed=1))
-    >>> [r.split(":")[1] for r in t.refs]
+    >>> [ref.adapter for ref in t.model_refs]
     ['tenant-01', 'tenant-02', 'tenant-02', 'tenant-01', 'tenant-01']
     >>> t == make_trace(Workload(tenants=3, requests=5, seed=1))
     True
@@ -208,12 +223,11 @@ def make_trace(workload: Workload) -> Trace:
             draws = map(total.__mul__, [rand() for _ in range(end - start)])
             tenants.extend(map(bisect_right, itertools.repeat(cum), draws))
         start = end
-    refs_by_tenant = workload.refs()
+    parsed = workload.model_refs()
     if workload.base_share > 0:
         share = workload.base_share
         tenants = [-1 if rand() < share else t for t in tenants]
-        lookup = [*refs_by_tenant, workload.base_model]  # index -1 is the bare base
-    else:
-        lookup = refs_by_tenant
-    refs = tuple(map(lookup.__getitem__, tenants))
-    return Trace(tuple(arrivals), refs, tuple(tenants), workload)
+        parsed.append(ModelRef(workload.base_model))  # index -1 is the bare base
+    texts = [str(ref) for ref in parsed]
+    return Trace(tuple(arrivals), tuple(map(texts.__getitem__, tenants)), tuple(tenants), workload,
+                 tuple(map(parsed.__getitem__, tenants)))

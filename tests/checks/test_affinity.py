@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-
 from labcore.affinity import bounded_capacity, moved_fraction, replica_names
 from labcore.checks import grade_bounded_capacity, grade_moved_fraction
+
+from .graders import test_checker_accepts_the_answer, test_checker_names_the_known_mistake  # noqa: F401 - over RIGHT, WRONG
 
 KEYS = [f"tenant-{i:04d}" for i in range(4000)]
 
@@ -22,15 +22,3 @@ WRONG = [  # (grader, a known-wrong answer, a phrase its hint must contain)
     (grade_bounded_capacity, 10, "mean load"),
     (grade_bounded_capacity, 12.5, "L + 1"),
 ]
-
-
-@pytest.mark.parametrize(("grade", "answer", "kwargs"), RIGHT, ids=lambda v: getattr(v, "__name__", None))
-def test_checker_accepts_the_answer(grade, answer, kwargs) -> None:
-    verdict = grade(answer, **kwargs)
-    assert verdict.ok and verdict.message.startswith("✓")
-
-
-@pytest.mark.parametrize(("grade", "answer", "hint"), WRONG, ids=lambda v: getattr(v, "__name__", None))
-def test_checker_names_the_known_mistake(grade, answer, hint) -> None:
-    verdict = grade(answer)
-    assert not verdict.ok and hint in verdict.message

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 from labcore.checks import grade_requests_before_judging, grade_sticky_share
+
+from .graders import test_checker_accepts_the_answer, test_checker_names_the_known_mistake  # noqa: F401 - over RIGHT, WRONG
 
 RIGHT = [  # (grader, the answer, keyword arguments)
     (grade_requests_before_judging, 4000, {}),
@@ -17,15 +17,3 @@ WRONG = [  # (grader, a known-wrong answer, a phrase its hint must contain)
     (grade_sticky_share, 0.25, "fresh random draw"),
     (grade_sticky_share, 100, "percentage"),
 ]
-
-
-@pytest.mark.parametrize(("grade", "answer", "kwargs"), RIGHT, ids=lambda v: getattr(v, "__name__", None))
-def test_checker_accepts_the_answer(grade, answer, kwargs) -> None:
-    verdict = grade(answer, **kwargs)
-    assert verdict.ok and verdict.message.startswith("✓")
-
-
-@pytest.mark.parametrize(("grade", "answer", "hint"), WRONG, ids=lambda v: getattr(v, "__name__", None))
-def test_checker_names_the_known_mistake(grade, answer, hint) -> None:
-    verdict = grade(answer)
-    assert not verdict.ok and hint in verdict.message

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 from labcore.checks import grade_p99_ms, grade_pool_adapters
+
+from .graders import test_checker_accepts_the_answer, test_checker_names_the_known_mistake  # noqa: F401 - over RIGHT, WRONG
 
 RIGHT = [  # (grader, the answer, keyword arguments)
     (grade_p99_ms, 110, {}),
@@ -19,15 +19,3 @@ WRONG = [  # (grader, a known-wrong answer, a phrase its hint must contain)
     (grade_pool_adapters, 656, "MiB"),
     (grade_pool_adapters, None, "Not answered yet"),
 ]
-
-
-@pytest.mark.parametrize(("grade", "answer", "kwargs"), RIGHT, ids=lambda v: getattr(v, "__name__", None))
-def test_checker_accepts_the_answer(grade, answer, kwargs) -> None:
-    verdict = grade(answer, **kwargs)
-    assert verdict.ok and verdict.message.startswith("✓")
-
-
-@pytest.mark.parametrize(("grade", "answer", "hint"), WRONG, ids=lambda v: getattr(v, "__name__", None))
-def test_checker_names_the_known_mistake(grade, answer, hint) -> None:
-    verdict = grade(answer)
-    assert not verdict.ok and hint in verdict.message

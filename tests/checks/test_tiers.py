@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-
 from labcore.checks import grade_cold_load_ms, grade_host_hit_ms
 from labcore.links import NVME, OBJECT_STORE, PCIE4_X16
+
+from .graders import test_checker_accepts_the_answer, test_checker_names_the_known_mistake  # noqa: F401 - over RIGHT, WRONG
 
 HOST_HIT_MS = PCIE4_X16.transfer_ms(160)
 
@@ -19,15 +19,3 @@ WRONG = [  # (grader, a known-wrong answer, a phrase its hint must contain)
     (grade_host_hit_ms, HOST_HIT_MS + OBJECT_STORE.transfer_ms(160), "storage fetch"),
     (grade_cold_load_ms, HOST_HIT_MS, "host hit"),
 ]
-
-
-@pytest.mark.parametrize(("grade", "answer", "kwargs"), RIGHT, ids=lambda v: getattr(v, "__name__", None))
-def test_checker_accepts_the_answer(grade, answer, kwargs) -> None:
-    verdict = grade(answer, **kwargs)
-    assert verdict.ok and verdict.message.startswith("✓")
-
-
-@pytest.mark.parametrize(("grade", "answer", "hint"), WRONG, ids=lambda v: getattr(v, "__name__", None))
-def test_checker_names_the_known_mistake(grade, answer, hint) -> None:
-    verdict = grade(answer)
-    assert not verdict.ok and hint in verdict.message

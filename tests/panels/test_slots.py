@@ -1,7 +1,7 @@
 """labcore.panels.slots: the panel's rows are labcore's slot runs, the cliff sits at the slot count."""
 
 from labcore.panels.slots import PANEL_FIXES, slot_cliff_panel, slot_state
-from labcore.slots import FIX_AFFINITY, FIX_NONE, FIX_PIN, SLOT_CLIFF, slot_run
+from labcore.sim.scenarios.slots import FIX_AFFINITY, FIX_NONE, FIX_PIN, SLOT_CLIFF, slot_run
 
 
 def test_the_default_is_the_chapter_run():

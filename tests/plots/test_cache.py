@@ -2,26 +2,15 @@
 
 from __future__ import annotations
 
-import matplotlib
+import pytest
 
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt  # noqa: E402
-import pytest  # noqa: E402
-
-from labcore.plots import (  # noqa: E402
+from labcore.plots import (
     CACHE_POLICY_COLORS,
     plot_cache_over_time,
     plot_hit_rate_vs_budget,
     plot_vram_used,
 )
-from labcore.sim import budget_sweep, cache_runs  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
+from labcore.sim import budget_sweep, cache_runs
 
 
 @pytest.fixture(scope="module")

@@ -3,20 +3,10 @@
 from __future__ import annotations
 
 import matplotlib
-
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt
 import pytest
 
 from labcore import fleet_plan, tenant_adapters
 from labcore.plots import MODE_COLORS, plot_fleet_costs, plot_savings_sweep
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
 
 
 def test_plot_fleet_costs_bars_are_the_two_bills():

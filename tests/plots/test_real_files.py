@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
+import matplotlib
 from pathlib import Path
 
-import matplotlib
+import pytest
 
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt  # noqa: E402
-import pytest  # noqa: E402
-
-from labcore.model_config import exact_adapter_mb  # noqa: E402
-from labcore.demo import load_demo_results  # noqa: E402
-from labcore.plots import (  # noqa: E402
+from labcore.model_config import exact_adapter_mb
+from labcore.demo import load_demo_results
+from labcore.plots import (
     DEMO_CHECKPOINTS,
     REGISTRY_COLORS,
     SIZE_COLORS,
@@ -21,15 +17,9 @@ from labcore.plots import (  # noqa: E402
     plot_size_comparison,
     plot_wrong_base,
 )
-from labcore.sizing import adapter_vram_mb  # noqa: E402
+from labcore.sizing import adapter_vram_mb
 
 RESULTS = Path(__file__).resolve().parents[2] / "results" / "real_lora.json"
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
 
 
 def test_size_comparison_draws_one_pair_per_row_with_exact_labels():

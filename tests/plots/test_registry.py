@@ -2,21 +2,10 @@
 
 from __future__ import annotations
 
-import matplotlib
+import matplotlib.pyplot as plt
 
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt  # noqa: E402
-import pytest  # noqa: E402
-
-from labcore.plots import plot_release_timeline  # noqa: E402
-from labcore.sim import release_timeline  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
+from labcore.plots import plot_release_timeline
+from labcore.sim import release_timeline
 
 
 def test_plot_release_timeline_titles_and_lines():

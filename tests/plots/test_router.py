@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import matplotlib
-
-matplotlib.use("Agg")
-
 import matplotlib.pyplot as plt
 import pytest
 
@@ -14,15 +10,10 @@ from labcore.plots import LATENCY_PART_COLORS, plot_latency_breakdown, plot_merg
 from labcore.router import RouteDecision
 
 
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
-
-
 def _decision(mode, hit, load_ms, base_ms=40.0, overhead_ms=2.0):
     total = base_ms + overhead_ms + load_ms
-    return RouteDecision(mode, "a@1.0.0", hit, (), load_ms, total, base_latency_ms=base_ms, overhead_ms=overhead_ms)
+    return RouteDecision(mode=mode, adapter="a@1.0.0", cache_hit=hit, evicted=(), adapter_load_ms=load_ms,
+                         total_latency_ms=total, base_latency_ms=base_ms, overhead_ms=overhead_ms)
 
 
 def test_latency_breakdown_stacks_the_three_parts_to_the_total():

@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-import matplotlib
-
-matplotlib.use("Agg")
-
 import matplotlib.pyplot as plt
 import pytest
 
 from labcore import gpu_memory_split
 from labcore.plots import plot_adapter_vram, plot_gpu_split
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
 
 
 def test_plot_adapter_vram_marks_the_chosen_rank_and_labels_units():

@@ -1,30 +1,12 @@
-"""Tests for labcore.plots.slots and labcore.plots.prefix_cache: the TTFT cliff, the fixes, the stale hits over time."""
+"""Tests for labcore.plots.slots: the TTFT cliff against active adapters, and the fixes side by side."""
 
 from __future__ import annotations
 
 import matplotlib
+import pytest
 
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt  # noqa: E402
-import pytest  # noqa: E402
-
-from labcore.plots import (  # noqa: E402
-    FIX_COLORS,
-    KEY_POLICY_COLORS,
-    TTFT_COLORS,
-    plot_slot_fixes,
-    plot_stale_hits,
-    plot_ttft_cliff,
-)
-from labcore.prefix_cache import KEY_BY_IDENTITY, KEY_BY_NAME, KEY_POLICIES, prefix_cache_runs  # noqa: E402
-from labcore.slots import FIXES, SLOT_CLIFF, slot_fixes, slot_sweep  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
+from labcore.plots import FIX_COLORS, TTFT_COLORS, plot_slot_fixes, plot_ttft_cliff
+from labcore.sim.scenarios.slots import FIXES, slot_fixes, slot_sweep
 
 
 def test_cliff_draws_both_percentiles_and_marks_the_slots():
@@ -57,17 +39,3 @@ def test_fixes_draw_two_bars_per_fix_in_the_fix_colours():
     assert "lowest with\na slot per adapter" in ax.get_title()
     with pytest.raises(ValueError, match="no slot runs"):
         plot_slot_fixes({})
-
-
-def test_stale_hits_step_up_only_after_the_replacement():
-    runs = prefix_cache_runs()
-    ax = plot_stale_hits(runs).axes[0]
-    by_name, by_id, swap = ax.get_lines()
-    assert by_name.get_color() == KEY_POLICY_COLORS[KEY_BY_NAME] and by_id.get_color() == KEY_POLICY_COLORS[KEY_BY_IDENTITY]
-    assert max(by_name.get_ydata()) == runs[KEY_BY_NAME].stale_hits and max(by_id.get_ydata()) == 0
-    assert swap.get_xdata()[0] == pytest.approx(runs[KEY_BY_NAME].replace_at_ms / 1000)
-    assert set(KEY_POLICY_COLORS) == set(KEY_POLICIES)
-    assert ax.get_ylim()[0] < 0  # the zero line stays visible
-    with pytest.raises(ValueError, match="no prefix-cache runs"):
-        plot_stale_hits({})
-    assert SLOT_CLIFF.max_slots == 8

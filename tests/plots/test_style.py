@@ -6,22 +6,12 @@ import subprocess
 import sys
 
 import matplotlib
-
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from labcore import MODES, tenant_adapters
 from labcore.plots import MODE_COLORS, OKABE_ITO, axis_label, mode_color, tenant_color, usd_formatter, use_course_style
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
 
 
 def test_use_course_style_sets_palette_grid_and_spines():

@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from labcore.canary import CanarySplit, CanaryThresholds, canary_log
+from labcore.canary import CanarySplit, CanaryThresholds
+from labcore.sim.scenarios.canary import canary_log
 from labcore.quizzes import canary_quiz
 
 from ._helpers import assert_chapter_shape, right

@@ -1,52 +1,19 @@
-"""Tests for labcore.sim.replay: nearest-rank percentiles, simulate through a real router, in-flight admission, the single-replica router."""
+"""Tests for labcore.sim.replay: simulate through a real router, in-flight admission, the single-replica router."""
 
 from __future__ import annotations
 
 import math
-from collections import Counter
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from labcore.cache import AdapterCache
-from labcore.sim import Join, SimResult, Trace, Workload, make_trace, percentile, percentiles, simulate, single_replica_router
+from labcore.sim import Join, Trace, Workload, make_trace, simulate, single_replica_router
 
 BASE = "llama-3-8b"
 
 
 def ref(i: int) -> str:
     return f"{BASE}:tenant-{i:02d}"
-
-
-# --------------------------------------------------------------------------- percentiles
-def test_percentile_nearest_rank_textbook_examples():
-    values = [15, 20, 35, 40, 50]
-    assert [percentile(values, p) for p in (5, 30, 40, 50, 100)] == [15, 20, 20, 35, 50]
-    assert percentile([3.0], 99) == 3.0
-    assert percentile(list(range(1, 101)), 99) == 99
-    assert percentile(list(range(1, 1001)), 99.9) == 999
-
-
-def test_p99_of_a_hundred_requests_is_the_99th_smallest_not_the_max():
-    values = [1.0] * 98 + [2.0, 3.0]
-    assert percentile(values, 99) == 2.0
-    assert percentile(values, 100) == 3.0
-    assert percentile(values + [4.0], 99) == 3.0  # n=101: rank ceil(99.99) = 100
-
-
-@given(st.lists(st.integers(-50, 50), min_size=1, max_size=60), st.floats(0, 100))
-def test_percentiles_match_the_definition(values, p):
-    expected = sorted(values)[max(1, math.ceil(p / 100 * len(values) - 1e-9)) - 1]
-    assert percentile(values, p) == expected
-    assert percentiles(Counter(values), (p, 100)) == (expected, max(values))
-
-
-def test_percentile_rejects_empty_and_out_of_range():
-    with pytest.raises(ValueError, match="empty"):
-        percentile([], 50)
-    with pytest.raises(ValueError, match=r"\[0, 100\]"):
-        percentile([1, 2], 101)
 
 
 # --------------------------------------------------------------------------- simulate
@@ -126,12 +93,6 @@ def test_simulate_accepts_a_router_instance_and_rejects_bad_arguments():
         simulate(router, trace, windows=-1)
     with pytest.raises(ValueError, match="progress_every"):
         simulate(router, trace, progress_every=0)
-
-
-def test_simresult_validates_its_counters():
-    with pytest.raises(ValueError, match="exceed"):
-        SimResult(requests=1, p50_ms=1, p95_ms=1, p99_ms=1, mean_ms=1, max_ms=1, hit_rate=1, hits=1, misses=1,
-                  evictions=0, by_mode={}, windows=())
 
 
 # --------------------------------------------------------------------------- in-flight mode

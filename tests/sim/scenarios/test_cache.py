@@ -1,4 +1,4 @@
-"""Tests for labcore.sim.scenarios: the release timeline, the cache replay and its sweeps, the typed scenario records."""
+"""Tests for labcore.sim.scenarios.cache: the replay checks the budget after every access; the seeded LRU/FIFO runs."""
 
 from __future__ import annotations
 
@@ -6,30 +6,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from labcore import FifoAdapterCache, parse_version, tenant_adapters
+from labcore import FifoAdapterCache, tenant_adapters
 from labcore.cache import AdapterCache
-from labcore.sim import budget_sweep, cache_runs, release_timeline, replay_cache
+from labcore.sim.scenarios.cache import CACHE_REQUESTS, CACHE_TRANSFER_MB_PER_MS, budget_sweep, cache_runs, replay_cache
 
 adapter_seq = st.lists(st.integers(min_value=0, max_value=7), min_size=1, max_size=120)
-
-
-@given(st.integers(min_value=0, max_value=40))
-def test_release_timeline_matches_string_max_and_semver(n):
-    t = release_timeline(n)
-    assert t.versions == tuple(f"1.{m}.0" for m in range(n + 1))
-    for i in range(n + 1):
-        published = t.versions[: i + 1]
-        assert t.string_latest[i] == max(published)
-        assert t.semver_latest[i] == max(published, key=parse_version) == t.versions[i]
-    assert t.stale_periods == max(0, n - 9)
-    assert t.releases_behind == max(0, n - 9)
-    assert t.first_stale == (10 if n >= 10 else None)
-
-
-def test_release_timeline_rejects_bad_counts():
-    for bad in (-1, 1.5, True):
-        with pytest.raises(ValueError, match="minor_releases"):
-            release_timeline(bad)
 
 
 def test_replay_counts_match_the_cache_itself():
@@ -79,26 +60,9 @@ def test_budget_sweep_hits_rise_with_budget_and_stop_evicting_at_the_working_set
     assert lru[2].misses == 40  # only the cold loads
 
 
-def test_scenario_records_are_frozen_typed_and_read_by_key_too():
-    import dataclasses
-
-    from labcore.sim import ADMISSION, ONBOARDING, SPILL, OnboardingScenario
-
-    assert (ONBOARDING.pool_adapters, ONBOARDING["pool_adapters"]) == (40, 40)
-    assert (SPILL["gpu_adapters"], SPILL["host_adapters"], ADMISSION["rate_per_s"], ADMISSION["hold_ms"]) == (
-        32, 96, 100.0, 300.0)
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        ONBOARDING.seed = 1  # type: ignore[misc]
-    with pytest.raises(KeyError, match="'pool_size'.*pool_adapters"):
-        ONBOARDING["pool_size"]
-    with pytest.raises(ValueError, match="pool_adapters must be a positive int, got 0"):
-        OnboardingScenario(tenants=41, pool_adapters=0, zipf_s=0.5, requests=10, rate_per_s=1.0, seed=1, warmup=0)
-    assert ONBOARDING == OnboardingScenario(tenants=41, pool_adapters=40, zipf_s=0.5, requests=20_000, rate_per_s=200.0,
-                                            seed=41, warmup=2_000)
-    assert ONBOARDING.join_ms == 50_000.0
-
-
-def test_onboarding_trace_memo_is_bounded():
-    from labcore.sim import scenarios
-
-    assert scenarios._onboarding_trace.cache_info().maxsize == 2
+def test_the_runs_use_the_labs_link_and_the_chapters_length():
+    runs = cache_runs(640, 40, 1.0)
+    assert runs["LRU"].requests == runs["FIFO"].requests == CACHE_REQUESTS
+    assert CACHE_TRANSFER_MB_PER_MS == 8.0 and runs["LRU"].load_ms == pytest.approx(runs["LRU"].misses * 2.0)
+    assert runs["LRU"].first_load_first_oom is None  # the working set fits: nothing is ever evicted
+    assert cache_runs(320, 40, 1.0)["LRU"].first_load_first_oom is not None
