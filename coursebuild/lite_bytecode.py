@@ -14,7 +14,7 @@ runs :func:`add_bytecode` of this module, which is standard library only, on eve
 
 Each ``.pyc`` is an unchecked hash-based pyc (PEP 552), so the import system takes it without
 comparing timestamps, which unpacking a wheel does not keep. The wheel's ``RECORD`` is rewritten.
-Compiled wheels are cached by the input wheel's sha256 and the interpreter's cache tag.
+Compiled wheels are cached by the input wheel's sha256, this module's own and the interpreter's cache tag.
 
 >>> bytecode_name("pkg/mod.py", "cpython-314", keep_source=True)
 'pkg/__pycache__/mod.cpython-314.pyc'
@@ -56,7 +56,9 @@ def add_bytecode(src: str, dst: str, *, keep_source: bool) -> int:
     import sys
     import sysconfig
 
-    site_packages = sysconfig.get_paths()["purelib"]
+    # Pyodide's prefix is "/", so its purelib reads "//lib/python3.14/site-packages": POSIX keeps a leading "//" as a
+    # root of its own, and a code object naming "//lib/..." made pytest and hypothesis fail to relate it to "/"
+    site_packages = "/" + sysconfig.get_paths()["purelib"].lstrip("/")
 
     tag = sys.implementation.cache_tag
     compiled = 0
@@ -101,7 +103,8 @@ def compile_wheels(wheels: list[Path], pyodide_dir: Path, cache: Path, *, keep_s
     compiled_copy = {}
     for whl in wheels:
         keep = whl.name.split("-")[0] in keep_source
-        key = f"{sha256_of(whl)[:16]}{'-with-source' if keep else ''}"
+        # the key also holds this module's own digest: a change to how wheels are compiled recompiles them
+        key = f"{sha256_of(whl)[:16]}-{sha256_of(Path(__file__))[:8]}{'-with-source' if keep else ''}"
         compiled_copy[whl] = (cache / f"pyodide-{version}" / key / whl.name, keep)
     jobs = [{"src": str(whl.resolve()), "dst": str(out.resolve()), "keep_source": keep}
             for whl, (out, keep) in compiled_copy.items() if not out.with_suffix(".json").is_file()]

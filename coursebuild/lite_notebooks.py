@@ -43,6 +43,7 @@ from labcore.panels._panel import spec_grid_key
 from labcore.plots.offline import cell_key
 from labcore.site import BOOK_BUILD, FIGURES_DIR, FIGURES_ENV, GRIDS_ENV, PANELS_DIR, VEGALITE_MIME, figures_index_path
 
+from .lab_links import live_markdown
 from .myst_text import GLUE_ROLE, to_commonmark
 
 #: the first line of every chapter's setup cell (the book's and the live copy's)
@@ -385,7 +386,7 @@ def live_copy(nb: Mapping[str, Any], glued: Mapping[str, str] | None, name: str 
             cell["outputs"], cell["execution_count"] = [], None
             cell["source"] = setup_cell(code, name) if is_setup else live_code(source)
         elif cell.get("cell_type") == "markdown":  # JupyterLab renders CommonMark: no MyST roles or directives
-            cell["source"] = to_commonmark(source, glued)
+            cell["source"] = to_commonmark(live_markdown(source), glued)
         hidden = meta.setdefault("jupyter", {})
         if tags & {"hide-cell", "hide-input", "remove-input"}:
             hidden["source_hidden"] = True

@@ -24,6 +24,7 @@ import io
 import os
 import re
 import sys
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -165,10 +166,11 @@ class ContractRun:
             colour = "#1a7f37" if m.green else "#b42318"
             hint = html.escape(m.first_failure or "")
             rows.append(f"<tr><td><code>{m.module}.py</code></td><td style=\"color:{colour};font-weight:bold\">{status}"
-                        f"</td><td>{m.passed}/{m.total}</td><td>{hint}</td></tr>")
+                        f"</td><td>{m.passed}/{m.total}</td><td style=\"text-align:left\">{hint}</td></tr>")
         caption = html.escape(str(self))
         return ("<table class=\"lab-status\"><caption>" + caption + "</caption><thead><tr><th scope=\"col\">module</th>"
-                "<th scope=\"col\">status</th><th scope=\"col\">passed</th><th scope=\"col\">first failure</th></tr>"
+                "<th scope=\"col\">status</th><th scope=\"col\">passed</th><th scope=\"col\" style=\"text-align:left\">"
+                "first failure</th></tr>"
                 "</thead><tbody>" + "".join(rows) + "</tbody></table>")
 
 
@@ -237,9 +239,9 @@ def _first_line(report: Any) -> str:
     return message.splitlines()[0] if message else "(no message)"
 
 
-def _cleaner(root: Path) -> Any:
+def _cleaner(*roots: Path) -> Any:
     """Return a function that takes machine-specific parts (paths, addresses) out of a failure line."""
-    prefixes = sorted({str(root), str(root.resolve())}, key=len, reverse=True)
+    prefixes = sorted({str(p) for root in roots for p in (root, root.resolve())}, key=len, reverse=True)
     tmp = re.compile(r"(/private)?/tmp/pytest-of-[^/\s]+/pytest-\d+/[^/\s]+")
     address = re.compile(r" at 0x[0-9a-fA-F]+")
 
@@ -280,29 +282,64 @@ def _fresh_imports(packages: Sequence[str]) -> Any:
         sys.modules.update(saved)
 
 
+@contextlib.contextmanager
+def _working_copy(folder: Path) -> Any:
+    """Yield a temporary copy of the suite and the ``lab`` package of ``folder``, to run pytest in.
+
+    In the live site ``folder`` is the browser's storage, where every file lookup is a message to the page:
+    pytest and its imports look up thousands of paths, and a run there took minutes where a copy in the
+    kernel's own memory takes seconds. Elsewhere the copy costs little and keeps every run alike: only the
+    suite and the implementations, none of the folder's other settings.
+    """
+    def python_files(src: Path, dst: Path) -> None:
+        for path in sorted(src.rglob("*.py")):
+            if "__pycache__" not in path.parts:
+                target = dst / path.relative_to(src)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(path.read_bytes())
+
+    with tempfile.TemporaryDirectory(prefix="lab-suite-") as tmp:
+        copy = Path(tmp)
+        (copy / "tests").mkdir()
+        (copy / "tests" / "__init__.py").write_bytes((folder / "tests" / "__init__.py").read_bytes()
+                                                     if (folder / "tests" / "__init__.py").is_file() else b"")
+        python_files(folder / CONTRACT_DIR, copy / CONTRACT_DIR)
+        if (folder / "lab").is_dir():
+            python_files(folder / "lab", copy / "lab")
+        yield copy
+
+
 def _pytest(args: list[str], root: Path, lab_module: str, recorder: _Recorder) -> None:
-    """Run pytest with ``args`` in this process from ``root``, with ``LAB_MODULE`` set; restore everything after."""
+    """Run pytest with ``args`` in this process on a copy of ``root`` (:func:`_working_copy`), with ``LAB_MODULE``
+    set; restore the working directory, ``sys.path`` and the environment after."""
     import pytest  # here: only the lab needs pytest, and labcore runs without it (the book's pages, the panels)
 
-    saved = os.getcwd(), list(sys.path), os.environ.get("LAB_MODULE"), sys.dont_write_bytecode
-    try:
-        os.chdir(root)
-        sys.path.insert(0, str(root))
-        os.environ["LAB_MODULE"] = lab_module
-        sys.dont_write_bytecode = True  # an edit within the same second must not meet a stale .pyc
-        with _fresh_imports(_packages(lab_module)), contextlib.redirect_stdout(io.StringIO()), \
-                contextlib.redirect_stderr(io.StringIO()):
-            pytest.main([*args, "-p", "no:cacheprovider", "-o", "addopts=", "--capture=sys", "--tb=short", "-q"],
-                        plugins=[recorder])
-    finally:
-        cwd, path, env, bytecode = saved
-        os.chdir(cwd)
-        sys.path[:] = path
-        sys.dont_write_bytecode = bytecode
-        if env is None:
-            os.environ.pop("LAB_MODULE", None)
-        else:
-            os.environ["LAB_MODULE"] = env
+    cwd, path, env, bytecode = os.getcwd(), list(sys.path), os.environ.get("LAB_MODULE"), sys.dont_write_bytecode
+    with _working_copy(root) as copy:
+        recorder.clean = _cleaner(root, copy)
+        printed = io.StringIO()
+        try:
+            os.chdir(copy)
+            # the copy first; the original folder (and "" for it) out of the way, so imports never look there
+            sys.path[:] = [str(copy)] + [p for p in path if p not in ("", ".", str(root), cwd)]
+            os.environ["LAB_MODULE"] = lab_module
+            sys.dont_write_bytecode = True  # an edit within the same second must not meet a stale .pyc
+            with _fresh_imports(_packages(lab_module)), contextlib.redirect_stdout(printed), \
+                    contextlib.redirect_stderr(printed):
+                code = pytest.main([*args, "-p", "no:cacheprovider", "-o", "addopts=", "--capture=sys", "--tb=short",
+                                    "-q"], plugins=[recorder])
+        finally:
+            os.chdir(cwd)
+            sys.path[:] = path
+            sys.dont_write_bytecode = bytecode
+            if env is None:
+                os.environ.pop("LAB_MODULE", None)
+            else:
+                os.environ["LAB_MODULE"] = env
+    if code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERRUPTED):
+        tail = "\n".join(printed.getvalue().strip().splitlines()[-12:])
+        raise RuntimeError(f"pytest stopped before the end of the suite ({code.name}), so no table is shown: "
+                           f"{len(recorder.outcomes)} of {recorder.collected} tests had run. It said:\n{tail}")
 
 
 def _targets(modules: Sequence[str] | None) -> list[str]:
@@ -330,7 +367,7 @@ def run_contract_suite(lab_module: str = "labcore", *, select: str | None = None
         text("select", select)
     folder = contract_root(root)
     args = _targets(modules) + (["-k", select] if select else [])
-    recorder = _Recorder(_cleaner(folder))
+    recorder = _Recorder(_cleaner(folder))  # the run adds its copy's path
     _pytest(args, folder, lab_module, recorder)
     return ContractRun(lab_module, select, tuple(recorder.outcomes.values()), recorder.deselected)
 
@@ -342,6 +379,6 @@ def count_contract_tests(*, root: Any = None) -> int:
     True
     """
     folder = contract_root(root)
-    recorder = _Recorder(_cleaner(folder))
+    recorder = _Recorder(_cleaner(folder))  # the run adds its copy's path
     _pytest([CONTRACT_DIR, "--collect-only"], folder, "labcore", recorder)
     return recorder.collected

@@ -25,9 +25,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .site import PROGRESS_KEY
-from ._validate import choice, text
+from ._validate import choice, count, text
 
-__all__ = ["KINDS", "entry", "script", "record", "record_lab", "in_browser_kernel"]
+__all__ = ["KINDS", "entry", "script", "record", "record_lab", "record_exercise", "exercise_key", "quiz_hook",
+           "in_browser_kernel"]
 
 #: What progress holds: lab modules (``{"passed", "total"}``), quizzes (``{"correct": [...], "total"}``),
 #: exercises (``{"ok": bool}``).
@@ -77,3 +78,55 @@ def record(entries: Sequence[Mapping[str, Any]]) -> bool:
 def record_lab(run: Any) -> bool:
     """Store each module line of a contract run (``passed`` of ``total``) as lab progress; see :func:`record`."""
     return record([entry("lab", m.module, {"passed": m.passed, "total": m.total}) for m in run.modules])
+
+
+def exercise_key(check: str, kwargs: Mapping[str, Any]) -> str:
+    """Return the key an exercise's check is stored under: the check's name and its arguments beyond the answer.
+
+    >>> exercise_key("grade_fleet_gpus", {"tenants": 200, "tenant_qps": 0.3})
+    'grade_fleet_gpus(tenant_qps=0.3, tenants=200)'
+    """
+    text("check", check)
+    return f"{check}({', '.join(f'{k}={v!r}' for k, v in sorted(kwargs.items()))})"
+
+
+def record_exercise(check: str, kwargs: Mapping[str, Any], ok: bool) -> bool:
+    """Store whether an exercise's answer was right (see :func:`exercise_key`, :func:`record`)."""
+    return record([entry("exercises", exercise_key(check, kwargs), {"ok": bool(ok)})])
+
+
+#: Watch one quiz on the page: each question whose feedback turns "correct" is added to the stored set (never removed).
+_QUIZ_JS = """(function (quizId, name, total) {
+  var key = %s;
+  var box = document.getElementById(quizId);
+  if (!box || !window.MutationObserver) { return; }
+  function save() {
+    var right = [];
+    box.querySelectorAll(".Feedback.correct").forEach(function (fb) {
+      var wrap = fb.closest("[data-qnum]");
+      if (wrap) { right.push(Number(wrap.dataset.qnum)); }
+    });
+    if (!right.length) { return; }
+    var stored = {};
+    try { stored = JSON.parse(window.localStorage.getItem(key) || "{}") || {}; } catch (e) { stored = {}; }
+    var quizzes = stored.quizzes = stored.quizzes || {};
+    var before = (quizzes[name] && quizzes[name].correct) || [];
+    var all = before.concat(right).filter(function (q, i, a) { return a.indexOf(q) === i; })
+      .sort(function (a, b) { return a - b; });
+    if (all.length === before.length) { return; }
+    quizzes[name] = {correct: all, total: total, at: Date.now()};
+    try { window.localStorage.setItem(key, JSON.stringify(stored)); } catch (e) { return; }
+    window.dispatchEvent(new CustomEvent("course-progress"));
+  }
+  new MutationObserver(save).observe(box, {subtree: true, attributes: true, attributeFilter: ["class"]});
+})(%s, %s, %d);"""
+
+
+def quiz_hook(container_id: str, name: str, total: int) -> str:
+    """Return the JavaScript that stores which questions of quiz ``name`` (in element ``container_id``) were answered right.
+
+    It runs wherever the quiz does (the book's page, a deck, the live site) and needs no kernel.
+    """
+    text("container_id", container_id)
+    text("name", name)
+    return _QUIZ_JS % (json.dumps(PROGRESS_KEY), json.dumps(container_id), json.dumps(name), count("total", total))

@@ -10,7 +10,7 @@ deck (``coursebuild/slides.py``) and a RISE slideshow:
   answers and solutions, never presented) and the imports cell are ``skip``;
 * speaker notes are ``notes``; everything else continues its slide (``-``).
 
-Speaker notes come from ``scripts/speaker_notes.yml`` (per chapter: the minutes and the notes of each
+Speaker notes come from ``scripts/speaker_notes/<stem>.yml`` (per chapter: the minutes and the notes of each
 ``##`` section; MyST roles such as ``{glue:text}`key:fmt``` allowed). Each becomes a markdown cell
 right after its section's heading cell, tagged ``remove-cell`` (the book page hides it; the decks and
 RISE show it in the speaker view) and ``speaker-notes`` (how this script finds the cells it wrote and
@@ -41,7 +41,7 @@ from labcore.site import VEGALITE_MIME
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-NOTES_FILE = ROOT / "scripts" / "speaker_notes.yml"
+NOTES_DIR = ROOT / "scripts" / "speaker_notes"  # one <notebook stem>.yml per deck (see its README.md)
 NOTES_TAG = "speaker-notes"
 HIDDEN_TAGS = frozenset({"remove-cell", "hide-cell"})
 RISE_METADATA = {"theme": "white", "transition": "none", "scroll": True, "start_slideshow_at": "beginning"}
@@ -200,11 +200,11 @@ def slide_types(cells: list[Mapping[str, Any]]) -> list[str]:
 
 # --- speaker notes ---------------------------------------------------------------------------------
 
-def load_notes(path: Path = NOTES_FILE) -> dict[str, Any]:
-    """Return the notes file: ``{chapter stem: {"title": text, "sections": {heading: {minutes, notes}}}}``."""
+def load_notes(folder: Path = NOTES_DIR) -> dict[str, Any]:
+    """Return every deck's notes: ``{notebook stem: {"title": text, "sections": {heading: {minutes, notes}}}}``."""
     import yaml
 
-    return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return {path.stem: yaml.safe_load(path.read_text(encoding="utf-8")) or {} for path in sorted(folder.glob("*.yml"))}
 
 
 def _minutes(value: float) -> str:
@@ -232,7 +232,7 @@ def notes_cells_for(nb: Mapping[str, Any], entry: Mapping[str, Any], stem: str) 
     if missing or unknown:
         raise ValueError(f"{stem}: speaker notes out of step with the chapter's ## sections: "
                          f"no notes for {missing}; notes for sections it does not have: {unknown} "
-                         f"(edit scripts/{NOTES_FILE.name})")
+                         f"(edit scripts/speaker_notes/{stem}.yml)")
     title_index = next((i for i, c in enumerate(cells) if headings(c, level=1)), 0)
     total = sum(float(s["minutes"]) for s in sections.values())
     timing = "\n".join(f"- {heading}: {_minutes(float(sections[heading]['minutes']))}" for heading in where)
@@ -280,7 +280,7 @@ def problems(path: Path, notes: Mapping[str, Any]) -> list[str]:
              for i, c in enumerate(nb.cells) if not (c.metadata.get("slideshow") or {}).get("slide_type")]
     entry = notes.get(path.stem)
     if entry is None:
-        return found + [f"{path.name}: no speaker notes in {NOTES_FILE.name}"]
+        return found + [f"{path.name}: no speaker notes in scripts/speaker_notes/{path.stem}.yml"]
     try:
         want = apply(copy.deepcopy(nb), path.stem, entry)
     except ValueError as error:
@@ -309,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("notebooks", type=Path, nargs="*")
     parser.add_argument("--check", action="store_true", help="report, change nothing; exit 1 on any problem")
-    parser.add_argument("--notes", type=Path, default=NOTES_FILE, help=f"the notes file (default {NOTES_FILE.name})")
+    parser.add_argument("--notes", type=Path, default=NOTES_DIR, help="the folder of notes files (default scripts/speaker_notes)")
     args = parser.parse_args(argv)
     notes = load_notes(args.notes)
     paths = [p.resolve() for p in args.notebooks] or default_notebooks(notes)

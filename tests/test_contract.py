@@ -121,3 +121,13 @@ def test_in_process_runs_report_what_the_pytest_command_reports(lab_folder):
     for outcome in ours:
         if outcome.message:
             assert outcome.message.split(": ", 1)[-1] in cli[outcome.nodeid][1], outcome
+
+
+def test_a_suite_that_stops_halfway_is_an_error_not_a_short_table(lab_folder):
+    """pytest's internal errors end the session early: the runner says so instead of reporting the tests that ran."""
+    (lab_folder / "tests" / "contract" / "conftest.py").write_text(
+        (lab_folder / "tests" / "contract" / "conftest.py").read_text()
+        + "\n\ndef pytest_runtest_logreport(report):\n    if report.when == 'call' and 'frozen' in report.nodeid:\n"
+          "        raise RuntimeError('a plugin broke')\n")
+    with pytest.raises(RuntimeError, match=r"pytest stopped before the end of the suite \(INTERNAL_ERROR\)"):
+        run_contract_suite("labcore", modules="adapter", root=lab_folder)

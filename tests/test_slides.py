@@ -1,7 +1,7 @@
 """Slides: every chapter carries slide metadata and up-to-date speaker notes; decks are built as promised.
 
 - every chapter (and every other notebook the notes file covers) has a ``slideshow.slide_type`` on every cell,
-  speaker notes that match ``scripts/speaker_notes.yml`` with this build's glue values, and RISE's white theme
+  speaker notes that match ``scripts/speaker_notes/<chapter>.yml`` with this build's glue values, and RISE's white theme
   (``scripts/slide_metadata.py --check`` says the same);
 - the notes of every chapter time every section and hold at least one question for the room and one
   "where learners go wrong";
@@ -36,7 +36,7 @@ def test_every_chapter_is_covered() -> None:
     """Each chapter notebook has an entry in the notes file (so it gets notes and a deck)."""
     assert CHAPTERS and set(CHAPTERS) <= set(NOTEBOOKS)
     missing = [p.name for p in CHAPTERS if p.stem not in NOTES]
-    assert not missing, f"chapters without speaker notes in scripts/speaker_notes.yml: {missing}"
+    assert not missing, f"chapters without speaker notes in scripts/speaker_notes/<chapter>.yml: {missing}"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

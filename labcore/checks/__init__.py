@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 from .verdict import Mistake, Verdict
+from .exercise import Exercise
 from .fleet import (
     check_fleet_gpus,
     check_monthly_bill_usd,
@@ -55,8 +56,14 @@ from .slots import (
 )
 from .prefix_cache import STALE_EXERCISE, check_stale_hits, grade_stale_hits
 
+#: Every exercise of the book, each with its check, an answer the check accepts and the likeliest wrong ones
+#: (gathered from the domain modules' ``EXERCISES``, chapter by chapter as their exercises are written).
+EXERCISES: tuple[Exercise, ...] = ()
+
 __all__ = [
     "Verdict",
+    "Exercise",
+    "EXERCISES",
     "grade_savings_pct",
     "grade_monthly_bill_usd",
     "check_savings_pct",

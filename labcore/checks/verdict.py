@@ -18,6 +18,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..progress import record_exercise
+
 __all__ = ["Mistake", "Verdict"]
 
 Mistake = tuple[float, str]  # (the value that mistake produces, the hint)
@@ -58,7 +60,10 @@ def _grade(answer: Any, expected: float, *, unit: str, what: str, mistakes: Sequ
 
 def _printer(grade: Callable[..., Verdict]) -> Callable[..., None]:
     def check(answer: Any, **kwargs: Any) -> None:
-        print(grade(answer, **kwargs).message)
+        verdict = grade(answer, **kwargs)
+        print(verdict.message)
+        if answer is not None and answer is not Ellipsis:
+            record_exercise(grade.__name__, kwargs, verdict.ok)  # in the live site: kept in the reader's browser
 
     name = grade.__name__.replace("grade_", "check_")
     check.__name__ = check.__qualname__ = name

@@ -37,6 +37,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import __version__
 from ..site import GRIDS_ENV, VEGALITE_MIME, grid_path
 
 __all__ = ["Control", "Series", "Lines", "Panel", "VEGALITE_MIME", "READOUT"]
@@ -310,8 +311,6 @@ def grid_key(name: str, controls: Sequence[tuple[str, Sequence[Any], Any]]) -> s
     >>> len(grid_key("toy_panel", [("a", [1, 2], 1)]))
     16
     """
-    from .. import __version__
-
     text = json.dumps({"panel": name, "labcore": __version__, "controls": [[n, list(v), d] for n, v, d in controls]},
                       sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
