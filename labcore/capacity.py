@@ -25,11 +25,15 @@ The adapter pool is what is left. :func:`memory_split` computes it for any model
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .adapter import tenant_adapters
 from .base_model import base_weights_gib
+from .fleet import GPU_QPS, FleetPlan, fleet_plan
 from .gpus import load_gpu
 from .kv_cache import kv_bytes_per_sequence, kv_bytes_per_token
+from .model_config import exact_adapter_mb
 from .sizing import adapter_vram_mb
 from ._validate import count, number, text
 
@@ -44,6 +48,9 @@ __all__ = [
     "MemorySplit",
     "memory_split",
     "kv_against_adapters",
+    "FleetQuote",
+    "fleet_quote",
+    "fleet_under_load",
 ]
 
 #: The base model the chapters serve, and the GPU they serve it on.
@@ -123,3 +130,55 @@ def kv_against_adapters(split: MemorySplit, adapters: int) -> int:
     count("adapters", adapters, minimum=0)
     free_bytes = (split.gpu_gib - split.base_gib) * GIB - adapters * split.adapter_mb * 2**20
     return max(0, int(free_bytes // kv_bytes_per_token(split.model)))
+
+
+def fleet_under_load(tenants: int = 40, gpu_hourly_usd: float = 3.20, adapter_vram_mb: float = COURSE_ADAPTER_MB,
+                     tenant_qps: float | None = 0.5, *, gpu_qps: float = GPU_QPS) -> FleetPlan:
+    """Price ``tenants`` same-sized adapters, each sending ``tenant_qps`` requests/s, on GPUs that sustain ``gpu_qps``.
+
+    The GPU split is the course's (:func:`fleet_plan`'s defaults); ``tenant_qps=None`` prices memory only.
+
+    >>> p = fleet_under_load(tenant_qps=5)
+    >>> p.multi_lora_gpus, p.savings_pct, p.binding_constraint
+    (11, 72.5, 'load')
+    """
+    return fleet_plan(tenant_adapters(tenants, vram_mb=adapter_vram_mb), gpu_hourly_usd=gpu_hourly_usd,
+                      tenant_qps=tenant_qps, gpu_qps=None if tenant_qps is None else gpu_qps)
+
+
+@dataclass(frozen=True, slots=True)
+class FleetQuote:
+    """A fleet plan for a real model on a real GPU (its memory split, the exact adapter), or none (``plan is None``)."""
+
+    split: MemorySplit
+    plan: FleetPlan | None
+
+    @property
+    def fits(self) -> bool:
+        """Whether the base and its KV-cache pool fit on one GPU of this kind, with room for an adapter."""
+        return self.plan is not None
+
+
+def fleet_quote(model: str = "llama-3.1-8b", gpu: str = COURSE_GPU, *, tenants: int = 40, tenant_qps: float = 0.5,
+                gpu_hourly_usd: float = 3.20, gpu_qps: float = GPU_QPS, rank: int = 16,
+                targets: Sequence[str] = ("q_proj", "v_proj"), dtype: str = "bf16",
+                sequences: int = COURSE_SEQUENCES, context_tokens: int = COURSE_CONTEXT_TOKENS) -> FleetQuote:
+    """Quote both fleets for ``tenants`` adapters of ``model`` on ``gpu`` at the reader's load and price.
+
+    Every GPU holds the base (at ``dtype``), a KV-cache pool for ``sequences`` of ``context_tokens`` sized from the
+    model's config, and exact-size adapters in what is left (:func:`memory_split`).
+
+    >>> q = fleet_quote()                       # Llama-3.1-8B on H100s, 40 tenants at 0.5 req/s, $3.20/hour
+    >>> round(q.split.base_gib, 1), q.split.adapter_mb, q.plan.multi_lora_gpus, q.plan.savings_pct
+    (15.0, 13.0, 2, 95.0)
+    >>> fleet_quote("llama-3.3-70b", "L4-24GB").fits
+    False
+    """
+    split = memory_split(model, gpu, sequences=sequences, context_tokens=context_tokens,
+                         adapter_mb=exact_adapter_mb(model, rank, targets), dtype=dtype)
+    if not split.fits:
+        return FleetQuote(split, None)
+    plan = fleet_plan(tenant_adapters(tenants, vram_mb=split.adapter_mb), gpu_hourly_usd=gpu_hourly_usd,
+                      gpu_vram_gb=split.gpu_gib, base_vram_gb=split.base_gib, kv_cache_gb=split.kv_gib,
+                      tenant_qps=tenant_qps, gpu_qps=gpu_qps)
+    return FleetQuote(split, plan)

@@ -32,10 +32,13 @@ from .contract import contract_root
 from .site import LAB_MINE
 from ._validate import choice
 
-__all__ = ["CHOICES", "Implementation", "Missing", "implementation", "run_on", "missing_function"]
+__all__ = ["CHOICES", "Implementation", "Missing", "implementation", "run_on", "missing_function", "on_your_code",
+           "YOURS_COLOR"]
 
 #: What the switch accepts, and the module each one imports.
 CHOICES: dict[str, str] = {"reference": "labcore", "mine": LAB_MINE.replace("/", ".")}
+#: The colour of "your code" in every comparison (the course palette's blue; the reference keeps its own colours).
+YOURS_COLOR = "#0072B2"
 _TODO = re.compile(r"TODO\(lab\): implement (?P<function>[\w.]+): ?(?P<what>.*)", re.S)
 
 
@@ -133,3 +136,17 @@ def run_on(lab: Implementation, compute: Callable[..., Any], *args: Any, **kwarg
         if missing is None:
             raise
         return missing
+
+
+def on_your_code(lab: Implementation | None, build: Callable[[Implementation], Any]) -> Any:
+    """Build a comparison on ``lab`` (the reference when None) and compute it now: the comparison, or :class:`Missing`.
+
+    ``build(lab)`` returns a panel (or anything with ``rows()``); computing its rows runs the learner's code,
+    so a ``TODO(lab)`` it meets becomes the :class:`Missing` the chapter shows instead of an error.
+    """
+    def built(code: Implementation) -> Any:
+        shown = build(code)
+        shown.rows()
+        return shown
+
+    return run_on(lab if lab is not None else implementation("reference"), built)

@@ -238,13 +238,34 @@ def notes_cells_for(nb: Mapping[str, Any], entry: Mapping[str, Any], stem: str) 
     timing = "\n".join(f"- {heading}: {_minutes(float(sections[heading]['minutes']))}" for heading in where)
     out: dict[int, list[str]] = {title_index: [
         f"**Speaker notes** (about {_minutes(total)} in all)\n\n"
-        + to_commonmark(str(entry.get(TITLE, "")).strip(), glue) + f"\n\n**Timing**\n\n{timing}"]}
+        + _as_written(to_commonmark(str(entry.get(TITLE, "")).strip(), glue)) + f"\n\n**Timing**\n\n{timing}"]}
+    starts = sorted(where.values()) + [len(cells)]
+    elapsed = 0.0
     for heading, index in where.items():
         section = sections[heading]
-        body = to_commonmark(str(section.get("notes", "")).strip(), glue)
-        out.setdefault(index, []).append(
-            f"**Speaker notes: {heading}** (about {_minutes(float(section['minutes']))})" + (f"\n\n{body}" if body else ""))
+        elapsed += float(section["minutes"])
+        pace = f"about {_minutes(float(section['minutes']))}; {elapsed:g} of {total:g} min by its end"
+        body = _as_written(to_commonmark(str(section.get("notes", "")).strip(), glue))
+        out.setdefault(index, []).append(f"**Speaker notes: {heading}** ({pace})" + (f"\n\n{body}" if body else ""))
+        end = starts[starts.index(index) + 1]
+        for anchor, text in (section.get("at") or {}).items():
+            hits = [i for i in range(index, end) if anchor in _source(cells[i])]
+            if len(hits) != 1:
+                raise ValueError(f"{stem}: the notes of section {heading!r} are placed 'at' {anchor!r}, which "
+                                 f"{'no' if not hits else 'more than one'} cell of that section holds")
+            note = _as_written(to_commonmark(str(text).strip(), glue))
+            out.setdefault(hits[0], []).append(f"**Speaker notes: {heading}, on this slide**\n\n{note}")
     return out
+
+
+def _as_written(markdown: str) -> str:
+    r"""Return notes markdown with a line-leading ``#`` escaped: "#41 joins" is a customer, not a heading.
+
+    >>> print(_as_written("#41 joins the replica\n- then p99 jumps"))
+    \#41 joins the replica
+    - then p99 jumps
+    """
+    return "\n".join("\\" + line if line.lstrip().startswith("#") else line for line in markdown.split("\n"))
 
 
 def apply(nb: Any, stem: str, notes: Mapping[str, Any] | None) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..admission import AdmissionController
 from ..errors import QueueFullError
 from ..sim import Workload, single_replica_router
+from .exercise import Exercise
 from .verdict import Verdict, _grade, _printer
 
 __all__ = [
@@ -62,3 +63,7 @@ def grade_admitted_after_finish(answer: object, *, slots: int = 2, max_queue: in
 
 check_refused = _printer(grade_refused)
 check_admitted_after_finish = _printer(grade_admitted_after_finish)
+
+
+#: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
+EXERCISES: tuple[Exercise, ...] = ()

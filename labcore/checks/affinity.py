@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from ..affinity import bounded_capacity
+from .exercise import Exercise
 from .verdict import Verdict, _grade, _printer
 
 __all__ = [
@@ -55,3 +56,7 @@ def grade_bounded_capacity(answer: object, *, total_in_flight: int = 40, replica
 
 check_moved_fraction = _printer(grade_moved_fraction)
 check_bounded_capacity = _printer(grade_bounded_capacity)
+
+
+#: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
+EXERCISES: tuple[Exercise, ...] = ()

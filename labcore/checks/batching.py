@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..batching import break_even_utilisation, expected_distinct
+from .exercise import Exercise
 from .verdict import Verdict, _grade, _printer
 
 __all__ = [
@@ -50,3 +51,7 @@ def grade_expected_distinct(answer: object, *, batch_size: int = 4, tenants: int
 
 check_break_even_pct = _printer(grade_break_even_pct)
 check_expected_distinct = _printer(grade_expected_distinct)
+
+
+#: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
+EXERCISES: tuple[Exercise, ...] = ()

@@ -8,6 +8,7 @@ from typing import Any
 from ..adapter import Adapter, split_key
 from ..cache import AdapterCache, FifoAdapterCache
 from ..links import LAB_HOST_TO_GPU
+from .exercise import Exercise
 from .verdict import Mistake, Verdict, _grade, _printer
 
 __all__ = [
@@ -82,3 +83,7 @@ def grade_miss_load_ms(answer: Any, *, vram_mb: float = 16.0,
 
 
 check_miss_load_ms = _printer(grade_miss_load_ms)
+
+
+#: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
+EXERCISES: tuple[Exercise, ...] = ()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .exercise import Exercise
 from .verdict import Verdict, _grade, _printer
 
 __all__ = [
@@ -48,3 +49,7 @@ def grade_sticky_share(answer: object, *, before: float = 0.05, after: float = 0
 
 check_requests_before_judging = _printer(grade_requests_before_judging)
 check_sticky_share = _printer(grade_sticky_share)
+
+
+#: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
+EXERCISES: tuple[Exercise, ...] = ()

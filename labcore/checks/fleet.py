@@ -7,6 +7,7 @@ from typing import Any
 
 from ..adapter import tenant_adapters
 from ..fleet import fleet_plan
+from .exercise import Exercise
 from .verdict import Mistake, Verdict, _close, _grade, _printer
 
 __all__ = [
@@ -118,3 +119,7 @@ def grade_savings_under_load_pct(answer: Any, *, tenants: int = 40, tenant_qps: 
 
 check_fleet_gpus = _printer(grade_fleet_gpus)
 check_savings_under_load_pct = _printer(grade_savings_under_load_pct)
+
+
+#: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
+EXERCISES: tuple[Exercise, ...] = ()

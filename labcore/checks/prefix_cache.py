@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from ..adapter import Adapter
 from ..prefix_cache import KEY_BY_IDENTITY, KEY_BY_NAME, PrefixCache
+from .exercise import Exercise
 from .verdict import Mistake, Verdict, _grade, _printer
 
 __all__ = ["STALE_EXERCISE", "grade_stale_hits", "check_stale_hits"]
@@ -41,3 +42,7 @@ def grade_stale_hits(answer: object, *, sequence: Sequence[tuple[str, str]] = ST
 
 
 check_stale_hits = _printer(grade_stale_hits)
+
+
+#: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
+EXERCISES: tuple[Exercise, ...] = ()

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..model_config import exact_adapter_mb, load_model_config, lora_params, target_dims
 from ..sizing import MIB, adapter_vram_mb
+from .exercise import Exercise
 from .verdict import Mistake, Verdict, _close, _grade, _printer
 
 __all__ = [
@@ -75,3 +76,7 @@ def grade_peft_tensor_bytes(answer: Any, *, model: str = "tiny-llama-demo", rank
 
 check_exact_adapter_mb = _printer(grade_exact_adapter_mb)
 check_peft_tensor_bytes = _printer(grade_peft_tensor_bytes)
+
+
+#: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
+EXERCISES: tuple[Exercise, ...] = ()

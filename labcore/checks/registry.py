@@ -7,6 +7,7 @@ from typing import Any
 
 from ..sim import release_timeline
 from ..versions import parse_version
+from .exercise import Exercise
 from .verdict import Mistake, Verdict, _grade, _printer
 
 __all__ = [
@@ -85,3 +86,7 @@ def grade_releases_behind(answer: Any, *, minor_releases: int = 15) -> Verdict:
 
 
 check_releases_behind = _printer(grade_releases_behind)
+
+
+#: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
+EXERCISES: tuple[Exercise, ...] = ()

@@ -10,6 +10,7 @@ from ..links import LAB_HOST_TO_GPU
 from ..registry import AdapterRegistry
 from ..router import MultiLoRARouter
 from ..sizing import MIB, adapter_vram_mb
+from .exercise import Exercise
 from .verdict import Mistake, Verdict, _grade, _printer
 
 __all__ = [
@@ -81,3 +82,7 @@ def grade_cache_budget_mb(answer: Any, *, tenants: int = 41, adapter_vram_mb: fl
 
 check_route_latency_ms = _printer(grade_route_latency_ms)
 check_cache_budget_mb = _printer(grade_cache_budget_mb)
+
+
+#: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
+EXERCISES: tuple[Exercise, ...] = ()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from ..sim import nearest_rank, percentile
+from .exercise import Exercise
 from .verdict import Verdict, _grade, _printer
 
 __all__ = [
@@ -53,3 +54,7 @@ def grade_pool_adapters(answer: object, *, tenants: int = 41, adapter_mb: float 
 
 check_p99_ms = _printer(grade_p99_ms)
 check_pool_adapters = _printer(grade_pool_adapters)
+
+
+#: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
+EXERCISES: tuple[Exercise, ...] = ()

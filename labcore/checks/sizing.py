@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from ..sizing import MIB, adapter_vram_mb, gib_to_mb, gpu_memory_split
+from .exercise import Exercise
 from .verdict import Mistake, Verdict, _close, _grade, _printer
 
 __all__ = [
@@ -64,3 +65,7 @@ def grade_adapters_that_fit(answer: Any, *, pool_gb: float = 8, adapter_vram_mb:
 
 check_adapter_vram_mb = _printer(grade_adapter_vram_mb)
 check_adapters_that_fit = _printer(grade_adapters_that_fit)
+
+
+#: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
+EXERCISES: tuple[Exercise, ...] = ()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..slots import SlotRequest, SlotScheduler, slot_pool_mb
+from .exercise import Exercise
 from .verdict import Mistake, Verdict, _grade, _printer
 
 __all__ = [
@@ -78,3 +79,7 @@ def grade_ttft_behind_slots(answer: object, *, requests: Sequence[tuple[float, s
 
 check_slot_pool_mb = _printer(grade_slot_pool_mb)
 check_ttft_behind_slots = _printer(grade_ttft_behind_slots)
+
+
+#: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
+EXERCISES: tuple[Exercise, ...] = ()

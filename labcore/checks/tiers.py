@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..sizing import MIB
 from ..links import NVME, OBJECT_STORE, PCIE4_X16, Link
+from .exercise import Exercise
 from .verdict import Verdict, _grade, _printer
 
 __all__ = [
@@ -56,3 +57,7 @@ def grade_cold_load_ms(answer: object, *, size_mb: float = 160.0, storage: Link 
 
 check_host_hit_ms = _printer(grade_host_hit_ms)
 check_cold_load_ms = _printer(grade_cold_load_ms)
+
+
+#: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
+EXERCISES: tuple[Exercise, ...] = ()

@@ -21,12 +21,12 @@ from ._panel import Control, Lines, Panel, Series
 from .admission import admission_panel
 from .affinity import affinity_panel
 from .batching import batch_panel
-from .cache import lru_thrash_panel
+from .cache import lru_thrash_panel, your_cache_panel
 from .canary import canary_panel
-from .fleet import fleet_calculator_panel, fleet_load_panel, fleet_savings_panel
-from .registry import release_panel
-from .router import route_latency_panel
-from .sim import customer41_panel, onboarding_panel
+from .fleet import fleet_calculator_panel, fleet_load_panel, fleet_savings_panel, your_fleet_panel
+from .registry import release_panel, your_registry_panel
+from .router import route_latency_panel, your_router_panel
+from .sim import customer41_panel, onboarding_panel, your_simulator_panel
 from .sizing import adapter_vram_panel, fit_quiz_panel, gpu_fit_panel, gpu_split_panel
 from .slots import slot_cliff_panel
 from .tiers import spill_panel
@@ -34,13 +34,15 @@ from .tiers import spill_panel
 __all__ = ["Control", "Lines", "PANELS", "Panel", "Series", "show", *sorted([
     "admission_panel", "affinity_panel", "fleet_calculator_panel", "batch_panel", "lru_thrash_panel", "canary_panel", "fleet_load_panel",
     "fleet_savings_panel", "release_panel", "route_latency_panel", "customer41_panel", "onboarding_panel",
-    "adapter_vram_panel", "fit_quiz_panel", "gpu_fit_panel", "gpu_split_panel", "spill_panel", "slot_cliff_panel"])]
+    "adapter_vram_panel", "fit_quiz_panel", "gpu_fit_panel", "gpu_split_panel", "spill_panel", "slot_cliff_panel",
+    "your_registry_panel", "your_cache_panel", "your_router_panel", "your_fleet_panel", "your_simulator_panel"])]
 
 #: Every panel factory by name (the browser tests and the benchmark iterate over it).
 PANELS: dict[str, Callable[[], Panel]] = {f.__name__: f for f in (
     fleet_savings_panel, adapter_vram_panel, gpu_split_panel, release_panel, lru_thrash_panel, route_latency_panel,
     customer41_panel, fleet_load_panel, fit_quiz_panel, onboarding_panel, spill_panel, affinity_panel, canary_panel,
-    batch_panel, admission_panel, fleet_calculator_panel, gpu_fit_panel, slot_cliff_panel)}
+    batch_panel, admission_panel, fleet_calculator_panel, gpu_fit_panel, slot_cliff_panel,
+    your_registry_panel, your_cache_panel, your_router_panel, your_fleet_panel, your_simulator_panel)}
 
 
 def show(name: str, **options: object) -> Panel:

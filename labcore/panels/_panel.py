@@ -157,7 +157,7 @@ class Panel:
 
     def __init__(self, name: str, *, title: str, controls: Sequence[Control],
                  compute: Callable[..., Mapping[str, Any]], readout: Callable[[Mapping[str, Any]], str],
-                 chart: Lines, note: str = "") -> None:
+                 chart: Lines, note: str = "", variant: str = "") -> None:
         if not name.isidentifier():
             raise ValueError(f"panel name must be a Python identifier, got {name!r}")
         names = [c.name for c in controls]
@@ -169,6 +169,8 @@ class Panel:
         if size > MAX_ROWS:
             raise ValueError(f"{name}: {size:,} states exceed the page's limit of {MAX_ROWS:,}; coarsen a control")
         self.name = name
+        #: which implementation computed the rows, when not only the reference's (``"mine"``: a learner's code)
+        self.variant = variant
         self.title = title
         self.controls = tuple(controls)
         self.compute = compute
@@ -228,7 +230,7 @@ class Panel:
         ...                                "params": [{"name": "a", "value": 1}], "data": {"values": [{"a": 1}, {"a": 2}]}})
         True
         """
-        return grid_key(self.name, [(c.name, list(c.values), c.default) for c in self.controls])
+        return grid_key(self.name, [(c.name, list(c.values), c.default) for c in self.controls], self.variant)
 
     def stored_rows(self) -> list[dict[str, Any]] | None:
         """Return the rows of this panel's grid file under ``$LABCORE_PANEL_GRIDS``, or None to compute them.
@@ -288,7 +290,8 @@ class Panel:
             "params": params,
             "vconcat": [chart, readout],
             "spacing": 6,
-            "usermeta": {"labcore_panel": self.name, "controls": [c.name for c in self.controls]},
+            "usermeta": {"labcore_panel": self.name, "controls": [c.name for c in self.controls],
+                         **({"labcore_variant": self.variant} if self.variant else {})},
             "config": {"font": "sans-serif", "axis": {"labelFontSize": 11, "titleFontSize": 12},
                        "legend": {"labelFontSize": 11, "orient": "top", "title": None}},
         }
@@ -305,14 +308,17 @@ class Panel:
         return f"Panel({self.name!r}, controls={[c.name for c in self.controls]}, states={len(self.rows())})"
 
 
-def grid_key(name: str, controls: Sequence[tuple[str, Sequence[Any], Any]]) -> str:
-    """Return the key of a grid: a digest of the panel's name, each control's (name, values, default), labcore's version.
+def grid_key(name: str, controls: Sequence[tuple[str, Sequence[Any], Any]], variant: str = "") -> str:
+    """Return the key of a grid: a digest of the panel's name, each control's (name, values, default), labcore's version,
+    and the variant when there is one (a panel computed on a learner's code never takes the reference's grid).
 
-    >>> len(grid_key("toy_panel", [("a", [1, 2], 1)]))
-    16
+    >>> len(grid_key("toy_panel", [("a", [1, 2], 1)])), grid_key("p", []) != grid_key("p", [], "mine")
+    (16, True)
     """
-    text = json.dumps({"panel": name, "labcore": __version__, "controls": [[n, list(v), d] for n, v, d in controls]},
-                      sort_keys=True, separators=(",", ":"))
+    key = {"panel": name, "labcore": __version__, "controls": [[n, list(v), d] for n, v, d in controls]}
+    if variant:
+        key["variant"] = variant
+    text = json.dumps(key, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
@@ -328,7 +334,8 @@ def spec_grid_key(spec: Mapping[str, Any]) -> str:
         for n in names:
             if row[n] not in values[n]:
                 values[n].append(row[n])
-    return grid_key(spec["usermeta"]["labcore_panel"], [(n, values[n], defaults[n]) for n in names])
+    return grid_key(spec["usermeta"]["labcore_panel"], [(n, values[n], defaults[n]) for n in names],
+                    spec["usermeta"].get("labcore_variant", ""))
 
 
 def _json_number(v: Any) -> Any:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..cache import AdapterCache, FifoAdapterCache
+from ..implementation import YOURS_COLOR, Implementation, Missing, on_your_code
 from ..plots import OKABE_ITO
-from ..sim import (CACHE_REQUESTS, CACHE_SEED, Workload, cache_runs, make_trace, simulate,
-                   single_replica_router)
+from ..sim import (CACHE_REQUESTS, CACHE_SEED, CACHE_TRANSFER_MB_PER_MS, Workload, cache_runs, make_trace,
+                   replay_cache, simulate, single_replica_router)
 from ._panel import Control, Lines, Panel, Series
 
-__all__ = ["lru_thrash_panel", "thrash_state"]
+__all__ = ["lru_thrash_panel", "thrash_state", "your_cache_panel", "your_cache_state"]
 
 ADAPTER_MB = 16.0
 #: Requests that warm the replica before its latency percentiles count (cold first loads are not thrash).
@@ -62,3 +64,69 @@ def lru_thrash_panel() -> Panel:
                     y_title="cache hit rate (%)", y_domain=(0, 100)),
         note="Each state replays 2,000 seeded requests.",
     )
+
+
+#: The comparison's budgets: 16 MiB adapters, 2 to 48 of them (the working set of 40 tenants is 640 MiB).
+YOUR_BUDGETS_MB = tuple(range(32, 769, 32))
+
+
+def _hit_pct(cache_cls: Any, adapters: Any, budget_mb: float) -> float:
+    run = replay_cache(cache_cls(budget_mb, CACHE_TRANSFER_MB_PER_MS), adapters, tenants=40, zipf_s=1.0)
+    return 100 * run.hit_rate
+
+
+def your_cache_state(lab: Implementation, budget_mb: float, zipf_s: float) -> dict[str, Any]:
+    """Replay chapter 4's trace through the reference's LRU and FIFO caches and through ``lab``'s ``AdapterCache``.
+
+    Every cache meets the same requests; each implementation's own adapters carry them (the learner's
+    ``tenant_adapters``). A cache that exceeds its budget at any step stops the replay: the wall is the lab's
+    first rule (``replay_cache`` checks it after every request).
+
+    >>> from labcore.implementation import implementation
+    >>> s = your_cache_state(implementation("reference"), 320, 1.0)
+    >>> s["yours_hit_pct"] == s["lru_hit_pct"] > s["fifo_hit_pct"]
+    True
+    """
+    w = Workload(tenants=40, requests=CACHE_REQUESTS, zipf_s=zipf_s, seed=CACHE_SEED)
+    order = make_trace(w).tenant_index
+    reference = w.adapters()
+    trace = [reference[i] for i in order]
+    mine = lab.get("tenant_adapters")(40, vram_mb=ADAPTER_MB)
+    yours = [mine[i] for i in order]
+    return {"lru_hit_pct": _hit_pct(AdapterCache, trace, budget_mb), "fifo_hit_pct": _hit_pct(FifoAdapterCache, trace,
+            budget_mb), "yours_hit_pct": _hit_pct(lab.get("AdapterCache"), yours, budget_mb)}
+
+
+def _your_readout(r: Any, lab: Implementation) -> str:
+    fits = min(int(r["budget_mb"] // ADAPTER_MB), 40)
+    head = (f"{r['budget_mb']:g} MiB: room for {fits} of 40 adapters, skew {r['zipf_s']:.1f}\n"
+            f"reference: LRU {r['lru_hit_pct']:.1f}% hits, FIFO {r['fifo_hit_pct']:.1f}%")
+    if lab.is_reference:
+        return head + '\nin the live version, "mine" adds your own cache here'
+    return head + f"\nyour AdapterCache: {r['yours_hit_pct']:.1f}% hits"
+
+
+def your_cache_panel(lab: Implementation | None = None) -> Panel | Missing:
+    """Draw the thrash curve of ``lab``'s cache (a learner's ``lab/mine``) beside the reference's LRU and FIFO (ch. 4).
+
+    With the reference (the default) the panel shows the reference alone; on a learner's code whose cache is not
+    written yet, it returns the :class:`~labcore.implementation.Missing` function to write.
+    """
+    def build(code: Implementation) -> Panel:
+        series = [Series("lru_hit_pct", "reference LRU", OKABE_ITO["bluish_green"]),
+                  Series("fifo_hit_pct", "reference FIFO", OKABE_ITO["orange"], dashed=True)]
+        if not code.is_reference:
+            series.append(Series("yours_hit_pct", "your AdapterCache", YOURS_COLOR))
+        return Panel(
+            "your_cache_panel",
+            title="Your cache against the reference: the thrash curve",
+            controls=[Control("budget_mb", "adapter VRAM budget (MiB)", values=YOUR_BUDGETS_MB, default=320),
+                      Control("zipf_s", "popularity skew s (Zipf)", values=(0.0, 1.0), default=1.0)],
+            compute=lambda budget_mb, zipf_s: your_cache_state(code, budget_mb, zipf_s),
+            readout=lambda r: _your_readout(r, code),
+            chart=Lines("budget_mb", tuple(series), y_title="cache hit rate (%)", y_domain=(0, 100)),
+            note="Each state replays chapter 4's 2,000 seeded requests through each cache.",
+            variant="" if code.is_reference else code.name,
+        )
+
+    return on_your_code(lab, build)

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..fleet import FleetPlan, fleet_quote, fleet_under_load
+from ..capacity import fleet_quote, fleet_under_load
+from ..fleet import GPU_QPS, FleetPlan
+from ..implementation import YOURS_COLOR, Implementation, Missing, implementation, on_your_code
 from ..plots import OKABE_ITO
 from ._panel import Control, Lines, Panel, Series
 
-__all__ = ["fleet_savings_panel", "fleet_load_panel", "fleet_calculator_panel", "plan_measures", "plan_readout"]
+__all__ = ["fleet_savings_panel", "fleet_load_panel", "fleet_calculator_panel", "plan_measures", "plan_readout",
+           "your_fleet_panel", "your_fleet_state"]
 
 PRICES_USD_PER_HOUR: tuple[float, ...] = tuple(round(0.8 + 0.4 * i, 2) for i in range(11))  # 0.80 ... 4.80
 ADAPTER_SIZES_MB: tuple[float, ...] = (16.0, 256.0, 1024.0, 4096.0)
-TENANT_QPS: tuple[float, ...] = (0.5, 1.0, 2.0, 5.0, 10.0)
+TENANT_QPS: tuple[float, ...] = (0.25, 0.5, 1.0, 2.0, 5.0, 10.0)
 BILLS = (
     Series("dedicated_monthly_usd", "one GPU per tenant", OKABE_ITO["vermillion"]),
     Series("multi_lora_monthly_usd", "multi-LoRA", OKABE_ITO["bluish_green"]),
@@ -67,7 +70,7 @@ def fleet_savings_panel() -> Panel:
             Control("tenants", "tenants", values=tuple(range(10, 201, 10)), default=40),
             _price(),
             _size(),
-            Control("tenant_qps", "load per tenant (requests/s)", values=TENANT_QPS, default=0.5),
+            Control("tenant_qps", "load per tenant (requests/s)", values=TENANT_QPS, default=0.25),
         ],
         compute=lambda tenants, gpu_hourly_usd, adapter_vram_mb, tenant_qps: plan_measures(
             fleet_under_load(tenants, gpu_hourly_usd, adapter_vram_mb, tenant_qps)),
@@ -104,8 +107,9 @@ CALCULATOR_GPUS: tuple[str, ...] = ("L4-24GB", "A100-40GB", "A100-80GB", "H100-8
 
 def _quote_state(tenants: int, tenant_qps: float, model: str, gpu: str, gpu_hourly_usd: float) -> dict[str, Any]:
     q = fleet_quote(model, gpu, tenants=tenants, tenant_qps=tenant_qps, gpu_hourly_usd=gpu_hourly_usd)
-    row: dict[str, Any] = {"gpu_gib": q.gpu_gib, "base_gib": q.base_gib, "kv_gib": q.kv_cache_gib,
-                           "adapter_mb": q.adapter_mb, "fits": q.fits}
+    s = q.split
+    row: dict[str, Any] = {"gpu_gib": s.gpu_gib, "base_gib": s.base_gib, "kv_gib": s.kv_gib,
+                           "adapter_mb": s.adapter_mb, "fits": q.fits}
     if q.plan is None:
         keys = ("dedicated_gpus", "multi_lora_gpus", "dedicated_monthly_usd", "multi_lora_monthly_usd", "savings_usd",
                 "savings_pct", "memory_bound_gpus", "load_bound_gpus", "binding")
@@ -139,3 +143,58 @@ def fleet_calculator_panel() -> Panel:
         chart=Lines("tenants", BILLS, y_title="monthly bill (USD, log scale)", x_log=True, y_log=True,
                     y_domain=(500, 20_000_000), y_format="$,.0f", x_title="tenants (log)"),
     )
+
+
+
+YOUR_LOADS: tuple[float, ...] = tuple(round(0.25 * i, 2) for i in range(1, 21))  # 0.25 ... 5.0 requests/s per tenant
+
+
+def your_fleet_state(lab: Implementation, tenant_qps: float, tenants: int) -> dict[str, Any]:
+    """Plan ``tenants`` 16 MiB adapters at ``tenant_qps`` each with the reference's ``fleet_plan`` and ``lab``'s.
+
+    >>> from labcore.implementation import implementation
+    >>> s = your_fleet_state(implementation("reference"), 1.0, 40)
+    >>> s["multi_lora_gpus"] == s["yours_multi_lora_gpus"], s["dedicated_gpus"]
+    (True, 40)
+    """
+    state: dict[str, Any] = {}
+    for who, code in (("", implementation("reference")), ("yours_", lab)):
+        plan = code.get("fleet_plan")(code.get("tenant_adapters")(tenants, vram_mb=16.0), tenant_qps=tenant_qps,
+                                      gpu_qps=GPU_QPS)
+        state |= {f"{who}multi_lora_gpus": plan.multi_lora_gpus, f"{who}dedicated_gpus": plan.dedicated_gpus,
+                  f"{who}savings_pct": plan.savings_pct}
+    return state
+
+
+def _your_readout(r: Any, lab: Implementation) -> str:
+    head = (f"{r['tenants']} tenants at {r['tenant_qps']:g} req/s, a GPU {GPU_QPS:g} req/s\n"
+            f"reference: {_gpus(r['multi_lora_gpus'])} vs {r['dedicated_gpus']:,} dedicated, "
+            f"{r['savings_pct']:.1f}% saved")
+    if lab.is_reference:
+        return head + '\nin the live version, "mine" runs your fleet_plan too'
+    return (f"{head}\nyours: {_gpus(r['yours_multi_lora_gpus'])} vs {r['yours_dedicated_gpus']:,} dedicated, "
+            f"{r['yours_savings_pct']:.1f}% saved")
+
+
+def your_fleet_panel(lab: Implementation | None = None) -> Panel | Missing:
+    """Plan a fleet under load with ``lab``'s ``fleet_plan`` (a learner's ``lab/mine``) beside the reference (ch. 6).
+
+    Returns the :class:`~labcore.implementation.Missing` function where the learner's plan is not written yet.
+    """
+    def build(code: Implementation) -> Panel:
+        series = [Series("dedicated_gpus", "reference: one GPU per tenant", OKABE_ITO["vermillion"], dashed=True),
+                  Series("multi_lora_gpus", "reference: multi-LoRA", OKABE_ITO["bluish_green"])]
+        if not code.is_reference:
+            series.append(Series("yours_multi_lora_gpus", "yours: multi-LoRA", YOURS_COLOR))
+        return Panel(
+            "your_fleet_panel",
+            title="Your fleet plan against the reference, under load",
+            controls=[Control("tenant_qps", "load per tenant (requests/s)", values=YOUR_LOADS, default=1.0),
+                      Control("tenants", "tenants (16 MiB adapters)", values=(10, 40, 100), default=40)],
+            compute=lambda tenant_qps, tenants: your_fleet_state(code, tenant_qps, tenants),
+            readout=lambda r: _your_readout(r, code),
+            chart=Lines("tenant_qps", tuple(series), y_title="GPUs", y_log=True, y_domain=(1, 100)),
+            variant="" if code.is_reference else code.name,
+        )
+
+    return on_your_code(lab, build)

@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from ..base_model import base_weights_gib
-from ..fleet import KV_CACHE_FRACTION
+from ..capacity import memory_split
 from ..gpus import known_gpus, load_gpu
 from ..model_config import TARGET_SETS, exact_sizing, known_models, load_model_config
 from ..plots import MEMORY_COLORS, OKABE_ITO
@@ -157,13 +157,10 @@ def fit_quiz_panel() -> Panel:
 
 
 def _fit_state(model: str, gpu: str, rank: int, targets: str) -> dict[str, Any]:
-    card = load_gpu(gpu)
-    base, kv = base_weights_gib(model), KV_CACHE_FRACTION * load_gpu(gpu).memory_gib
-    adapter = exact_sizing(model, rank, targets).exact_mb
-    pool = max(0.0, card.memory_gib - base - kv)
-    row = {"gpu_gib": card.memory_gib, "base_gib": base, "kv_gib": kv, "pool_gib": pool, "adapter_mb": adapter,
-            "fit": math.floor(pool * 1024 / adapter) if base + kv < card.memory_gib else 0,
-            "fits_base": base + kv < card.memory_gib}
+    split = memory_split(model, gpu, adapter_mb=exact_sizing(model, rank, targets).exact_mb)
+    row = {"gpu_gib": split.gpu_gib, "base_gib": split.base_gib, "kv_gib": split.kv_gib,
+           "pool_gib": max(0.0, split.pool_gib), "adapter_mb": split.adapter_mb, "fit": split.adapters_that_fit,
+           "fits_base": split.pool_gib > 0}
     row["fit_plot"] = row["fit"] or None  # a log axis has no zero: no point where nothing fits
     return row
 

@@ -5,8 +5,9 @@ the feedback a reader gets for picking it) and numeric ones (:class:`Numeric`: t
 computes, a tolerance, and the values known mistakes produce, each with its hint). :meth:`Quiz.show`
 hands the questions to ``jupyterquiz.display_quiz``, which writes them and its ~40 KB of JavaScript
 into the cell's output: the quiz then answers on the static page, in a deck and in JupyterLite, and
-loads nothing. :meth:`Quiz.grade` says in Python what the page will say, so the browser tests can
-click every answer and compare.
+loads nothing. The questions answered right are kept in the reader's browser
+(:func:`labcore.progress.quiz_hook`). :meth:`Quiz.grade` says in Python what the page will say, so the browser
+tests can click every answer and compare.
 
 >>> q = Numeric("A 16 MiB adapter over 8 MiB/ms takes how many ms?", answer=2.0, unit="ms",
 ...             mistakes=((0.5, "divides bandwidth by size."),), explanation="16 / 8 = 2 ms.")
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 from .._validate import instance, number, text
+from ..progress import quiz_hook
 
 __all__ = ["Choice", "MultipleChoice", "Numeric", "Quiz", "QUIZ_COLORS"]
 
@@ -209,7 +211,8 @@ class Quiz:
         script, fallbacks = _REMOTE_SCRIPT.subn("script.src = '';", build_script(prefix, static, url, div_id, True))
         if fallbacks != 2:  # jupyterquiz 2.9.6.4 has two; any other count means its script changed: look again
             raise RuntimeError(f"jupyterquiz's script changed: expected two remote-script lines, found {fallbacks}")
-        return div + build_styles(div_id, dict(QUIZ_COLORS)), f"(function (MathJax) {{\n{script}\n}})(undefined);"
+        hook = quiz_hook(div_id, self.name, len(self.questions))  # which questions were answered right, kept in the browser
+        return div + build_styles(div_id, dict(QUIZ_COLORS)), f"(function (MathJax) {{\n{script}\n}})(undefined);\n{hook}"
 
     def __repr__(self) -> str:
         return f"Quiz({self.name!r}, {len(self.questions)} questions)"

@@ -7,7 +7,8 @@ True
 
 from __future__ import annotations
 
-from ..fleet import GPU_QPS, fleet_quote
+from ..capacity import fleet_quote
+from ..fleet import GPU_QPS
 from ..sim import CAPSTONE
 from ._quiz import Choice, MultipleChoice, Numeric, Quiz
 

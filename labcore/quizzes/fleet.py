@@ -14,7 +14,8 @@ True
 from __future__ import annotations
 
 from ..adapter import tenant_adapters
-from ..fleet import GPU_QPS, fleet_plan, fleet_under_load
+from ..capacity import fleet_under_load
+from ..fleet import GPU_QPS, fleet_plan
 from ..model_config import load_model_config
 from ..sizing import adapter_vram_mb
 from ._quiz import Choice, MultipleChoice, Numeric, Quiz

@@ -29,9 +29,10 @@ from ..admission import AdmissionController
 from ..errors import QueueFullError
 from ..registry import AdapterRegistry
 from ..router import MODE_DYNAMIC, MODES, ModelRef, MultiLoRARouter, RouteDecision
-from ..links import OBJECT_STORE, PCIE4_X16, Link
+from ..capacity import DYNAMIC_OVERHEAD
+from ..implementation import Implementation, implementation
+from ..links import OBJECT_STORE, PCIE4_X16, Link, serial
 from ..percentiles import percentiles
-from ..tiers import single_tier_cache
 from .._validate import count, number
 from .result import SimResult, Window
 from .workload import DEFAULT_BASE, DEFAULT_BASE_DIGEST, Trace, Workload, make_trace
@@ -53,16 +54,19 @@ def single_replica_router(
     storage: Link = OBJECT_STORE,
     pcie: Link = PCIE4_X16,
     base_latency_ms: float = 40.0,
-    dynamic_overhead: float = 0.05,
+    dynamic_overhead: float = DYNAMIC_OVERHEAD,
     cache: Any = None,
     base_model: str = DEFAULT_BASE,
-) -> MultiLoRARouter:
+    lab: Implementation | None = None,
+) -> Any:
     """Build a registry of ``tenants`` adapters, a VRAM cache and a router over them: one replica.
 
     Pass a :class:`Workload` instead of a count to take its tenants, adapter size and rank. The
     cache is GPU-only: a miss fetches the adapter from ``storage`` and copies it over ``pcie``
     (see :func:`labcore.tiers.single_tier_cache`); ``cache`` replaces it (e.g. with a
-    :class:`labcore.tiers.TieredCache`).
+    :class:`labcore.tiers.TieredCache`). ``lab`` builds the replica from another implementation of the lab's
+    contract (:func:`labcore.implementation.implementation`, a learner's ``lab/mine``): its registry, adapters,
+    cache and router, with the same costs.
 
     >>> router = single_replica_router(40, budget_mb=640)
     >>> router.cache.budget_mb, len(router.registry), round(router.route("llama-3-8b:tenant-07").adapter_load_ms, 2)
@@ -70,15 +74,17 @@ def single_replica_router(
     """
     if isinstance(tenants, Workload):
         adapter_mb, rank, base_model, tenants = tenants.adapter_mb, tenants.rank, tenants.base_model, tenants.tenants
-    registry = AdapterRegistry()
+    code = lab if lab is not None else implementation("reference")
+    registry = code.get("AdapterRegistry")()
     registry.register_base(base_model, DEFAULT_BASE_DIGEST)
-    for adapter in tenant_adapters(tenants, vram_mb=adapter_mb, rank=rank, base_model=base_model,
-                                   base_digest=DEFAULT_BASE_DIGEST):
+    for adapter in code.get("tenant_adapters")(tenants, vram_mb=adapter_mb, rank=rank, base_model=base_model,
+                                               base_digest=DEFAULT_BASE_DIGEST):
         registry.register(adapter)
     if cache is None:
-        cache = single_tier_cache(budget_mb, storage=storage, pcie=pcie)
-    return MultiLoRARouter(registry, cache, base_model, base_latency_ms=base_latency_ms,
-                           dynamic_overhead=dynamic_overhead)
+        overhead_ms, mb_per_ms = serial(storage, pcie)
+        cache = code.get("AdapterCache")(budget_mb, mb_per_ms, load_overhead_ms=overhead_ms)
+    return code.get("MultiLoRARouter")(registry, cache, base_model, base_latency_ms=base_latency_ms,
+                                       dynamic_overhead=dynamic_overhead)
 
 
 # --------------------------------------------------------------------------- simulate
@@ -237,7 +243,7 @@ class _Log:
 def _run_plain(router: Router, trace: Trace, progress: Progress | None, every: int) -> _Log:
     n = len(trace)
     log = _Log(n)
-    refs = trace.model_refs or trace.refs  # a generated trace carries its refs parsed: nothing to parse again
+    refs = _refs_for(router, trace)
     route = router.route
     decisions: list[RouteDecision] = []
     if progress is None:
@@ -260,6 +266,14 @@ def _run_plain(router: Router, trace: Trace, progress: Progress | None, every: i
     return log
 
 
+def _refs_for(router: Any, trace: Trace) -> Sequence[Any]:
+    """Return the trace's refs as ``router`` takes them: labcore's routers the parsed records (nothing to parse
+    again), any other router (a learner's, whose contract is a ``str``) the text."""
+    if trace.model_refs and type(router).__module__.startswith("labcore."):
+        return trace.model_refs
+    return trace.refs
+
+
 def _positions(values: list[object], target: object) -> list[int]:
     """Return the indices at which ``values`` holds ``target``, ascending (``list.index`` scans in C between them)."""
     found: list[int] = []
@@ -280,7 +294,7 @@ def _run_in_flight(router: Router, trace: Trace, progress: Progress | None, ever
     n = len(trace)
     log = _Log(n)
     log.served = served = [True] * n
-    arrivals, refs, latency = trace.arrival_ms, trace.model_refs or trace.refs, log.latency
+    arrivals, refs, latency = trace.arrival_ms, _refs_for(router, trace), log.latency
     dyn_flags = bytearray(n)
     misses: list[tuple[int, int]] = []
     finishing: list[tuple[float, int, int]] = []  # (finish_ms, request index, ticket id)

@@ -25,6 +25,8 @@ import gzip
 import re
 from dataclasses import dataclass
 
+from pathlib import Path
+
 import pytest
 
 import browser_site as site
@@ -48,6 +50,25 @@ _STRAY_CONTROLS_JS = """
 () => [...document.querySelectorAll('article input, article select, article textarea')]
   .filter(el => !el.closest('.lc-panel') && !el.closest('.Quiz'))  // quizzes: every answer tested in test_quizzes.py
   .map(el => el.outerHTML.slice(0, 120))
+"""
+
+
+#: the visible text of the article above each "Exercise N.M." label (folded solutions and hidden cells left out,
+#: a panel's drawn readout included): what a reader has seen when they reach the exercise
+_BEFORE_EXERCISES_JS = """
+() => {
+  const article = document.querySelector('article') || document.body;
+  const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT);
+  const seen = {}, parts = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || parent.closest('script, style, noscript') || !parent.checkVisibility()) continue;
+    const label = /^Exercise (\\d+\\.\\d+)\\.$/.exec(node.textContent.trim());
+    if (label && parent.closest('strong, b') && !(label[1] in seen)) seen[label[1]] = parts.join(' ');
+    parts.push(node.textContent);
+  }
+  return seen;
+}
 """
 
 
@@ -98,6 +119,7 @@ class Visit:
     text: str
     gzip_sizes: dict[str, int]
     phone_wide: list  # the panels wider than a 390 px phone once the loaded page is turned to that width
+    before_exercises: dict[str, str]  # per exercise label on the page: the visible text above it
 
     @property
     def gzip_bytes(self) -> int:
@@ -127,7 +149,9 @@ def visit(open_page, rel: str) -> Visit:  # noqa: ANN001
             scripts=[page.locator(f'script[src*="{s}"]').count() for s in site.PANEL_SCRIPTS],
             widget_states=page.locator('script[type="application/vnd.jupyter.widget-state+json"]').count(),
             stray=page.evaluate(_STRAY_CONTROLS_JS), upscaled=page.evaluate(_UPSCALED_JS),
-            text=page.evaluate(_PROSE_TEXT_JS), gzip_sizes=dict(sizes), phone_wide=_wide_on_a_phone(page) if panels else [])
+            text=page.evaluate(_PROSE_TEXT_JS), gzip_sizes=dict(sizes),
+            before_exercises=page.evaluate(_BEFORE_EXERCISES_JS),
+            phone_wide=_wide_on_a_phone(page) if panels else [])
     return _VISITS[rel]
 
 
@@ -228,3 +252,16 @@ def test_panels_fit_a_phone(built_site, open_page) -> None:  # noqa: ANN001
     page, _log = open_page(rel, viewport=PHONE)
     wait_for_panels(page)
     assert page.evaluate(_WIDE_PANELS_JS) == [], f"{rel} opened on a phone: panels wider than 390 px"
+
+
+@pytest.mark.parametrize("rel", site.page_paths())
+def test_no_exercise_is_answered_above_it(built_site, open_page, rel: str) -> None:  # noqa: ANN001
+    """Each exercise on the page is one labcore knows, and nothing the reader has seen above it gives its answer away."""
+    from labcore.checks import EXERCISES
+
+    page = Path(rel).stem
+    ours = {e.label: e for e in EXERCISES if e.page == page}
+    before = visit(open_page, rel).before_exercises
+    assert sorted(before) == sorted(ours), f"{rel}: exercises on the page {sorted(before)}, in labcore {sorted(ours)}"
+    given = {label: [text for text in ours[label].gives_away if text in above] for label, above in before.items()}
+    assert not any(given.values()), f"{rel}: answers shown above their exercise: { {k: v for k, v in given.items() if v} }"

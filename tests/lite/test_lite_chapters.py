@@ -192,7 +192,7 @@ def _book_figures_shown(lite_site, chapter: str, live: dict) -> int:
 
 def test_chapter_7_runs_the_contract_suite_in_the_kernel(chapter_runs) -> None:
     """Chapter 7's red/green summaries, computed by pytest inside Pyodide, equal CPython's."""
-    from labcore.checks import run_contract_suite
+    from labcore.contract import run_contract_suite
 
     run = chapter_runs.get("07_do_the_lab.ipynb")
     if run is None:

@@ -85,6 +85,38 @@ async def _save_in_editor(page, path: str, source: str) -> None:
                                  timeout=30_000)
 
 
+async def _chapter_on_mine(page, chapter: str, panel: str) -> str:
+    """Open ``chapter`` beside the lab, set its switch to ``"mine"``, run what its comparison needs; return what it drew.
+
+    Runs the setup cell (labcore into the chapter's own kernel), the imports and the switch's cell; returns the
+    cell's output text, with every string its panel drew on the canvas (a Vega panel draws its readout there).
+    """
+    listing = page.locator(".jp-DirListing-content")
+    await page.locator(".jp-BreadCrumbs-home").click()
+    await listing.get_by_text(chapter, exact=True).dblclick()
+    await page.locator(".lm-TabBar-tab.lm-mod-current", has_text=chapter).first.wait_for(timeout=30_000)
+    panel_ = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
+    await panel_.locator(".jp-CodeCell").first.wait_for(timeout=60_000)
+    sources = await panel_.locator(".jp-CodeCell .cm-content").evaluate_all("els => els.map(e => e.textContent)")
+    switch = next(i for i, s in enumerate(sources) if 'implementation("reference")' in s and panel in s)
+    cell = panel_.locator(".jp-CodeCell").nth(switch)
+    await cell.locator(".cm-content").click()
+    await page.keyboard.press("Control+a")
+    await page.keyboard.insert_text(f'lab = implementation("mine")\n{panel}(lab)')
+    for index in (0, 1, switch):  # the setup cell, the imports, the switch
+        await _run_cell(page, index)
+    await page.wait_for_timeout(500)  # let Vega finish drawing
+    drawn = await cell.locator(".jp-OutputArea").evaluate(
+        "el => [...el.querySelectorAll('canvas')].flatMap(c => c.__texts || []).join('\\n')")
+    text = await cell.locator(".jp-OutputArea").inner_text()
+    await page.locator(".lm-TabBar-tab.lm-mod-current .lm-TabBar-tabCloseIcon").first.click()  # close the chapter
+    dialog = page.locator(".jp-Dialog")
+    if await dialog.count():
+        await dialog.locator(".jp-Dialog-button", has_text="Discard").click()  # the switch edit is not kept
+    await _notebook_tab(page)
+    return text + "\n" + drawn
+
+
 async def _notebook_tab(page) -> None:
     await page.locator(".lm-TabBar-tab", has_text=LAB_NOTEBOOK).first.click()
     await page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)").wait_for(timeout=30_000)
@@ -134,6 +166,7 @@ async def _do_the_lab(page, server: str, seen: dict) -> None:
     seen["start"] = await (await _code_cell(page, START)).locator(".jp-OutputArea").inner_text()
     seen["skeleton"] = await _table(page, RUN_ALL)
     seen["storage_after_skeleton"] = await page.evaluate(f"() => localStorage.getItem({PROGRESS_KEY!r})")
+    seen["cache_chapter_on_skeleton"] = await _chapter_on_mine(page, "04_the_cache.ipynb", "your_cache_panel")
 
     await _save_in_editor(page, "lab/mine/versions.py", lab_samples.VERSIONS_COMPARING_STRINGS)
     await _notebook_tab(page)
@@ -160,6 +193,12 @@ async def _do_the_lab(page, server: str, seen: dict) -> None:
     await _run_cell(page, RUN_ALL, expect_table=True)
     seen["finished"] = await _table(page, RUN_ALL)
     seen["storage"] = await page.evaluate(f"() => localStorage.getItem({PROGRESS_KEY!r})")
+
+    await _save_in_editor(page, "lab/mine/cache.py", lab_samples.fifo_cache())
+    await _save_in_editor(page, "lab/mine/router.py", lab_samples.router_without_overhead())
+    seen["cache_chapter_on_fifo"] = await _chapter_on_mine(page, "04_the_cache.ipynb", "your_cache_panel")
+    seen["simulator_chapter_on_mine"] = await _chapter_on_mine(page, "08_serving_simulator.ipynb",
+                                                                "your_simulator_panel")
 
 
 def test_the_lab_opens_with_your_copy_and_every_module_red_with_its_hint(lab_session, lab_folder):
@@ -196,6 +235,41 @@ def test_a_finished_lab_passes_every_contract_test_as_in_cpython(lab_session):
     rows = lab_session["finished"]
     assert all(row[1] == "✓ green" and row[3] == "" for row in rows), rows
     assert sum(int(re.match(r"(\d+)/", row[2])[1]) for row in rows) == total
+
+
+def _mine(lab_folder, **files):
+    from labcore.implementation import implementation
+
+    for module in LAB_MODULES:
+        lab_samples.write(lab_folder, module, files.get(module) or lab_samples.reference(module))
+    return implementation("mine", root=lab_folder)
+
+
+def test_a_chapter_on_unfinished_code_names_the_missing_function(lab_session):
+    text = lab_session["cache_chapter_on_skeleton"]
+    assert "Not yet on your code" in text and "adapter.tenant_adapters" in text, text[-600:]
+    assert "Traceback" not in text
+
+
+def test_the_switch_draws_a_fifo_cache_beside_the_reference(lab_session, lab_folder):
+    from labcore.panels import your_cache_panel
+
+    expected = your_cache_panel(_mine(lab_folder, cache=lab_samples.fifo_cache())).row()["readout"].split("\n")
+    drawn = lab_session["cache_chapter_on_fifo"].split("\n")
+    assert all(line in drawn for line in expected), (expected, drawn[-12:])
+    reference = your_cache_panel().row()
+    assert f"your AdapterCache: {reference['fifo_hit_pct']:.1f}% hits" in expected  # the FIFO line, not LRU's
+    assert reference["fifo_hit_pct"] != reference["lru_hit_pct"]
+
+
+def test_the_simulator_replays_your_router(lab_session, lab_folder):
+    from labcore.panels import your_simulator_panel
+
+    mine = _mine(lab_folder, cache=lab_samples.fifo_cache(), router=lab_samples.router_without_overhead())
+    expected = your_simulator_panel(mine).row()["readout"].split("\n")
+    drawn = lab_session["simulator_chapter_on_mine"].split("\n")
+    assert all(line in drawn for line in expected), (expected, drawn[-12:])
+    assert any(line.startswith("yours: p99 40.0 ms before") for line in expected)  # no LoRA overhead: 40, not 42
 
 
 def test_the_lab_keeps_its_progress_in_the_browser_and_stays_offline(lab_session):

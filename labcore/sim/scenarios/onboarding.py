@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from ...implementation import Implementation
 from ..._validate import count, number
 from ..replay import Progress, simulate, single_replica_router, tenant_sweep
 from ..result import SimResult
@@ -75,13 +76,15 @@ def onboarding_runs() -> dict[int, SimResult]:
 def onboarding_timeline(tenants: int = ONBOARDING.tenants, pool_adapters: int = ONBOARDING.pool_adapters,
                         zipf_s: float = ONBOARDING.zipf_s, *, requests: int = ONBOARDING.requests,
                         rate_per_s: float = ONBOARDING.rate_per_s, seed: int = ONBOARDING.seed,
-                        progress: Progress | None = None, progress_every: int = 100_000) -> SimResult:
+                        progress: Progress | None = None, progress_every: int = 100_000,
+                        lab: Implementation | None = None) -> SimResult:
     """Simulate tenant #``tenants`` joining halfway through a run on a ``pool_adapters`` pool (16 MiB adapters).
 
     The defaults are :data:`ONBOARDING`, the customer #41 incident. Returns a :class:`SimResult` with two
     ``phases`` (before and after the join); the first requests warm the cache and are not counted.
     ``progress(done, total)`` is called every ``progress_every`` requests (see :func:`simulate`); the
-    trace depends on the tenants and the skew only, so changing the pool alone reuses it.
+    trace depends on the tenants and the skew only, so changing the pool alone reuses it. ``lab`` runs the replica
+    on another implementation of the contract (a learner's ``lab/mine``: its registry, cache and router).
 
     >>> before, after = onboarding_timeline(requests=4_000).phases
     >>> after.p99_ms > before.p99_ms
@@ -90,7 +93,8 @@ def onboarding_timeline(tenants: int = ONBOARDING.tenants, pool_adapters: int = 
     join_ms = requests / rate_per_s * 1000 / 2
     w = Workload(tenants=tenants, requests=requests, zipf_s=zipf_s, rate_per_s=rate_per_s, seed=seed,
                  joins=(Join(join_ms, tenants),))
-    return simulate(lambda: single_replica_router(w, budget_mb=16.0 * pool_adapters), _onboarding_trace(w), windows=20,
+    return simulate(lambda: single_replica_router(w, budget_mb=16.0 * pool_adapters, lab=lab), _onboarding_trace(w),
+                    windows=20,
                     phases=(join_ms,), warmup=min(ONBOARDING.warmup, requests // 4), progress=progress,
                     progress_every=progress_every)
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...adapter import Adapter
-from ...registry import AdapterRegistry
+from ...implementation import Implementation, implementation
 from ..._validate import count
 
 __all__ = ["ReleaseTimeline", "release_timeline"]
@@ -52,20 +51,25 @@ class ReleaseTimeline:
         return self.versions.index(self.semver_latest[-1]) - self.versions.index(self.string_latest[-1])
 
 
-def release_timeline(minor_releases: int, *, name: str = "support-bot") -> ReleaseTimeline:
+def release_timeline(minor_releases: int, *, name: str = "support-bot",
+                     lab: Implementation | None = None) -> ReleaseTimeline:
     """Publish ``name`` 1.0.0, 1.1.0, ... 1.N.0 into a real registry and record what "latest" resolves to.
+
+    ``lab`` publishes into another implementation's registry (a learner's ``lab/mine``).
 
     >>> t = release_timeline(12)
     >>> t.semver_latest[-1], t.string_latest[-1], t.releases_behind, t.stale_periods
     ('1.12.0', '1.9.0', 3, 3)
     """
     count("minor_releases", minor_releases, minimum=0)
-    registry = AdapterRegistry()
+    code = lab if lab is not None else implementation("reference")
+    adapter = code.get("Adapter")
+    registry = code.get("AdapterRegistry")()
     registry.register_base("llama-3-8b", "sha256:llama-3-8b-demo")
     versions, semver, string = [], [], []
     for minor in range(minor_releases + 1):
         version = f"1.{minor}.0"
-        registry.register(Adapter(name, version, "llama-3-8b", "sha256:llama-3-8b-demo", rank=16, vram_mb=16.0))
+        registry.register(adapter(name, version, "llama-3-8b", "sha256:llama-3-8b-demo", rank=16, vram_mb=16.0))
         versions.append(version)
         semver.append(registry.resolve(name).version)
         string.append(max(registry.versions(name)))  # the bug: compares strings character by character
