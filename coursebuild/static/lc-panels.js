@@ -1,5 +1,8 @@
 /* Draw every labcore panel on the page with the vendored Vega-Lite: the browser selects precomputed
-   rows and draws them; it computes nothing. Redrawn in the theme's colours when the theme changes. */
+   rows and draws them; it computes nothing. Redrawn in the theme's colours when the theme changes.
+   Each panel also gets a live region that a screen reader announces when its readout changes, and, where the
+   panel asks for it (usermeta.labcore_texts), text blocks under the chart (e.g. a launch command) that follow
+   the controls, each with a copy button if asked. */
 (function () {
   "use strict";
   const panels = [];
@@ -10,6 +13,81 @@
     if (mode === "dark") return true;
     if (mode === "light") return false;
     return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
+  }
+
+  // The precomputed row the controls select now (the same test as the chart's filter: numbers within 1e-9).
+  function currentRow(entry) {
+    const names = entry.spec.usermeta.controls;
+    const state = {};
+    for (const n of names) state[n] = entry.view.signal(n);
+    return entry.spec.data.values.find(function (row) {
+      return names.every(function (n) {
+        const v = state[n];
+        return (typeof row[n] === "number") ? Math.abs(row[n] - Number(v)) < 1e-9 : row[n] === v;
+      });
+    });
+  }
+
+  function copyText(text) {
+    if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
+    const area = document.createElement("textarea");  // no clipboard API (an http page): the old way
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.style.position = "fixed";
+    area.style.opacity = "0";
+    document.body.appendChild(area);
+    area.select();
+    const ok = document.execCommand("copy");
+    area.remove();
+    return ok ? Promise.resolve() : Promise.reject(new Error("copy refused"));
+  }
+
+  function buildExtras(entry) {
+    const live = document.createElement("div");
+    live.className = "lc-panel-live";
+    live.setAttribute("role", "status");
+    live.setAttribute("aria-live", "polite");
+    entry.div.appendChild(live);
+    entry.live = live;
+    entry.texts = [];
+    for (const t of entry.spec.usermeta.labcore_texts || []) {
+      const box = document.createElement("figure");
+      box.className = "lc-panel-text";
+      const caption = document.createElement("figcaption");
+      caption.textContent = t.label;
+      const pre = document.createElement("pre");
+      pre.tabIndex = 0;
+      box.appendChild(caption);
+      box.appendChild(pre);
+      if (t.copy) {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "lc-panel-copy";
+        button.textContent = "Copy";
+        button.setAttribute("aria-label", "Copy: " + t.label);
+        const done = document.createElement("span");
+        done.className = "lc-panel-copied";
+        done.setAttribute("role", "status");
+        button.addEventListener("click", function () {
+          copyText(pre.textContent).then(function () { done.textContent = "Copied."; },
+                                         function () { done.textContent = "Select the text and copy it."; });
+        });
+        box.appendChild(button);
+        box.appendChild(done);
+      }
+      entry.div.appendChild(box);
+      entry.texts.push({ field: t.field, pre: pre });
+    }
+  }
+
+  // Mirror the selected row: the readout into the live region (announced), each text field into its block.
+  function follow(entry, announce) {
+    const row = currentRow(entry);
+    if (!row) return;
+    const readout = String(row.readout || "").split("\n").join(". ");
+    if (announce) entry.live.textContent = readout;
+    entry.live.dataset.readout = row.readout || "";
+    for (const t of entry.texts) t.pre.textContent = String(row[t.field] == null ? "" : row[t.field]);
   }
 
   function embed(entry, values) {
@@ -29,9 +107,13 @@
       for (const p of entry.spec.params) {
         result.view.addSignalListener(p.name, function () {
           entry.changed = performance.now();
-          result.view.runAfter(function () { entry.timings.push(performance.now() - entry.changed); });
+          result.view.runAfter(function () {
+            entry.timings.push(performance.now() - entry.changed);
+            follow(entry, true);
+          });
         });
       }
+      follow(entry, false);
       entry.target.dataset.ready = "1";
     }).catch(function (err) {
       entry.target.textContent = "This panel could not be drawn: " + err;
@@ -49,6 +131,7 @@
       const entry = { name: div.dataset.panel, div: div, target: target, spec: JSON.parse(json.textContent),
                       view: null, timings: [] };
       panels.push(entry);
+      buildExtras(entry);
       embed(entry);
     }
     new MutationObserver(function () {

@@ -21,9 +21,9 @@ from __future__ import annotations
 import re
 
 from . import (admission as _admission, affinity as _affinity, batching as _batching, cache as _cache,
-               canary as _canary, fleet as _fleet, prefix_cache as _prefix_cache, real_files as _real_files,
-               registry as _registry, router as _router, sim as _sim, sizing as _sizing, slots as _slots,
-               tiers as _tiers)
+               canary as _canary, capstone as _capstone, fleet as _fleet, lab as _lab, prefix_cache as _prefix_cache,
+               real_files as _real_files, registry as _registry, router as _router, sim as _sim, sizing as _sizing,
+               slots as _slots, tiers as _tiers)
 from .verdict import Mistake, Verdict
 from .exercise import Exercise
 from .fleet import (
@@ -67,7 +67,8 @@ from .prefix_cache import STALE_EXERCISE, check_stale_hits, grade_stale_hits
 EXERCISES: tuple[Exercise, ...] = tuple(sorted(
     (*_fleet.EXERCISES, *_sizing.EXERCISES, *_registry.EXERCISES, *_cache.EXERCISES, *_router.EXERCISES,
      *_sim.EXERCISES, *_tiers.EXERCISES, *_affinity.EXERCISES, *_canary.EXERCISES, *_batching.EXERCISES,
-     *_admission.EXERCISES, *_real_files.EXERCISES, *_slots.EXERCISES, *_prefix_cache.EXERCISES),
+     *_admission.EXERCISES, *_real_files.EXERCISES, *_slots.EXERCISES, *_prefix_cache.EXERCISES,
+     *_lab.EXERCISES, *_capstone.EXERCISES),
     key=lambda e: (e.page, [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", e.label)])))
 
 __all__ = [

@@ -40,7 +40,7 @@ from typing import Any
 from .. import __version__
 from ..site import GRIDS_ENV, VEGALITE_MIME, grid_path
 
-__all__ = ["Control", "Series", "Lines", "Panel", "VEGALITE_MIME", "READOUT"]
+__all__ = ["Control", "Series", "Text", "Lines", "Panel", "VEGALITE_MIME", "READOUT"]
 
 VEGALITE_SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"  # an identifier, never fetched
 #: The row field holding the readout lines of a state (computed in Python, shown as text).
@@ -128,6 +128,19 @@ class Series:
 
 
 @dataclass(frozen=True, slots=True)
+class Text:
+    """Show a row's text field under the chart, as it is (e.g. a launch command), with an optional copy button.
+
+    The page redraws it whenever a control moves; ``copy=True`` adds a button that copies it. Only the static
+    pages draw it (the live kernel can print the field of ``panel.row(...)``).
+    """
+
+    field: str
+    label: str
+    copy: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Lines:
     """Draw measures as lines over one control (``x``), the current state marked by a rule and points.
 
@@ -157,7 +170,7 @@ class Panel:
 
     def __init__(self, name: str, *, title: str, controls: Sequence[Control],
                  compute: Callable[..., Mapping[str, Any]], readout: Callable[[Mapping[str, Any]], str],
-                 chart: Lines, note: str = "", variant: str = "") -> None:
+                 chart: Lines, note: str = "", variant: str = "", texts: Sequence[Text] = ()) -> None:
         if not name.isidentifier():
             raise ValueError(f"panel name must be a Python identifier, got {name!r}")
         names = [c.name for c in controls]
@@ -171,6 +184,8 @@ class Panel:
         self.name = name
         #: which implementation computed the rows, when not only the reference's (``"mine"``: a learner's code)
         self.variant = variant
+        #: row fields the page shows as text under the chart (see :class:`Text`)
+        self.texts = tuple(texts)
         self.title = title
         self.controls = tuple(controls)
         self.compute = compute
@@ -291,7 +306,9 @@ class Panel:
             "vconcat": [chart, readout],
             "spacing": 6,
             "usermeta": {"labcore_panel": self.name, "controls": [c.name for c in self.controls],
-                         **({"labcore_variant": self.variant} if self.variant else {})},
+                         **({"labcore_variant": self.variant} if self.variant else {}),
+                         **({"labcore_texts": [{"field": x.field, "label": x.label, "copy": x.copy}
+                                               for x in self.texts]} if self.texts else {})},
             "config": {"font": "sans-serif", "axis": {"labelFontSize": 11, "titleFontSize": 12},
                        "legend": {"labelFontSize": 11, "orient": "top", "title": None}},
         }
