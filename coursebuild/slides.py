@@ -84,28 +84,65 @@ DECK_CSS = """
 .reveal .slides section .jp-OutputArea-output pre, .reveal .slides section div.highlight > pre {
   font-size: 16px; line-height: 1.3; }
 .reveal .slides section .jp-OutputArea-output img, .reveal .slides section .jp-OutputArea-output svg {
-  max-height: 520px; width: auto; }
+  width: auto; }
 .reveal .slides section .jp-OutputArea-output table, .reveal .slides section .jp-OutputArea-output td,
 .reveal .slides section .jp-OutputArea-output th { font-size: 14px; line-height: 1.3; text-align: left; }
 .reveal .slides section .jp-OutputArea-output td, .reveal .slides section .jp-OutputArea-output th {
   padding: 0.2em 0.4em; vertical-align: top; }
-.reveal .slides section .lc-panel { font-size: 15px; }
+.reveal .slides section .lc-panel { font-size: 18px; }
+.reveal .slides section .lc-panel .vega-bindings { font-size: 18px; }
+/* Readable from the back row (a 1280x720 projector): code wraps instead of running off the slide, and what is
+   taller than a slide (a figure, a quiz, a long output) gets a height it fits in, scrolling inside if it must. */
+.reveal .slides section pre, .reveal .slides section pre code { white-space: pre-wrap; overflow-wrap: anywhere; }
+.reveal .slides section .jp-OutputArea-output img, .reveal .slides section .jp-OutputArea-output svg {
+  max-height: 430px; }
+.reveal .slides section .jp-OutputArea-output:has(.Quiz), .reveal .slides section .jp-OutputArea-output:has(table) {
+  display: block; max-height: 470px; overflow-y: auto; }
+.reveal .slides section .lc-panel select, .reveal .slides section .lc-panel input { font-size: 18px; }
+.reveal .slide-number { color: #fff; background-color: rgba(0, 0, 0, 0.85); font-size: 16px; }
 .reveal .slides section .lc-panel svg { max-height: none; }
 .reveal .slides section .lc-panel .vega-bind-name { min-width: 13rem; }
 .reveal aside.notes { display: none; }
 """
-#: redraw the panels of the slide that comes into view (a panel drawn while its slide was hidden
-#: measured a zero-width container); reveal dispatches its events on the page
+#: the deck's script: redraw the panels of the slide that comes into view (a panel drawn while its slide was hidden
+#: measured a zero-width container; reveal dispatches its events on the page), and give the keys back to the slides
+#: after the presenter moves a slider with the mouse: a clicker's PageDown/PageUp always turn the slide (a focused
+#: range input would take them), and arrow keys do again once a slider moved by pointer lets go of the focus (a
+#: slider reached with Tab keeps it, so the keyboard can still move it)
 DECK_JS = """
 document.addEventListener("DOMContentLoaded", function () {
   var reveal = document.querySelector(".reveal");
   if (!reveal) return;
+  if (window.require) {  // the deck loads reveal.js as an AMD module: name the one instance for the keys below
+    window.require(["reveal.js/dist/reveal.js"], function (instance) { window.Reveal = instance; });
+  }
   var resize = function () { window.dispatchEvent(new Event("resize")); };
   ["ready", "slidechanged", "resize"].forEach(function (name) {
     reveal.addEventListener(name, function (event) { if (name !== "resize" || event.detail) resize(); });
   });
+  var byPointer = null;
+  document.addEventListener("pointerdown", function (event) {
+    byPointer = event.target.closest && event.target.closest(".lc-panel input, .lc-panel select");
+  }, true);
+  document.addEventListener("change", function (event) {
+    if (byPointer && event.target === byPointer) { byPointer.blur(); byPointer = null; }
+  }, true);
+  document.addEventListener("keydown", function (event) {
+    var control = event.target.closest && event.target.closest(".lc-panel input, .lc-panel select");
+    if (!control || !window.Reveal) return;
+    if (event.key === "PageDown" || event.key === "PageUp") {
+      event.preventDefault();
+      event.stopPropagation();
+      control.blur();
+      if (event.key === "PageDown") { Reveal.next(); } else { Reveal.prev(); }
+    }
+  }, true);
 });
 """
+#: the notebook styles nbconvert inlines in every deck (about 250 KB each), written once beside the decks instead
+SHARED_CSS = "deck-notebook.css"
+_JUPYTER_STYLE = re.compile(r"<style type=\"text/css\">(?P<css>\s*/\*-{10,}\s*\|\s*Copyright \(c\) Jupyter Development "
+                            r"Team\..*?)</style>", re.S)
 
 
 def _source(cell: Mapping[str, Any]) -> str:
@@ -240,8 +277,33 @@ class DeckWriter:
         body, _ = self.exporter.from_notebook_node(node, resources=resources)
         body = body.replace("</body>", f"<script>{DECK_JS}</script>\n</body>", 1)
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(body, encoding="utf-8")
+        out.write_text(share_styles(body, out.parent / SHARED_CSS), encoding="utf-8")
         return out
+
+
+def share_styles(body: str, shared: Path) -> str:
+    """Return deck ``body`` with nbconvert's inlined notebook styles replaced by one link to ``shared`` (written once).
+
+    Every deck inlines the same JupyterLab stylesheets; the decks then shared nothing and weighed 17.6 MB together.
+    The first deck writes the file; a deck whose styles differ from it (another nbconvert) raises.
+
+    >>> import tempfile
+    >>> css = Path(tempfile.mkdtemp()) / "deck-notebook.css"
+    >>> page = '<style type="text/css">/*----------- | Copyright (c) Jupyter Development Team. x */ a{}</style>'
+    >>> share_styles(page, css), css.read_text()
+    ('<link rel="stylesheet" href="deck-notebook.css">', '/*----------- | Copyright (c) Jupyter Development Team. x */ a{}')
+    """
+    blocks = [m["css"] for m in _JUPYTER_STYLE.finditer(body)]
+    if not blocks:
+        return body
+    css = "\n".join(blocks)
+    if shared.is_file() and shared.read_text(encoding="utf-8") != css:
+        raise ValueError(f"{shared} holds other notebook styles than this deck's: one nbconvert for every deck")
+    if not shared.is_file():
+        shared.write_text(css, encoding="utf-8")
+    parts = _JUPYTER_STYLE.split(body)  # text, css, text, css, ... text: keep the texts, one link for all the css
+    texts = parts[0::2]
+    return texts[0] + f'<link rel="stylesheet" href="{shared.name}">' + "".join(texts[1:])
 
 
 def deck_name(path: Path) -> str:
@@ -343,6 +405,7 @@ def _on_build_finished(app: Any, exception: Exception | None) -> None:
     for path in notebooks:
         by_folder.setdefault(path.parent, []).append(path)
     written = []
+    (Path(app.outdir) / SLIDES_DIR / SHARED_CSS).unlink(missing_ok=True)  # every deck is written again below
     for folder, paths in by_folder.items():
         rel = folder.relative_to(Path(app.srcdir))
         written += build_decks(paths, Path(app.outdir) / SLIDES_DIR, executed_dir=executed / rel,

@@ -53,10 +53,10 @@ ASSETS: tuple[Asset, ...] = (
     Asset("vega", member="build", target="vega", only=("vega.min.js",)),
     Asset("vega-lite", member="build", target="vega", only=("vega-lite.min.js",)),
     Asset("vega-embed", member="build", target="vega", only=("vega-embed.min.js",)),
-    Asset("mathjax", member="es5", target="mathjax"),  # MathJax 3, the pages'
-    # The reveal.js decks (coursebuild/slides.py, nbconvert's reveal template) load these from slides/,
-    # next to the decks. nbconvert's template is written for MathJax 2, so the decks get their own
-    # MathJax 2 (slides/mathjax2/, the npm alias "mathjax2" in package.json): the pages keep MathJax 3 (mathjax/).
+    # MathJax 3 is not served: the pages' formulas are typeset when the site is built (coursebuild/math_svg.py runs
+    # node_modules/mathjax under Node). The reveal.js decks (coursebuild/slides.py, nbconvert's reveal template)
+    # load these from slides/, next to the decks; nbconvert's template is written for MathJax 2, so the decks get
+    # their own MathJax 2 (slides/mathjax2/, the npm alias "mathjax2" in package.json).
     Asset("reveal.js", member="dist", target="slides/reveal.js/dist",
           paths=("reveal.js", "reveal.css", "theme/white.css", "plugin/notes.js")),
     Asset("requirejs", member="", target="slides/require", paths=("require.js",)),

@@ -1,7 +1,8 @@
 """coursebuild.vendor: the site's browser libraries come from ``npm ci`` of the committed lock, then a copy.
 
 - ``package.json`` pins exact versions and ``package-lock.json`` agrees with it, with an integrity hash for
-  every package (what ``npm ci`` checks); MathJax 2 and 3 are both there (the alias ``mathjax2``);
+  every package (what ``npm ci`` checks); MathJax 3 (typesetting at build time) and 2 (the decks, the alias
+  ``mathjax2``) are both there;
   axe-core is a development dependency only, and nothing of it is copied into the site;
 - ``npm ci`` leaves every file the copy needs, and the copy holds the files the pages and decks load;
 - :func:`coursebuild.vendor.node_modules` runs ``npm ci`` only when ``node_modules/`` is missing or was
@@ -75,12 +76,13 @@ def test_axe_core_is_for_the_tests_only() -> None:
     assert all("axe" not in a.package for a in ASSETS)
 
 
-def test_the_pages_have_mathjax_3_and_the_decks_mathjax_2() -> None:
+def test_the_build_typesets_with_mathjax_3_and_the_decks_load_mathjax_2() -> None:
     assert _pin(DEPENDENCIES["mathjax"])[1].startswith("3.")
     assert _pin(DEPENDENCIES["mathjax2"]) == ("mathjax", _pin(DEPENDENCIES["mathjax2"])[1])
     assert _pin(DEPENDENCIES["mathjax2"])[1].startswith("2.")
     targets = {a.package: a.target for a in ASSETS}
-    assert targets["mathjax"] == "mathjax" and targets["mathjax2"] == "slides/mathjax2"
+    assert "mathjax" not in targets, "the pages' maths is typeset at build time (coursebuild/math_svg.py)"
+    assert targets["mathjax2"] == "slides/mathjax2"
 
 
 # --- npm ci and the copy (the repository's node_modules/, installed by npm ci when missing or stale) ---
@@ -120,7 +122,7 @@ def test_npm_ci_leaves_every_file_the_copy_needs(modules: Path, asset: vendor.As
 def test_the_copy_holds_what_the_pages_and_decks_load(copied: tuple[Path, list[str]]) -> None:
     dest, files = copied
     pages = [s.removeprefix("../") for s in panels_site.SCRIPTS if s.startswith("../")]
-    pages += ["mathjax/tex-mml-chtml.js", "tippy/popper.min.js", "tippy/tippy-bundle.umd.min.js"]  # _config.yml
+    pages += ["tippy/popper.min.js", "tippy/tippy-bundle.umd.min.js"]  # _config.yml
     decks = [f"{slides.SLIDES_DIR}/{p.split('?')[0]}" for p in (slides.REQUIRE_JS, slides.JQUERY_JS, slides.MATHJAX2_JS)]
     decks += [f"{slides.SLIDES_DIR}/{slides.REVEAL_PREFIX}/{slides.NOTES_PLUGIN[0]}",
               f"{slides.SLIDES_DIR}/{slides.REVEAL_PREFIX}/dist/reveal.js"]

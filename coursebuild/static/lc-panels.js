@@ -90,11 +90,30 @@
     for (const t of entry.texts) t.pre.textContent = String(row[t.field] == null ? "" : row[t.field]);
   }
 
+  // On a slide (a reveal.js deck) every text of the panel is set at 16 px or more, readable from the back row.
+  const DECK_PX = 17;
+  function forDeck(spec) {
+    spec.config = Object.assign({}, spec.config, {
+      axis: Object.assign({}, (spec.config || {}).axis, { labelFontSize: DECK_PX, titleFontSize: DECK_PX }),
+      legend: Object.assign({}, (spec.config || {}).legend, { labelFontSize: DECK_PX }),
+    });
+    if (spec.title) spec.title = Object.assign({}, spec.title, { fontSize: DECK_PX + 2 });
+    for (const part of spec.vconcat || []) {
+      if (part.name === "readout" && part.mark) {
+        const lines = Math.max(1, Math.round((part.height - 4) / (part.mark.lineHeight || 17)));
+        part.mark = Object.assign({}, part.mark, { fontSize: DECK_PX, lineHeight: DECK_PX + 5 });
+        part.height = lines * (DECK_PX + 5) + 4;
+      }
+    }
+    return spec;
+  }
+
   function embed(entry, values) {
-    const spec = JSON.parse(JSON.stringify(entry.spec));
+    let spec = JSON.parse(JSON.stringify(entry.spec));
     if (values) {
       for (const p of spec.params) if (p.name in values) p.value = values[p.name];
     }
+    if (document.querySelector(".reveal")) spec = forDeck(spec);
     const opts = { renderer: "svg", actions: false, tooltip: false };
     if (dark()) {
       opts.theme = "dark";

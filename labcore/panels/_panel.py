@@ -299,7 +299,7 @@ class Panel:
         }
         return {
             "$schema": VEGALITE_SCHEMA,
-            "description": f"labcore panel {self.name}",
+            "description": self.description(),
             "title": {"text": textwrap.wrap(self.title, TITLE_LINE_CHARS), "anchor": "start", "fontSize": FONT_PX + 2},
             "data": {"name": "grid", "values": self.rows()},
             "params": params,
@@ -312,6 +312,15 @@ class Panel:
             "config": {"font": "sans-serif", "axis": {"labelFontSize": 11, "titleFontSize": 12},
                        "legend": {"labelFontSize": 11, "orient": "top", "title": None}},
         }
+
+    def description(self) -> str:
+        """Return the panel's text alternative: its title (the takeaway) and what it reads at the chapter's setting.
+
+        Vega gives the chart this as its accessible name; the page's live region announces each later state.
+        """
+        default = self.row(**self.defaults())[READOUT].replace("\n", "; ")
+        controls = ", ".join(f"{c.label} {_shown(c.default)}" for c in self.controls)
+        return f"{self.title}. At {controls}: {default}."
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         text = f"{self.title} (an interactive panel: {', '.join(c.label for c in self.controls)})"
@@ -353,6 +362,10 @@ def spec_grid_key(spec: Mapping[str, Any]) -> str:
                 values[n].append(row[n])
     return grid_key(spec["usermeta"]["labcore_panel"], [(n, values[n], defaults[n]) for n in names],
                     spec["usermeta"].get("labcore_variant", ""))
+
+
+def _shown(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def _json_number(v: Any) -> Any:

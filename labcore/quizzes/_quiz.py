@@ -19,6 +19,7 @@ tests can click every answer and compare.
 from __future__ import annotations
 
 import html
+import json
 import random
 import re
 import string
@@ -33,6 +34,22 @@ __all__ = ["Choice", "MultipleChoice", "Numeric", "Quiz", "QUIZ_COLORS"]
 
 #: the remote script jupyterquiz's code may add (its MathJax 3 fallback, in two places), blanked in what we show
 _REMOTE_SCRIPT = re.compile(r"script\.src = 'https?://[^']*';")
+
+#: Name each answer box by its question (jupyterquiz leaves its number boxes unlabelled: a screen reader said "edit text").
+_LABEL_INPUTS_JS = """(function (quizId) {
+  var box = document.getElementById(quizId);
+  if (!box) { return; }
+  function label() {
+    box.querySelectorAll("input").forEach(function (input) {
+      if (input.hasAttribute("aria-label") || input.hasAttribute("aria-labelledby")) { return; }
+      var wrap = input.closest(".Quiz"), question = wrap && wrap.querySelector("[id^=quizQn]");
+      if (question) { input.setAttribute("aria-labelledby", question.id); }
+      else { input.setAttribute("aria-label", "Your answer"); }
+    });
+  }
+  label();
+  if (window.MutationObserver) { new MutationObserver(label).observe(box, {childList: true, subtree: true}); }
+})(%s);"""
 
 #: The course palette (Okabe-Ito) for jupyterquiz's CSS variables: readable in light and dark pages.
 QUIZ_COLORS = {
@@ -212,7 +229,8 @@ class Quiz:
         if fallbacks != 2:  # jupyterquiz 2.9.6.4 has two; any other count means its script changed: look again
             raise RuntimeError(f"jupyterquiz's script changed: expected two remote-script lines, found {fallbacks}")
         hook = quiz_hook(div_id, self.name, len(self.questions))  # which questions were answered right, kept in the browser
-        return div + build_styles(div_id, dict(QUIZ_COLORS)), f"(function (MathJax) {{\n{script}\n}})(undefined);\n{hook}"
+        return (div + build_styles(div_id, dict(QUIZ_COLORS)),
+                f"(function (MathJax) {{\n{script}\n}})(undefined);\n{_LABEL_INPUTS_JS % json.dumps(div_id)}\n{hook}")
 
     def __repr__(self) -> str:
         return f"Quiz({self.name!r}, {len(self.questions)} questions)"

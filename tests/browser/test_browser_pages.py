@@ -72,6 +72,66 @@ _BEFORE_EXERCISES_JS = """
 """
 
 
+_AXE_RUN_JS = """async (tags) => {
+  const result = await axe.run(document, {runOnly: {type: 'tag', values: tags}});
+  return result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+    .map(v => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', ')}`);
+}"""
+
+
+def axe_findings(page, themes: tuple[str, ...] = ("light", "dark")) -> dict[str, list[str]]:  # noqa: ANN001
+    """Run axe-core's WCAG 2.0/2.1 A and AA rules on the loaded page in each of ``themes``."""
+    if not site.AXE_JS.is_file():
+        pytest.fail(f"{site.AXE_JS} is missing: run `npm ci` (make book does)", pytrace=False)
+    page.add_script_tag(content=site.AXE_JS.read_text(encoding="utf-8"))
+    found = {}
+    for theme in themes:
+        page.evaluate(f"() => document.documentElement.dataset.theme = '{theme}'")
+        if page.locator("div.lc-panel").count():
+            page.wait_for_function(f"() => window.lcPanels.every(p => p.theme === '{theme}' "
+                                   "&& p.target.dataset.ready === '1')", timeout=RENDER_TIMEOUT_MS)
+        page.wait_for_timeout(600)  # the theme's colours ease in (CSS transitions): judge them once they are set
+        found[theme] = page.evaluate(_AXE_RUN_JS, list(site.AXE_TAGS))
+    return found
+
+
+_FOCUSED_JS = """() => { const el = document.activeElement;
+  return el ? {tag: el.tagName.toLowerCase(), type: el.type || '', panel: (el.closest('.lc-panel') || {dataset: {}}).dataset.panel || '',
+               outline: getComputedStyle(el).outlineStyle, width: parseFloat(getComputedStyle(el).outlineWidth) || 0}
+            : null; }"""
+
+
+def keyboard_panel(page) -> dict | None:  # noqa: ANN001
+    """Reach the page's first panel slider with Tab alone, move it with ArrowRight; return what was announced.
+
+    Returns None on a page without a panel slider; else the panel, the slider's name and value before and after,
+    whether focus was visible, and the live region's readout after the move.
+    """
+    slider = page.locator("div.lc-panel input[type=range]").first
+    if not slider.count():
+        return None
+    page.evaluate("() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); }")
+    focused = None
+    for _ in range(400):
+        page.keyboard.press("Tab")
+        focused = page.evaluate(_FOCUSED_JS)
+        if focused and focused["type"] == "range" and focused["panel"]:
+            break
+    else:
+        return {"reached": False}
+    active = page.locator(":focus")
+    panel_div = page.locator(f"div.lc-panel[data-panel='{focused['panel']}']").first
+    before = active.input_value()
+    page.keyboard.press("ArrowRight")
+    after = active.input_value()
+    page.wait_for_function("([div, before]) => div.querySelector('.lc-panel-live').textContent !== ''",
+                           arg=[panel_div.element_handle(), before], timeout=RENDER_TIMEOUT_MS)
+    name = active.evaluate("el => (el.closest('label') || el.parentElement).textContent")
+    return {"reached": True, "panel": focused["panel"], "before": before, "after": after, "name": name,
+            "focus_visible": focused["outline"] != "none" and focused["width"] >= 2,
+            "announced": panel_div.locator(".lc-panel-live").text_content()}
+
+
 def wait_for_panels(page) -> int:  # noqa: ANN001
     """Wait until every ``.lc-panel`` on the page has drawn; return how many panels there are."""
     count = page.locator("div.lc-panel").count()
@@ -120,6 +180,8 @@ class Visit:
     gzip_sizes: dict[str, int]
     phone_wide: list  # the panels wider than a 390 px phone once the loaded page is turned to that width
     before_exercises: dict[str, str]  # per exercise label on the page: the visible text above it
+    axe: dict[str, list[str]]  # per theme: axe-core's serious and critical findings
+    keyboard: dict | None  # the first panel slider, reached and moved with the keyboard alone
 
     @property
     def gzip_bytes(self) -> int:
@@ -151,7 +213,8 @@ def visit(open_page, rel: str) -> Visit:  # noqa: ANN001
             stray=page.evaluate(_STRAY_CONTROLS_JS), upscaled=page.evaluate(_UPSCALED_JS),
             text=page.evaluate(_PROSE_TEXT_JS), gzip_sizes=dict(sizes),
             before_exercises=page.evaluate(_BEFORE_EXERCISES_JS),
-            phone_wide=_wide_on_a_phone(page) if panels else [])
+            keyboard=keyboard_panel(page), axe=axe_findings(page),
+            phone_wide=_wide_on_a_phone(page))
     return _VISITS[rel]
 
 
@@ -162,13 +225,18 @@ _WIDE_PANELS_JS = ("() => [...document.querySelectorAll('div.lc-panel')].map(p =
 
 
 def _wide_on_a_phone(page) -> list:  # noqa: ANN001
-    """Turn the loaded page to a phone's width (as a phone does when rotated) and return the panels wider than it."""
+    """Turn the loaded page to a phone's width (as a phone does when rotated); return what is wider than the screen.
+
+    The panels wider than it, by name, and the page itself when it scrolls sideways (``["page", width]``).
+    """
     page.set_viewport_size(PHONE)
     try:  # the panels are container-width: Vega re-lays them out on the resize
         page.wait_for_function(f"() => ({_WIDE_PANELS_JS})().length === 0", timeout=5_000)
     except Exception:  # noqa: BLE001 - the test reports the panels still too wide
         pass
-    return page.evaluate(_WIDE_PANELS_JS)
+    wide = page.evaluate(_WIDE_PANELS_JS)
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    return wide + ([["page", width]] if width > PHONE["width"] else [])
 
 
 @pytest.mark.parametrize("rel", site.page_paths())
@@ -244,10 +312,11 @@ def test_dark_theme_redraws_panels_and_darkens_figures(built_site, open_page) ->
     assert not log.unexpected_errors(), log.unexpected_errors()
 
 
-def test_panels_fit_a_phone(built_site, open_page) -> None:  # noqa: ANN001
-    """At 390 px wide no panel is wider than the screen: on every page turned to that width, and on a page opened there."""
-    wide = {rel: visit(open_page, rel).phone_wide for rel in site.chapter_pages()}
-    assert not any(wide.values()), f"panels wider than a 390 px phone: { {r: w for r, w in wide.items() if w} }"
+def test_every_page_fits_a_phone(built_site, open_page) -> None:  # noqa: ANN001
+    """At 390 px wide no page scrolls sideways and no panel is wider than the screen: every page turned to that
+    width, and the page with the most panels opened there."""
+    wide = {rel: visit(open_page, rel).phone_wide for rel in site.page_paths()}
+    assert not any(wide.values()), f"wider than a 390 px phone: { {r: w for r, w in wide.items() if w} }"
     rel = max(site.chapter_pages(), key=lambda r: visit(open_page, r).panels)  # the most panels, opened at 390 px
     page, _log = open_page(rel, viewport=PHONE)
     wait_for_panels(page)
@@ -265,3 +334,30 @@ def test_no_exercise_is_answered_above_it(built_site, open_page, rel: str) -> No
     assert sorted(before) == sorted(ours), f"{rel}: exercises on the page {sorted(before)}, in labcore {sorted(ours)}"
     given = {label: [text for text in ours[label].gives_away if text in above] for label, above in before.items()}
     assert not any(given.values()), f"{rel}: answers shown above their exercise: { {k: v for k, v in given.items() if v} }"
+
+
+@pytest.mark.parametrize("rel", site.page_paths())
+def test_every_page_is_accessible_in_both_themes(built_site, open_page, rel: str) -> None:  # noqa: ANN001
+    """axe-core (WCAG 2.0/2.1 A and AA) finds nothing serious or critical, light or dark."""
+    found = visit(open_page, rel).axe
+    assert found == {"light": [], "dark": []}, f"{rel}: {found}"
+
+
+@pytest.mark.parametrize("rel", site.chapter_pages())
+def test_a_panel_works_with_the_keyboard_alone(built_site, open_page, rel: str) -> None:  # noqa: ANN001
+    """Tab reaches the page's first panel slider, focus shows, ArrowRight moves it, and the live region announces
+    exactly labcore's readout for the new state."""
+    from labcore.panels import PANELS
+
+    seen = visit(open_page, rel).keyboard
+    if seen is None:
+        pytest.skip(f"{rel} has no panel slider")
+    assert seen["reached"], f"{rel}: Tab never reached a panel slider"
+    assert seen["focus_visible"], f"{rel}: the focused slider shows no focus ring"
+    assert seen["after"] != seen["before"], f"{rel}: ArrowRight did not move the slider"
+    panel = PANELS[seen["panel"]]()
+    control = next(c for c in panel.controls if c.kind == "range")
+    assert control.label in seen["name"], (control.label, seen["name"])
+    value = min(control.values, key=lambda v: abs(v - float(seen["after"])))
+    expected = panel.row(**{control.name: value})["readout"].replace("\n", ". ")
+    assert seen["announced"] == expected, (seen["announced"], expected)

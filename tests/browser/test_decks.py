@@ -46,6 +46,48 @@ _GOTO_PANEL_JS = """(i) => {
   return [h, v];
 }"""
 _PRESENT_JS = "(i) => window.lcPanels[i].div.closest('section').classList.contains('present')"
+#: a projector: the decks are checked at this window size
+PROJECTOR = {"width": 1280, "height": 720}
+#: each slide shown in turn: taller than the deck, code clipped on the right, panel text under 16 px on the screen
+_MEASURE_JS = """async () => {
+  const H = Reveal.getConfig().height, out = [];
+  for (const slide of Reveal.getSlides()) {
+    const at = Reveal.getIndices(slide);
+    Reveal.slide(at.h, at.v);
+    await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+    const scale = Reveal.getScale();
+    const title = (slide.querySelector('h1, h2, h3') || slide).textContent.trim().slice(0, 50);
+    const clipped = [...slide.querySelectorAll('pre')].filter(p => p.scrollWidth > p.clientWidth + 2).length;
+    const small = [...slide.querySelectorAll('.lc-panel svg text, .lc-panel label, .lc-panel select')]
+      .map(e => parseFloat(getComputedStyle(e).fontSize) * scale).filter(px => px > 0 && px < 16);
+    out.push({at: `${at.h}/${at.v || 0}`, title, height: slide.scrollHeight, tall: slide.scrollHeight > H + 2,
+              clipped, small: small.length ? Math.min(...small) : null});
+  }
+  Reveal.slide(0, 0);
+  return {height: H, slides: out};
+}"""
+#: what each deck showed when it was checked (the readability and accessibility tests read it)
+_DECKS: dict[str, dict] = {}
+
+
+def _checked(page, rel: str) -> dict:  # noqa: ANN001
+    """Run axe and measure every slide of the deck open in ``page`` (once per deck); return what was found."""
+    from test_browser_pages import axe_findings
+
+    if rel not in _DECKS:
+        # a deck has one theme, reveal's white (its panels draw light whatever the reader's system prefers)
+        _DECKS[rel] = {"axe": axe_findings(page, ("light",)), "measured": page.evaluate(_MEASURE_JS)}
+    return _DECKS[rel]
+
+
+def _deck(open_page, source: Path) -> dict:  # noqa: ANN001
+    rel = f"{SLIDES_DIR}/{deck_name(source)}"
+    if rel not in _DECKS:
+        page, _log = open_page(rel, viewport=PROJECTOR)
+        page.wait_for_selector(".reveal.ready", state="attached", timeout=READY_TIMEOUT_MS)
+        wait_for_panels(page)
+        _checked(page, rel)
+    return _DECKS[rel]
 
 
 def deck_sources() -> list[Path]:
@@ -96,9 +138,10 @@ def test_deck_presents_offline(built_site, open_page, source: Path) -> None:  # 
     """The deck opens offline with no error, shows its slides and notes, no MyST markup, and working panels."""
     rel = f"{SLIDES_DIR}/{deck_name(source)}"
     assert (built_site / rel).is_file(), f"{rel} was not built"
-    page, log = open_page(rel)
+    page, log = open_page(rel, viewport=PROJECTOR)
     page.wait_for_selector(".reveal.ready", state="attached", timeout=READY_TIMEOUT_MS)
     nb = _deck_notebook(source)
+    _checked(page, rel)
 
     slides = page.locator(".reveal .slides > section > section, .reveal .slides > section:not(.stack)").count()
     assert slides == expected_slides(nb), f"{rel}: {slides} slides shown, the notebook's metadata makes {expected_slides(nb)}"
@@ -154,3 +197,56 @@ def test_speaker_view_shows_the_notes(built_site, open_page) -> None:  # noqa: A
     view.wait_for_function("(words) => document.querySelector('.speaker-controls-notes').textContent.replace(/\\s+/g, ' ')"
                            ".includes(words)", arg=words, timeout=20_000)
     assert not log.blocked, f"speaker view reached outside 127.0.0.1: {log.blocked}"
+
+
+@pytest.mark.parametrize("source", deck_sources(), ids=lambda p: p.stem)
+def test_deck_reads_from_the_back_row(built_site, open_page, source: Path) -> None:  # noqa: ANN001
+    """At 1280x720 no slide is taller than the deck, no code is clipped, and panel text is 16 px or more."""
+    rel = f"{SLIDES_DIR}/{deck_name(source)}"
+    measured = _deck(open_page, source)["measured"]
+    bad = [s for s in measured["slides"] if s["tall"] or s["clipped"] or s["small"]]
+    assert bad == [], f"{rel} (slides {measured['height']} px tall): " + "; ".join(
+        f"{s['at']} {s['title']!r}: {s['height']} px" + (f", {s['clipped']} code clipped" if s["clipped"] else "")
+        + (f", panel text {s['small']:.1f} px" if s["small"] else "") for s in bad)
+
+
+@pytest.mark.parametrize("source", deck_sources(), ids=lambda p: p.stem)
+def test_deck_is_accessible(built_site, open_page, source: Path) -> None:  # noqa: ANN001
+    """axe-core (WCAG 2.0/2.1 A and AA) finds nothing serious or critical on the deck (its one, white theme)."""
+    rel = f"{SLIDES_DIR}/{deck_name(source)}"
+    found = _deck(open_page, source)["axe"]
+    assert found == {"light": []}, f"{rel}: {found}"
+
+
+def test_after_a_slider_the_keys_move_the_slides(built_site, open_page) -> None:  # noqa: ANN001
+    """A presenter drags a panel's slider with the mouse, then the arrow keys and a clicker (PageDown) turn the slide;
+    a slider reached with Tab keeps the arrow keys, and PageDown still turns the slide."""
+    source = next(p for p in deck_sources() if "lc-panel" in json.dumps(_deck_notebook(p)))
+    rel = f"{SLIDES_DIR}/{deck_name(source)}"
+    page, log = open_page(rel, viewport=PROJECTOR)
+    page.wait_for_selector(".reveal.ready", state="attached", timeout=READY_TIMEOUT_MS)
+    wait_for_panels(page)
+    index = page.evaluate("() => window.lcPanels.findIndex(p => p.div.querySelector('input[type=range]'))")
+    page.evaluate(_GOTO_PANEL_JS, index)
+    page.wait_for_function(_PRESENT_JS, arg=index, timeout=10_000)
+    where = lambda: page.evaluate("() => { const i = Reveal.getIndices(); return [i.h, i.v || 0]; }")  # noqa: E731
+    slider = page.locator(".reveal .slides section.present .lc-panel input[type=range]").first
+    box = slider.bounding_box()
+    before = slider.input_value()
+    page.mouse.move(box["x"] + 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] * 0.8, box["y"] + box["height"] / 2, steps=5)
+    page.mouse.up()
+    moved = slider.input_value()
+    assert moved != before, "the mouse did not move the slider"
+    at = where()
+    page.keyboard.press("ArrowRight")
+    assert where() != at and slider.input_value() == moved, "after the mouse, ArrowRight must turn the slide"
+    page.keyboard.press("ArrowLeft")
+    assert where() == at
+    slider.focus()  # as Tab would: the keyboard moves the slider, a clicker still turns the slide
+    page.keyboard.press("ArrowRight")
+    assert where() == at and slider.input_value() != moved, "a focused slider takes the arrow keys"
+    page.keyboard.press("PageDown")
+    assert where() != at, "PageDown (a clicker) must turn the slide even from a focused slider"
+    assert not log.page_errors, log.page_errors

@@ -75,3 +75,29 @@ def test_hovering_a_term_shows_its_definition(built_site, open_page, rel: str) -
     scripts = page.evaluate("() => [...document.scripts].map(s => s.src).filter(s => /tippy|popper/.test(s))")
     assert scripts and all(s.startswith(page.url.split("/book/")[0]) for s in scripts), scripts
     assert not log.blocked, log.blocked
+
+
+def test_a_definition_opens_on_keyboard_focus_and_on_tap(built_site, browser, base_url) -> None:  # noqa: ANN001
+    """A reader without a mouse: Tab to a glossary link shows its card; so does a tap on a phone (touch screen)."""
+    rel = next(r for r in site.chapter_pages() if not r.startswith("book/07_"))
+    for touch in (False, True):
+        context = browser.new_context(has_touch=touch, is_mobile=touch,
+                                      viewport={"width": 390, "height": 844} if touch else {"width": 1280, "height": 900})
+        context.route(re.compile(r"^(?!https?://127\.0\.0\.1[:/]|data:|blob:|about:)"), lambda route: route.abort())
+        page = context.new_page()
+        try:
+            page.goto(base_url + rel)
+            link = page.locator("a.reference.internal:has(span.xref.std-term)").first
+            if touch:
+                link.scroll_into_view_if_needed()
+                link.tap()
+            else:
+                for _ in range(600):  # the keyboard alone: Tab until the glossary link has the focus
+                    page.keyboard.press("Tab")
+                    if link.evaluate("el => el === document.activeElement"):
+                        break
+                else:
+                    pytest.fail(f"{rel}: Tab never reached the glossary link")
+            page.wait_for_selector(".tippy-box", state="visible", timeout=10_000)
+        finally:
+            context.close()
