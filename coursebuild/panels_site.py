@@ -27,6 +27,8 @@ STATIC = Path(__file__).resolve().parent / "static"
 #: Scripts a panel page loads, in order (served from the site: vendor bundles, then our glue).
 SCRIPTS = ("../vega/vega.min.js", "../vega/vega-lite.min.js", "../vega/vega-embed.min.js", "lc-panels.js")
 MARKER = 'class="lc-panel"'
+#: the figure outputs whose text alternative the page takes from the output's metadata
+FIGURE_MIMES = ("image/svg+xml", "image/png")
 
 
 def panel_html(spec: dict[str, Any]) -> str:
@@ -50,7 +52,16 @@ class VegaLitePage:
 
     @staticmethod
     def handle_mime(renderer: Any, data: Any, inline: bool) -> Any:
-        """Return a raw-HTML node for a Vega-Lite output, or None for any other mime type."""
+        """Return a raw-HTML node for a Vega-Lite output, a figure with its text alternative, or None (myst-nb's)."""
+        if not inline and data.mime_type in FIGURE_MIMES:
+            alt = (data.output_metadata or {}).get("alt") or \
+                (data.output_metadata or {}).get(data.mime_type, {}).get("alt")
+            if alt:  # labcore's figures carry their point (labcore.plots.figure_alt); myst-nb would write the file name
+                images = renderer.render_image(data)
+                for image in images:
+                    image["alt"] = str(alt)
+                return images
+            return None
         if inline or data.mime_type != VEGALITE_MIME:
             return None
         from docutils import nodes

@@ -59,8 +59,9 @@ JQUERY_JS = "jquery/jquery.min.js"
 MATHJAX2_JS = "mathjax2/MathJax.js?config=TeX-AMS_CHTML-full,Safe"
 #: the nbconvert template loads ``plugin/notes/notes.js``; reveal.js 6 ships it as ``dist/plugin/notes.js``
 NOTES_PLUGIN = ("dist/plugin/notes.js", "plugin/notes/notes.js")
-#: cells a deck leaves out (by tag), unless they are speaker notes
-DROP_TAGS = frozenset({"remove-cell", "hide-cell"})
+#: cells a deck leaves out (by tag), unless they are speaker notes; ``deck-skip`` is a cell the page shows in full and
+#: a slide summarises (a long table)
+DROP_TAGS = frozenset({"remove-cell", "hide-cell", "deck-skip"})
 NO_INPUT_TAGS = frozenset({"remove-input", "hide-input"})
 NO_OUTPUT_TAGS = frozenset({"remove-output", "hide-output"})
 #: directives whose content a presented deck leaves out

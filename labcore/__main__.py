@@ -2,8 +2,10 @@
 
 With no subcommand it declares a base, registers adapters (one trained on another checkpoint,
 refused), routes a sequence of requests through a small cache, and prints each decision, the
-sizing and the fleet headline. ``plan`` prints one GPU's memory plan per engine and the two
-launch commands. The output is deterministic; a bad argument exits with status 2, a message on
+sizing and the fleet headline. ``plan`` prints one GPU's memory plan per engine, the two
+launch commands, and the fleet for the tenants with the course's facts (:mod:`labcore.capacity`: the
+GPU's memory as its driver reports it, the base from its parameter count, the KV pool in tokens, the
+5% dynamic overhead), which the chapters and the fleet calculator use too. The output is deterministic; a bad argument exits with status 2, a message on
 stderr and nothing on stdout.
 """
 
@@ -24,10 +26,11 @@ from . import (
     MultiLoRARouter,
     adapter_vram_mb,
     fleet_plan,
-    gpu_memory_split,
     tenant_adapters,
 )
+from .capacity import DYNAMIC_OVERHEAD, fleet_quote, memory_split
 from .engines import serving_plan
+from .fleet import GPU_QPS
 from .gpus import known_gpus
 from .model_config import known_models
 
@@ -48,9 +51,11 @@ def worked_example() -> None:
     """Print the worked example."""
     size_mb = adapter_vram_mb(16, 4096, 32, ("q_proj", "v_proj"))
     print(f"1. Sizing: a Llama-3-8B LoRA, r=16 on q,v, bf16 = {size_mb:g} MiB (square-projection estimate)")
-    split = gpu_memory_split(80, base_vram_gb=16, kv_cache_gb=24, adapter_vram_mb=size_mb)
-    print(f"   an 80 GB GPU - 16 GB base - 24 GB KV cache leaves {split.adapter_pool_mb:g} MiB: "
-          f"{split.adapters_that_fit} such adapters fit\n")
+    split = memory_split(adapter_mb=size_mb)  # the course's facts: labcore.capacity
+    print(f"   an {split.gpu} as its driver reports it ({split.gpu_gib:.1f} GiB) - base {split.base_gib:.1f} GiB "
+          f"(parameters x 2 bytes) - KV cache {split.kv_gib:.1f} GiB ({split.sequences} sequences of "
+          f"{split.context_tokens:,} tokens)")
+    print(f"   leaves {split.pool_gib:.1f} GiB: {split.adapters_that_fit:,} such adapters fit\n")
 
     registry = AdapterRegistry()
     registry.register_base(BASE, BASE_DIGEST)
@@ -103,7 +108,7 @@ def worked_example() -> None:
           f"{cache.used_mb:g}/{cache.budget_mb:g} MiB used\n")
 
     plan = fleet_plan(tenant_adapters(40, vram_mb=size_mb))
-    print(f"4. Fleet: {plan.tenants} tenants on $3.20/hr GPUs: dedicated {plan.dedicated_gpus} GPUs "
+    print(f"4. Fleet (memory only): {plan.tenants} tenants on $3.20/hr GPUs: dedicated {plan.dedicated_gpus} GPUs "
           f"(${plan.dedicated_monthly_usd:,.0f}/month) vs multi-LoRA {plan.multi_lora_gpus} GPU "
           f"(${plan.multi_lora_monthly_usd:,.0f}/month): {plan.savings_pct:g}% saved")
 
@@ -130,6 +135,12 @@ def _parser() -> argparse.ArgumentParser:
                            "the engine supports")
     plan.add_argument("--memory-fraction", type=float, default=0.9,
                       help="share of the GPU's memory the engine may take; default 0.9")
+    plan.add_argument("--tenant-qps", type=float, default=0.5, metavar="REQ_PER_S",
+                      help="requests per second each tenant sends, for the fleet line; default 0.5")
+    plan.add_argument("--gpu-qps", type=float, default=GPU_QPS, metavar="REQ_PER_S",
+                      help=f"requests per second one GPU sustains on the base; default {GPU_QPS:g}")
+    plan.add_argument("--price", type=float, default=3.20, metavar="USD_PER_HOUR",
+                      help="one GPU's price per hour; default 3.20")
     return parser
 
 
@@ -151,6 +162,23 @@ def _print_plan(args: argparse.Namespace) -> None:
             print(f"    {f.flag} {f.value or '(switch)'}  (default {f.default}{cost})")
     if not all(p.fits for p in plans):
         print("\nthe weights and LoRA buffers leave no room for one sequence on this GPU")
+    quote = fleet_quote(args.model, args.gpu, tenants=args.tenants, tenant_qps=args.tenant_qps,
+                        gpu_hourly_usd=args.price, gpu_qps=args.gpu_qps, rank=args.rank,
+                        context_tokens=args.context)
+    split = quote.split
+    print(f"\nfleet, with the course's facts (labcore.capacity): the GPU's memory as the driver reports it "
+          f"({split.gpu_gib:.1f} GiB), the base from its parameter count ({split.base_gib:.1f} GiB), a KV pool of "
+          f"{split.sequences} sequences of {split.context_tokens:,} tokens ({split.kv_gib:.1f} GiB), adapters of "
+          f"rank {args.rank} on q_proj and v_proj at their exact size ({split.adapter_mb:g} MiB), "
+          f"{DYNAMIC_OVERHEAD:.0%} dynamic overhead")
+    if quote.plan is None:
+        print("  the base and the KV pool leave no room for an adapter on this GPU")
+        return
+    fleet = quote.plan
+    print(f"  {fleet.tenants} tenants at {args.tenant_qps:g} requests/s on GPUs of {args.gpu_qps:g} requests/s at "
+          f"${args.price:.2f}/hour: dedicated {fleet.dedicated_gpus} GPUs (${fleet.dedicated_monthly_usd:,.0f}/month), "
+          f"multi-LoRA {fleet.multi_lora_gpus} (${fleet.multi_lora_monthly_usd:,.0f}/month, sized by "
+          f"{fleet.binding_constraint}): {fleet.savings_pct:g}% saved")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .cache import AdapterCache
+from .capacity import DYNAMIC_OVERHEAD
 from .hashing import stable_hash
 from .links import LAB_HOST_TO_GPU
 from .percentiles import percentiles
@@ -55,6 +56,7 @@ __all__ = [
     "FleetRun",
     "AffinityFleet",
     "bounded_capacity",
+    "bounded_choice",
 ]
 
 POLICY_ROUND_ROBIN = "round-robin"
@@ -127,6 +129,28 @@ def bounded_capacity(total_in_flight: int, replicas: int, load_factor: float) ->
     return math.ceil(load_factor * (total_in_flight + 1) / replicas)
 
 
+def bounded_choice(ranking: Sequence[int], loads: Sequence[int], load_factor: float) -> int:
+    """Return the replica bounded-load rendezvous sends a request to: the first in ``ranking`` under the cap.
+
+    ``ranking`` lists replica indices in the tenant's rendezvous order (its home first); ``loads[i]`` is replica
+    ``i``'s requests in flight before this one arrives. A replica may take the request while its load plus this
+    one stays within :func:`bounded_capacity` of the fleet's load, so only the overflow leaves home, and always
+    down the same ranking.
+
+    >>> bounded_choice([2, 0, 1, 3], [3, 3, 3, 3], 1.25)     # cap ceil(1.25 × 13 / 4) = 5: home has room
+    2
+    >>> bounded_choice([2, 0, 1, 3], [3, 4, 5, 0], 1.25)     # cap ceil(1.25 × 13 / 4) = 5: home (2) is full
+    0
+    """
+    if not ranking or sorted(ranking) != list(range(len(loads))):
+        raise ValueError(f"ranking must order every replica index 0..{len(loads) - 1} once, got {list(ranking)!r}")
+    cap = bounded_capacity(sum(loads), len(loads), load_factor)
+    for i in ranking:
+        if loads[i] + 1 <= cap:
+            return i
+    return ranking[0]  # unreachable: some replica is at or below the mean
+
+
 def replica_names(count: int) -> list[str]:
     """Name ``count`` replicas ``replica-0 .. replica-{count-1}``.
 
@@ -164,7 +188,8 @@ class FleetRoute:
 class FleetRun:
     """What one policy did with one trace: hit rate, latency percentiles and the load per replica.
 
-    ``imbalance`` is the busiest replica's request count over the mean (1.0 is perfect balance).
+    ``imbalance`` is the busiest replica's request count over the mean (1.0 is perfect balance);
+    ``adapters_per_replica`` counts the distinct adapters each replica served (more than its cache holds: misses).
     """
 
     policy: str
@@ -180,6 +205,7 @@ class FleetRun:
     evictions: int
     spilled: int
     imbalance: float
+    adapters_per_replica: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if self.policy not in POLICIES:
@@ -197,7 +223,8 @@ class FleetRun:
 class _Replica:
     """One replica: a router over its own cache, plus ``slots`` parallel servers in FIFO order."""
 
-    __slots__ = ("name", "cache", "router", "free_at", "in_flight", "routed", "hits", "misses", "evictions_before")
+    __slots__ = ("name", "cache", "router", "free_at", "in_flight", "routed", "hits", "misses", "evictions_before",
+                 "adapters")
 
     def __init__(self, name: str, router: MultiLoRARouter, cache: AdapterCache, slots: int) -> None:
         self.name = name
@@ -209,6 +236,7 @@ class _Replica:
         self.hits = 0
         self.misses = 0
         self.evictions_before = 0
+        self.adapters: set[str] = set()  # the distinct adapters routed here since the counters were reset
 
     def load(self, now_ms: float) -> int:
         heap = self.in_flight
@@ -252,7 +280,7 @@ class AffinityFleet:
         load_overhead_ms: float = 0.0,
         cache_factory: Callable[[], AdapterTier] | None = None,
         base_latency_ms: float = 40.0,
-        dynamic_overhead: float = 0.05,
+        dynamic_overhead: float = DYNAMIC_OVERHEAD,
         slots: int = 8,
         load_factor: float = 1.25,
     ) -> None:
@@ -316,12 +344,8 @@ class AffinityFleet:
             return loads.index(min(loads)), False
         if self.policy == POLICY_RENDEZVOUS:
             return ranked[0], False
-        loads = [r.load(now_ms) for r in replicas]
-        cap = bounded_capacity(sum(loads), len(replicas), self.load_factor)
-        for position, i in enumerate(ranked):
-            if loads[i] + 1 <= cap:
-                return i, position > 0
-        return ranked[0], False  # unreachable: some replica is at or below the mean
+        i = bounded_choice(ranked, [r.load(now_ms) for r in replicas], self.load_factor)
+        return i, i != ranked[0]
 
     def route(self, ref: str | ModelRef, *, arrival_ms: float) -> FleetRoute:
         """Place one request (its model ref, text or parsed), route it through that replica's router, queue it for a slot."""
@@ -335,6 +359,8 @@ class AffinityFleet:
         replica.load(arrival_ms)
         heapq.heappush(replica.in_flight, finish)
         replica.routed += 1
+        if parsed.adapter is not None:
+            replica.adapters.add(parsed.adapter)
         if decision.mode == MODE_DYNAMIC:
             if decision.cache_hit:
                 replica.hits += 1
@@ -350,6 +376,7 @@ class AffinityFleet:
         for r in self._replicas:
             r.routed = r.hits = r.misses = 0
             r.evictions_before = _evictions(r.cache)
+            r.adapters = set()
         self.spilled = 0
 
     def summary(self, latencies_ms: Sequence[float], queue_ms_total: float = 0.0) -> FleetRun:
@@ -377,6 +404,7 @@ class AffinityFleet:
             evictions=sum(_evictions(r.cache) - r.evictions_before for r in self._replicas),
             spilled=self.spilled,
             imbalance=max(per) / mean if mean else 0.0,
+            adapters_per_replica=tuple(len(r.adapters) for r in self._replicas),
         )
 
     def __repr__(self) -> str:

@@ -1,15 +1,16 @@
 """Price a batch honestly: the LoRA overhead grows with the distinct adapters in the batch and their rank.
 
-The core router charges every dynamic request a flat ``dynamic_overhead`` (5%). Batched LoRA
-kernels do not work like that. Punica's SGMV kernel (Chen et al., 2023) computes every request's
+The core router charges every dynamic request a flat ``dynamic_overhead``, the course's one
+:data:`labcore.capacity.DYNAMIC_OVERHEAD` (5%), and every chapter but chapter 12 keeps it. Batched LoRA
+kernels do not work like that. Punica's SGMV kernel (Chen et al., *Punica: Multi-Tenant LoRA Serving*,
+MLSys 2024; the arXiv preprint, 2310.18547, is from 2023) computes every request's
 LoRA add-on grouped by adapter, in two launches: a *shrink* (``x·A``, down to rank r) then an
 *expand* (through ``B``); requests that share an adapter share the weight reads, so the kernel's
 time depends on how many *distinct* adapters the batch holds and on their rank, not on the batch
 size. The model is for decode steps (one new token per request); prefill is not modelled.
 
 **What is measured (cited) and what is assumed.** From Punica, Figure 9 (SGMV latency vs batch
-size for LoRA ranks 8, 16, 32, 64 on an A100; figures as reported in the paper and read from it,
-arXiv:2310.18547, MLSys 2024):
+size for LoRA ranks 8, 16, 32, 64 on an A100; figures as reported in the paper and read from it):
 
 * one request costs about 42 µs whatever the rank, and in the "Identical" (one adapter), "Uniform"
   (about √n equal groups) and "Skewed" (Zipf-1.5 group sizes) workloads, which hold few distinct
@@ -48,6 +49,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .capacity import DYNAMIC_OVERHEAD
 from .sim.workload import zipf_weights
 from ._validate import count, number
 
@@ -56,6 +58,7 @@ __all__ = [
     "PUNICA_FIG9_SINGLE_US",
     "PUNICA_FIG9_DISTINCT_US",
     "PUNICA_FIG9_BATCH",
+    "PUNICA_FIG9_FEW_DISTINCT_US",
     "FLAT_OVERHEAD",
     "BatchCostModel",
     "fit_sgmv",
@@ -70,7 +73,7 @@ __all__ = [
     "break_even_view",
 ]
 
-#: Punica (Chen et al., 2023), Fig. 9: SGMV latency for one request, about the same for r = 8..64 (µs).
+#: Punica (Chen et al., MLSys 2024), Fig. 9: SGMV latency for one request, about the same for r = 8..64 (µs).
 PUNICA_FIG9_SINGLE_US = 42.0
 #: Punica, Fig. 8: the same one-adapter case reads about 37 µs there; the paper's two figures disagree.
 PUNICA_FIG8_SINGLE_US = 37.0
@@ -78,8 +81,12 @@ PUNICA_FIG8_SINGLE_US = 37.0
 PUNICA_FIG9_DISTINCT_US: Mapping[int, float] = {8: 72.0, 16: 75.0, 32: 89.0, 64: 118.0}
 #: The batch size (= distinct adapters) of those "Distinct" points.
 PUNICA_FIG9_BATCH = 64
-#: The core router's flat dynamic overhead, kept as the assumed cost of a one-adapter batch.
-FLAT_OVERHEAD = 0.05
+#: Punica, Fig. 9, the "Identical", "Uniform" and "Skewed" workloads (few distinct adapters): the time stays in this
+#: range (µs) up to a batch of 64.
+PUNICA_FIG9_FEW_DISTINCT_US: tuple[float, float] = (42.0, 45.0)
+#: The course's flat dynamic overhead (:data:`labcore.capacity.DYNAMIC_OVERHEAD`, used by every other chapter),
+#: kept here as the assumed cost of a one-adapter batch.
+FLAT_OVERHEAD = DYNAMIC_OVERHEAD
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,11 +15,26 @@ then produces its first token ``prefill_ms`` later and runs ``output_tokens - 1`
 ``decode_ms_per_token``. Pinned adapters (SGLang's ``pinned``) hold a slot for good; at most
 ``max_slots - 1`` may be pinned, as SGLang allows.
 
+The two engines differ on the base model's requests. vLLM's scheduler counts only LoRA requests
+against ``--max-loras``: a base request needs no slot. SGLang's batch check counts the distinct
+adapter ids of the batch *with the base model's* ``None`` *among them* against
+``--max-loras-per-batch`` (``LoRAManager.validate_lora_batch``), and its memory pool gives the base a
+buffer slot of zeros. ``base_takes_slot=True`` is SGLang's rule: a base request then takes a slot
+like an adapter, with nothing to copy.
+
 >>> s = SlotScheduler(max_slots=1, prefill_ms=40.0, decode_ms_per_token=20.0, load_ms=2.0)
 >>> s.submit(SlotRequest(0, 0.0, "a@1.0.0", output_tokens=3))    # a: 2 + 40 + 2 x 20 ms
 >>> s.submit(SlotRequest(1, 1.0, "b@1.0.0", output_tokens=3))    # b waits for a's slot
 >>> [(o.request.adapter, o.ttft_ms, o.waited_for_slot) for o in s.run()]
 [('a@1.0.0', 42.0, False), ('b@1.0.0', 123.0, True)]
+
+Under SGLang's rule a base request needs the slot as well:
+
+>>> s = SlotScheduler(max_slots=1, base_takes_slot=True)
+>>> s.submit(SlotRequest(0, 0.0, "a@1.0.0", output_tokens=3))
+>>> s.submit(SlotRequest(1, 1.0, None, output_tokens=3))          # vLLM would start it at once: 40 ms
+>>> [(o.request.adapter, o.ttft_ms) for o in s.run()]
+[('a@1.0.0', 42.0), (None, 121.0)]
 
 What the model leaves out is listed in :data:`LEFT_OUT`; chapter 15 prints it. Chapter 15's runs (the slot
 cliff and its fixes) are :mod:`labcore.sim.scenarios.slots`.
@@ -33,11 +48,13 @@ from collections import OrderedDict, deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .sizing import adapter_vram_mb
-from ._validate import count, instance, number, text
+from .engines import VLLM_ENGINE, lora_slot_bytes
+from .model_config import ModelConfig
+from ._validate import count, flag, instance, number, text
 
 __all__ = [
     "LEFT_OUT",
+    "BASE_SLOT",
     "SlotRequest",
     "SlotOutcome",
     "SlotScheduler",
@@ -120,6 +137,9 @@ class SlotOutcome:
         return self.start_ms - self.request.arrival_ms
 
 
+#: The slot a base-model request takes under SGLang's rule (``base_takes_slot=True``); no adapter has this key.
+BASE_SLOT = "(base model)"
+
 _ARRIVE, _LOADED, _FINISH = 0, 1, 2  # event kinds, in the order they are handled at one instant
 
 
@@ -148,6 +168,7 @@ class SlotScheduler:
         decode_ms_per_token: float = 20.0,
         load_ms: float = 2.0,
         pinned: Iterable[str] = (),
+        base_takes_slot: bool = False,
     ) -> None:
         self.max_slots = count("max_slots", max_slots)
         self.max_batch = count("max_batch", max_batch)
@@ -163,6 +184,8 @@ class SlotScheduler:
                 f"(one slot stays free for the others), got {len(pins)}: {list(pins)}"
             )
         self.pinned: frozenset[str] = frozenset(pins)
+        #: SGLang's rule: the base model's requests take a slot too (vLLM's: they need none).
+        self.base_takes_slot = flag("base_takes_slot", base_takes_slot)
         self.now_ms = 0.0
         #: Resident adapters, least recently used first (pinned ones included; never more than max_slots).
         self._resident: OrderedDict[str, None] = OrderedDict((p, None) for p in pins)
@@ -211,8 +234,9 @@ class SlotScheduler:
             _, kind, _, payload = heapq.heappop(self._events)
             if kind == _ARRIVE:
                 request: SlotRequest = payload  # type: ignore[assignment]
-                arrived = self._arrived[request.adapter] = self._arrived.get(request.adapter, -1) + 1
-                self._waiting.setdefault(request.adapter, deque()).append((arrived, request))
+                key = self._key(request)
+                arrived = self._arrived[key] = self._arrived.get(key, -1) + 1
+                self._waiting.setdefault(key, deque()).append((arrived, request))
                 self._dirty = True
             elif kind == _LOADED:
                 adapter: str = payload  # type: ignore[assignment]
@@ -256,7 +280,7 @@ class SlotScheduler:
         for seq, request in order:
             if self._batch >= self.max_batch:
                 break
-            adapter = request.adapter
+            adapter = self._key(request)
             queue = self._waiting[adapter]
             queue.popleft()
             if not queue:
@@ -267,7 +291,7 @@ class SlotScheduler:
 
     def _place(self, request: SlotRequest) -> None:
         """Put ``request`` in the batch: at once if its adapter is resident, else behind a copy into a slot."""
-        adapter = request.adapter
+        adapter = self._key(request)
         self._batch += 1
         self._admitted[request.id] = self.now_ms
         if adapter is None:
@@ -286,9 +310,18 @@ class SlotScheduler:
                 del self._resident[victim]
                 self.evictions += 1
             self._resident[adapter] = None
+            if adapter == BASE_SLOT:  # SGLang zeroes the slot's buffers for the base: nothing to copy
+                self._begin(request, ready_ms=self.now_ms, loaded=False)
+                return
             self._loading[adapter] = [request]
             self.loads += 1
             self._push(self.now_ms + self.load_ms, _LOADED, adapter)
+
+    def _key(self, request: SlotRequest) -> str | None:
+        """Return the slot key of ``request``: its adapter, or :data:`BASE_SLOT` for a base request under SGLang's rule."""
+        if request.adapter is None and self.base_takes_slot:
+            return BASE_SLOT
+        return request.adapter
 
     def _begin(self, request: SlotRequest, *, ready_ms: float, loaded: bool) -> None:
         first = ready_ms + self.prefill_ms
@@ -301,7 +334,7 @@ class SlotScheduler:
         if self._batch == self.max_batch:
             self._dirty = True  # batch room came free
         self._batch -= 1
-        adapter = request.adapter
+        adapter = self._key(request)
         if adapter is not None:
             left = self._running[adapter] - 1
             if left:
@@ -350,18 +383,22 @@ def requests_from(arrival_ms: Sequence[float], adapters: Sequence[str | None], *
     return [SlotRequest(i, t, a, output_tokens) for i, (t, a) in enumerate(zip(arrival_ms, adapters))]
 
 
-def slot_pool_mb(max_slots: int, *, max_lora_rank: int, hidden: int, layers: int, targets: int | Sequence[str],
-                 bytes_per_param: float = 2) -> float:
-    """Return the VRAM (MiB) of ``max_slots`` slots, each sized at ``max_lora_rank`` whatever an adapter's own rank.
+def slot_pool_mb(max_slots: int, *, max_lora_rank: int, model: ModelConfig | str = "llama-3-8b",
+                 target_modules: Iterable[str] | None = None, engine: str = VLLM_ENGINE, tp: int = 1,
+                 dtype_bytes: int = 2) -> float:
+    """Return the VRAM (MiB) of ``max_slots`` slot buffers at ``max_lora_rank``, as the engine reserves them at load.
 
-    vLLM preallocates every LoRA layer's A and B buffers as ``(max_loras, ..., max_lora_rank, ...)``,
-    so the pool costs ``max_slots`` adapters of rank ``max_lora_rank``:
+    This is :func:`labcore.engines.lora_slot_bytes` in MiB: an ``A`` (rank x input) and a ``B`` (output x rank) per
+    slot, slice and layer, in every module the engine supports unless ``target_modules`` restricts them, whatever
+    an adapter's own rank. The square formula over an adapter's own targets (512 MiB here for q and v) is the
+    lab's naive arithmetic, not what an engine reserves.
 
-    >>> slot_pool_mb(8, max_lora_rank=64, hidden=4096, layers=32, targets=2)   # Llama-3-8B-sized q, v
-    512.0
+    >>> slot_pool_mb(8, max_lora_rank=64), slot_pool_mb(8, max_lora_rank=64, target_modules=["qkv_proj"])
+    (2818.5, 576.0)
     """
     count("max_slots", max_slots)
-    return max_slots * adapter_vram_mb(max_lora_rank, hidden, layers, targets, bytes_per_param)
+    return lora_slot_bytes(engine, model, slots=max_slots, max_rank=max_lora_rank, target_modules=target_modules,
+                           tp=tp, dtype_bytes=dtype_bytes) / 2**20
 
 
 #: Chapter 15 imports its runs from here; they live in :mod:`labcore.sim.scenarios.slots`.

@@ -10,7 +10,7 @@ deck (``coursebuild/slides.py``) and a RISE slideshow:
   answers and solutions, never presented) and the imports cell are ``skip``;
 * speaker notes are ``notes``; everything else continues its slide (``-``).
 
-Speaker notes come from ``scripts/speaker_notes/<stem>.yml`` (per chapter: the minutes and the notes of each
+Speaker notes come from ``scripts/speaker_notes/<stem>.yml`` (read by ``coursebuild.speaker_notes``) (per chapter: the minutes and the notes of each
 ``##`` section; MyST roles such as ``{glue:text}`key:fmt``` allowed). Each becomes a markdown cell
 right after its section's heading cell, tagged ``remove-cell`` (the book page hides it; the decks and
 RISE show it in the speaker view) and ``speaker-notes`` (how this script finds the cells it wrote and
@@ -37,15 +37,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from coursebuild.speaker_notes import (NOTES_DIR, NOTES_TAG, headings, is_notes, load_notes,  # noqa: F401
+                                       notes_cells_for)
+from coursebuild.speaker_notes import source as _source
 from labcore.site import VEGALITE_MIME
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-NOTES_DIR = ROOT / "scripts" / "speaker_notes"  # one <notebook stem>.yml per deck (see its README.md)
-NOTES_TAG = "speaker-notes"
-HIDDEN_TAGS = frozenset({"remove-cell", "hide-cell"})
+#: cells no slide shows: hidden on the page too, or tagged ``deck-skip`` (on the page, left out of the deck: a long
+#: table whose summary the slide shows instead)
+HIDDEN_TAGS = frozenset({"remove-cell", "hide-cell", "deck-skip"})
 RISE_METADATA = {"theme": "white", "transition": "none", "scroll": True, "start_slideshow_at": "beginning"}
-TITLE = "title"  # the notes file's key for the title slide
 
 # The slide's height budget, in pixels of reveal's 960 x 700 slide (coursebuild/slides.py's DECK_CSS sizes).
 SLIDE_PX = 680
@@ -53,35 +54,13 @@ PROSE_LINE_PX, PROSE_CHARS = 32, 80
 CODE_LINE_PX = 23
 PANEL_PX = 520
 FIGURE_PX = 420
-_HEADING = re.compile(r"^(#{1,6}) +(.+?)\s*$", re.M)
 _SVG_SIZE = re.compile(r'<svg[^>]*?\bheight="([\d.]+)(pt|px)?"[^>]*?\bwidth="([\d.]+)(pt|px)?"'
                        r'|<svg[^>]*?\bwidth="([\d.]+)(pt|px)?"[^>]*?\bheight="([\d.]+)(pt|px)?"', re.S)
-
-
-def _source(cell: Mapping[str, Any]) -> str:
-    src = cell.get("source", "")
-    return "".join(src) if isinstance(src, list) else src
 
 
 def _tags(cell: Mapping[str, Any]) -> set[str]:
     return set(cell.get("metadata", {}).get("tags", []))
 
-
-def is_notes(cell: Mapping[str, Any]) -> bool:
-    """Tell whether a cell holds speaker notes this script wrote."""
-    return NOTES_TAG in _tags(cell)
-
-
-def headings(cell: Mapping[str, Any], level: int = 2) -> list[str]:
-    """Return the text of a markdown cell's headings of one level (``## Text`` -> ``Text``).
-
-    >>> headings({"cell_type": "markdown", "source": "## Summary\\n\\n- a\\n\\n## What comes next"})
-    ['Summary', 'What comes next']
-    """
-    if cell.get("cell_type") != "markdown":
-        return []
-    text = re.sub(r"^(```|~~~).*?^\1", "", _source(cell), flags=re.M | re.S)  # not inside code fences
-    return [m[2] for m in _HEADING.finditer(text) if len(m[1]) == level]
 
 
 def is_imports(source: str) -> bool:
@@ -196,76 +175,6 @@ def slide_types(cells: list[Mapping[str, Any]]) -> list[str]:
         for i in unit[1:]:
             types[i] = "-"
     return [kind or "-" for kind in types]
-
-
-# --- speaker notes ---------------------------------------------------------------------------------
-
-def load_notes(folder: Path = NOTES_DIR) -> dict[str, Any]:
-    """Return every deck's notes: ``{notebook stem: {"title": text, "sections": {heading: {minutes, notes}}}}``."""
-    import yaml
-
-    return {path.stem: yaml.safe_load(path.read_text(encoding="utf-8")) or {} for path in sorted(folder.glob("*.yml"))}
-
-
-def _minutes(value: float) -> str:
-    return f"{value:g} min"
-
-
-def notes_cells_for(nb: Mapping[str, Any], entry: Mapping[str, Any], stem: str) -> dict[int, list[str]]:
-    """Return ``{index of the cell a note follows: [notes markdown, ...]}`` for one notebook (glue substituted).
-
-    Raises ``ValueError`` naming what is missing: a ``##`` section without notes, or notes for a
-    section the notebook no longer has.
-    """
-    from coursebuild.lite_notebooks import glue_values
-    from coursebuild.myst_text import to_commonmark
-
-    glue = glue_values(nb)
-    sections = dict(entry.get("sections") or {})
-    cells = [c for c in nb["cells"] if not is_notes(c)]
-    where: dict[str, int] = {}
-    for index, cell in enumerate(cells):
-        for heading in headings(cell):
-            where.setdefault(heading, index)
-    missing = [h for h in where if h not in sections]
-    unknown = [h for h in sections if h not in where]
-    if missing or unknown:
-        raise ValueError(f"{stem}: speaker notes out of step with the chapter's ## sections: "
-                         f"no notes for {missing}; notes for sections it does not have: {unknown} "
-                         f"(edit scripts/speaker_notes/{stem}.yml)")
-    title_index = next((i for i, c in enumerate(cells) if headings(c, level=1)), 0)
-    total = sum(float(s["minutes"]) for s in sections.values())
-    timing = "\n".join(f"- {heading}: {_minutes(float(sections[heading]['minutes']))}" for heading in where)
-    out: dict[int, list[str]] = {title_index: [
-        f"**Speaker notes** (about {_minutes(total)} in all)\n\n"
-        + _as_written(to_commonmark(str(entry.get(TITLE, "")).strip(), glue)) + f"\n\n**Timing**\n\n{timing}"]}
-    starts = sorted(where.values()) + [len(cells)]
-    elapsed = 0.0
-    for heading, index in where.items():
-        section = sections[heading]
-        elapsed += float(section["minutes"])
-        pace = f"about {_minutes(float(section['minutes']))}; {elapsed:g} of {total:g} min by its end"
-        body = _as_written(to_commonmark(str(section.get("notes", "")).strip(), glue))
-        out.setdefault(index, []).append(f"**Speaker notes: {heading}** ({pace})" + (f"\n\n{body}" if body else ""))
-        end = starts[starts.index(index) + 1]
-        for anchor, text in (section.get("at") or {}).items():
-            hits = [i for i in range(index, end) if anchor in _source(cells[i])]
-            if len(hits) != 1:
-                raise ValueError(f"{stem}: the notes of section {heading!r} are placed 'at' {anchor!r}, which "
-                                 f"{'no' if not hits else 'more than one'} cell of that section holds")
-            note = _as_written(to_commonmark(str(text).strip(), glue))
-            out.setdefault(hits[0], []).append(f"**Speaker notes: {heading}, on this slide**\n\n{note}")
-    return out
-
-
-def _as_written(markdown: str) -> str:
-    r"""Return notes markdown with a line-leading ``#`` escaped: "#41 joins" is a customer, not a heading.
-
-    >>> print(_as_written("#41 joins the replica\n- then p99 jumps"))
-    \#41 joins the replica
-    - then p99 jumps
-    """
-    return "\n".join("\\" + line if line.lstrip().startswith("#") else line for line in markdown.split("\n"))
 
 
 def apply(nb: Any, stem: str, notes: Mapping[str, Any] | None) -> Any:

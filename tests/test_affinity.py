@@ -13,6 +13,8 @@ from labcore.affinity import (
     POLICY_RENDEZVOUS,
     POLICY_ROUND_ROBIN,
     AffinityFleet,
+    bounded_capacity,
+    bounded_choice,
     modulo_owner,
     moved_fraction,
     rendezvous_owner,
@@ -142,3 +144,31 @@ def test_caches_stay_within_budget_under_every_policy():
         for t, ref in trace:
             fleet.route(ref, arrival_ms=t)
             assert all(c.used_mb <= c.budget_mb for c in fleet.caches)
+
+
+@given(st.lists(st.integers(0, 20), min_size=1, max_size=8), st.sampled_from([1.0, 1.1, 1.25, 1.5, 2.0]),
+       st.randoms(use_true_random=False))
+def test_bounded_choice_takes_the_first_ranked_replica_under_the_cap(loads, load_factor, rnd):
+    ranking = list(range(len(loads)))
+    rnd.shuffle(ranking)
+    i = bounded_choice(ranking, loads, load_factor)
+    cap = bounded_capacity(sum(loads), len(loads), load_factor)
+    assert loads[i] + 1 <= cap  # some replica is at or below the mean, so one always fits
+    assert all(loads[j] + 1 > cap for j in ranking[:ranking.index(i)])
+
+
+def test_bounded_choice_refuses_a_ranking_that_is_not_the_replicas():
+    with pytest.raises(ValueError, match="ranking must order every replica index"):
+        bounded_choice([0, 0], [1, 1], 1.25)
+
+
+def test_a_run_counts_the_distinct_adapters_each_replica_served():
+    w = Workload(tenants=40, requests=3_000, zipf_s=1.0, rate_per_s=500.0, seed=1)
+    runs = {}
+    for policy in (POLICY_ROUND_ROBIN, POLICY_RENDEZVOUS):
+        fleet = AffinityFleet(registry(40), "llama-3-8b", replicas=4, policy=policy, cache_budget_mb=12 * 16.0)
+        trace = make_trace(w)
+        latencies = [fleet.route(ref, arrival_ms=t).latency_ms for t, ref in zip(trace.arrival_ms, trace.model_refs)]
+        runs[policy] = fleet.summary(latencies)
+    assert runs[POLICY_ROUND_ROBIN].adapters_per_replica == (40, 40, 40, 40)  # spraying: every adapter everywhere
+    assert sum(runs[POLICY_RENDEZVOUS].adapters_per_replica) == 40            # a home each: every adapter once

@@ -19,6 +19,7 @@ def test_worked_example_is_deterministic_and_complete():
     assert "VersionExistsError" in first
     assert "['1.9.0', '1.10.0', '2.1.0']" in first
     assert "97.5% saved" in first
+    assert "as its driver reports it (79.6 GiB) - base 15.0 GiB" in first and "80 GB" not in first
 
 
 def test_plan_prints_memory_buffers_kv_and_both_commands():
@@ -32,6 +33,20 @@ def test_plan_prints_memory_buffers_kv_and_both_commands():
     assert "python -m sglang.launch_server --model-path llama-3.1-8b --enable-lora --max-loras-per-batch 9" in out
     assert "--max-cpu-loras 40  (default None; costs 3,200 MiB of host memory)" in out
     assert run(*PLAN).stdout == out
+
+
+def test_plan_prices_the_fleet_with_the_course_facts():
+    """The fleet line is labcore.capacity.fleet_quote's: the numbers the chapters and the calculator print."""
+    from labcore.capacity import DYNAMIC_OVERHEAD, fleet_quote
+
+    out = run(*PLAN).stdout
+    quote = fleet_quote("llama-3.1-8b", "H100-80GB", tenants=40, tenant_qps=0.5, rank=16)
+    assert "the GPU's memory as the driver reports it (79.6 GiB)" in out
+    assert "the base from its parameter count (15.0 GiB)" in out
+    assert "a KV pool of 24 sequences of 8,192 tokens (24.0 GiB)" in out and f"{DYNAMIC_OVERHEAD:.0%} dynamic" in out
+    assert f"multi-LoRA {quote.plan.multi_lora_gpus} (${quote.plan.multi_lora_monthly_usd:,.0f}/month, sized by load)" in out
+    busy = run(*PLAN, "--tenant-qps", "5").stdout
+    assert "multi-LoRA 11 " in busy  # 40 x 5 x 1.05 / 20 = 10.5, rounded up: the 5% is charged
 
 
 def test_plan_takes_targets_context_and_slots():

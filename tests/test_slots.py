@@ -103,9 +103,28 @@ def test_request_records_validate():
         requests_from([0.0], [], output_tokens=1)
 
 
-def test_slot_pool_is_every_slot_at_the_maximum_rank():
-    assert slot_pool_mb(8, max_lora_rank=16, hidden=4096, layers=32, targets=2) == 128.0
-    assert slot_pool_mb(8, max_lora_rank=64, hidden=4096, layers=32, targets=2) == 4 * 128.0
+def test_slot_pool_is_every_slot_at_the_maximum_rank_in_every_supported_module():
+    from labcore.engines import lora_slot_bytes
+
+    assert slot_pool_mb(8, max_lora_rank=16) == lora_slot_bytes("vllm", "llama-3-8b", slots=8, max_rank=16) / 2**20
+    assert slot_pool_mb(8, max_lora_rank=64) == 4 * slot_pool_mb(8, max_lora_rank=16) == 2818.5
+    assert slot_pool_mb(8, max_lora_rank=64, target_modules=["qkv_proj", "o_proj", "gate_up_proj", "down_proj"]) == 2560
+    assert slot_pool_mb(9, max_lora_rank=16, engine="sglang") == 9 / 8 * slot_pool_mb(8, max_lora_rank=16)
+
+
+def test_sglang_rule_gives_the_base_a_slot():
+    """vLLM's scheduler lets a base request run without a slot; SGLang's counts the base's None as an adapter."""
+    def run(rule):
+        s = SlotScheduler(max_slots=2, base_takes_slot=rule, load_ms=2.0)
+        for i, (at, adapter) in enumerate(((0.0, "a@1.0.0"), (0.0, "b@1.0.0"), (1.0, None))):
+            s.submit(SlotRequest(i, at, adapter, output_tokens=3))
+        return {o.request.adapter: (o.ttft_ms, o.waited_for_slot) for o in s.run()}, s
+
+    vllm, _ = run(False)
+    sglang, scheduler = run(True)
+    assert vllm[None] == (40.0, False)  # straight into the batch
+    assert sglang[None][1] and sglang[None][0] > 40.0 and scheduler.peak_distinct <= 2
+    assert vllm["a@1.0.0"] == sglang["a@1.0.0"]
 
 
 # -- the invariant after every step of a random interleaving --------------------------------------

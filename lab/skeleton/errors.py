@@ -33,6 +33,8 @@ __all__ = [
     "CheckpointDigestError",
     "UnsafeAdapterFormatError",
     "AdapterFileError",
+    "UnknownEngineError",
+    "UnsupportedModelError",
 ]
 
 
@@ -110,3 +112,11 @@ class CheckpointDigestError(LabcoreError, ValueError):
 
 class ModelConfigError(LabcoreError, ValueError):
     """A model config is missing a dimension, has an inconsistent one, or a target is unknown."""
+
+
+class UnknownEngineError(LabcoreError, ValueError):
+    """An engine name is not one whose LoRA allocation labcore models (``labcore.engines``)."""
+
+
+class UnsupportedModelError(LabcoreError, ValueError):
+    """A model has a feature (experts of some kind, a large vocabulary...) an engine's LoRA code refuses."""

@@ -1,4 +1,5 @@
-"""Check the cache exercises: which adapters LRU evicts and what a miss costs to load (chapter 4)."""
+"""Check the cache exercises: which adapters LRU evicts, what a miss costs to load, and a prediction of the hit rate
+read off the thrash panel (chapter 4)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,10 @@ from typing import Any
 
 from ..adapter import Adapter, split_key
 from ..cache import AdapterCache, FifoAdapterCache
+from ..capacity import COURSE_ADAPTER_MB
 from ..links import LAB_HOST_TO_GPU
+from ..model_config import exact_adapter_mb
+from ..panels.cache import lru_thrash_panel
 from .exercise import Exercise
 from .verdict import Mistake, Verdict, _grade, _printer
 
@@ -17,6 +21,8 @@ __all__ = [
     "check_lru_evictions",
     "grade_miss_load_ms",
     "check_miss_load_ms",
+    "grade_thrash_hit_pct",
+    "check_thrash_hit_pct",
 ]
 
 
@@ -73,11 +79,14 @@ def grade_miss_load_ms(answer: Any, *, vram_mb: float = 16.0,
     adapter = Adapter("a", "1.0.0", "llama-3-8b", "sha256:1111", rank=16, vram_mb=vram_mb)
     expected = AdapterCache(vram_mb, transfer_mb_per_ms).transfer_ms(adapter)
     mistakes: list[Mistake] = [
+        (COURSE_ADAPTER_MB / transfer_mb_per_ms, f"is the load of the square formula's {COURSE_ADAPTER_MB:g} MiB "
+                                                 f"adapter; this one is {vram_mb:g} MiB."),
         (vram_mb * transfer_mb_per_ms, "multiplies size by bandwidth; time is size divided by bandwidth."),
         (transfer_mb_per_ms / vram_mb, "divides bandwidth by size; time is size (MiB) over bandwidth (MiB/ms)."),
         (expected * 1000, "is in microseconds; the question asks for milliseconds."),
         (expected / 1000, "is in seconds; the question asks for milliseconds."),
     ]
+    mistakes = [(v, h) for v, h in mistakes if v != expected]
     return _grade(answer, expected, unit="ms", what="the load time of one miss", mistakes=mistakes,
                   fallback="Load time = adapter size (MiB) / host-to-device bandwidth (MiB per ms).", rel_tol=0.01)
 
@@ -85,5 +94,53 @@ def grade_miss_load_ms(answer: Any, *, vram_mb: float = 16.0,
 check_miss_load_ms = _printer(grade_miss_load_ms)
 
 
+def grade_thrash_hit_pct(answer: Any, *, budget_mb: int = 448, tenants: int = 40, zipf_s: float = 0.0) -> Verdict:
+    """Grade a prediction of LRU's hit rate (%) on chapter 4's thrash panel at one state (default: uniform, 448 MiB).
+
+    The expected value is the panel's own (``lru_hit_pct``); a prediction within two percentage points is right.
+
+    >>> grade_thrash_hit_pct(70).ok
+    True
+    >>> print(grade_thrash_hit_pct(30).message)
+    ✗ 30 % is the miss rate; the question asks for the hit rate.
+    """
+    panel = lru_thrash_panel()
+    expected = panel.row(budget_mb=budget_mb, tenants=tenants, zipf_s=zipf_s)["lru_hit_pct"]
+    fits = min(int(budget_mb // ADAPTER_MB), tenants)
+    mistakes: list[Mistake] = [
+        (100 - expected, "is the miss rate; the question asks for the hit rate."),
+        (100.0, f"would need the whole working set ({tenants * ADAPTER_MB:g} MiB); {budget_mb:g} MiB holds {fits} of "
+                f"the {tenants} adapters."),
+        (panel.row(budget_mb=320, tenants=tenants, zipf_s=zipf_s)["lru_hit_pct"],
+         f"is the hit rate at 320 MiB; at {budget_mb:g} MiB more adapters fit."),
+        (panel.row(budget_mb=budget_mb, tenants=tenants, zipf_s=1.0)["lru_hit_pct"],
+         f"is what skewed traffic (s = 1) gets at {budget_mb:g} MiB; with s = {zipf_s:g} no adapter is cheap to drop."),
+    ]
+    tolerance = 2.0  # percentage points: a prediction, not a computation
+    return _grade(answer, expected, unit="%", what=f"LRU's hit rate at {budget_mb:g} MiB", rel_tol=tolerance / expected,
+                  mistakes=[(v, h) for v, h in mistakes if abs(v - expected) > tolerance],
+                  fallback=f"With uniform popularity every adapter is equally likely: the cache holds {fits} of "
+                           f"{tenants}, so about that share of requests hit.")
+
+
+check_thrash_hit_pct = _printer(grade_thrash_hit_pct)
+
+#: The adapters of the chapter's seeded day (the square formula's 16 MiB) and the exact size of the same adapter.
+ADAPTER_MB = COURSE_ADAPTER_MB
+EXACT_ADAPTER_MB = exact_adapter_mb("llama-3-8b", 16, ("q_proj", "v_proj"))
+
+
 #: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
-EXERCISES: tuple[Exercise, ...] = ()
+EXERCISES: tuple[Exercise, ...] = (
+    Exercise(label="4.1", page="04_the_cache", kind="compute", grade=grade_lru_evictions, right=["b", "a", "c"],
+             wrong=(["a", "b"], ["a", "b", "c"]), gives_away=("['b', 'a', 'c']", "evicted: b, a, c", "evicts b, a, c")),
+    Exercise(label="4.2", page="04_the_cache", kind="compute", grade=grade_miss_load_ms,
+             right=EXACT_ADAPTER_MB / LAB_HOST_TO_GPU.mb_per_ms,
+             wrong=(COURSE_ADAPTER_MB / LAB_HOST_TO_GPU.mb_per_ms, EXACT_ADAPTER_MB * LAB_HOST_TO_GPU.mb_per_ms,
+                    LAB_HOST_TO_GPU.mb_per_ms / EXACT_ADAPTER_MB),
+             kwargs={"vram_mb": EXACT_ADAPTER_MB},
+             gives_away=(f"{EXACT_ADAPTER_MB / LAB_HOST_TO_GPU.mb_per_ms:g} ms",)),
+    Exercise(label="4.3", page="04_the_cache", kind="predict", grade=grade_thrash_hit_pct, right=70.0,
+             wrong=(30.0, 100.0, 49.9), kwargs={"budget_mb": 448, "tenants": 40, "zipf_s": 0.0},
+             gives_away=("LRU 70.0%", "LRU 70.1%", "70.05"), tool="lru_thrash_panel"),
+)

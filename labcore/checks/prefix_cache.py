@@ -9,14 +9,19 @@ from ..prefix_cache import KEY_BY_IDENTITY, KEY_BY_NAME, PrefixCache
 from .exercise import Exercise
 from .verdict import Mistake, Verdict, _grade, _printer
 
-__all__ = ["STALE_EXERCISE", "grade_stale_hits", "check_stale_hits"]
+__all__ = ["STALE_EXERCISE", "stale_hits_of", "grade_stale_hits", "check_stale_hits"]
 
 #: (adapter version, prompt prefix) per request; version 1.1.0 replaces 1.0.0 under the same name after two requests.
 STALE_EXERCISE: tuple[tuple[str, str], ...] = (("1.0.0", "p1"), ("1.0.0", "p2"), ("1.1.0", "p1"), ("1.1.0", "p1"),
                                                ("1.1.0", "p3"))
 
 
-def _stale(sequence: Sequence[tuple[str, str]], key_policy: str) -> int:
+def stale_hits_of(sequence: Sequence[tuple[str, str]], key_policy: str) -> int:
+    """Return how many requests of ``sequence`` (version, prefix) a cache with ``key_policy`` serves stale.
+
+    >>> stale_hits_of(STALE_EXERCISE, KEY_BY_NAME), stale_hits_of(STALE_EXERCISE, KEY_BY_IDENTITY)
+    (2, 0)
+    """
     cache = PrefixCache(16, key_policy=key_policy)
     for version, prefix in sequence:
         cache.lookup(Adapter("support-bot", version, "llama-3-8b", "sha256:1111", rank=16, vram_mb=16.0), prefix)
@@ -29,10 +34,10 @@ def grade_stale_hits(answer: object, *, sequence: Sequence[tuple[str, str]] = ST
     >>> print(grade_stale_hits(0).message)
     ✗ 0 requests is what the registry's key gives; keyed by name, 1.0.0 and 1.1.0 share every key.
     """
-    expected = _stale(sequence, KEY_BY_NAME)
+    expected = stale_hits_of(sequence, KEY_BY_NAME)
     after = [p for v, p in sequence if v != sequence[0][0]]
     mistakes: list[Mistake] = [
-        (_stale(sequence, KEY_BY_IDENTITY), "is what the registry's key gives; keyed by name, 1.0.0 and 1.1.0 share every key."),
+        (stale_hits_of(sequence, KEY_BY_IDENTITY), "is what the registry's key gives; keyed by name, 1.0.0 and 1.1.0 share every key."),
         (len(after), "counts a prefix the old version never cached: that request misses and is computed under 1.1.0."),
         (1, "stops at the first stale hit; a hit leaves the old entry in place, so the next request for it is stale too."),
     ]
@@ -45,4 +50,7 @@ check_stale_hits = _printer(grade_stale_hits)
 
 
 #: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
-EXERCISES: tuple[Exercise, ...] = ()
+EXERCISES: tuple[Exercise, ...] = (
+    Exercise("15.3", "15_production_engines", "compute", grade_stale_hits, right=2, wrong=(0, 3),
+             gives_away=("2 requests", "2 stale", "two stale")),
+)

@@ -1,10 +1,12 @@
-"""Check the registry exercises: a semver sort key and how far string order lags behind (chapter 3)."""
+"""Check the registry exercises: a semver sort key, how far string order lags behind, and how much traffic it
+sends to a stale adapter (chapter 3)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
+from ..panels.registry import release_panel
 from ..sim import release_timeline
 from ..versions import parse_version
 from .exercise import Exercise
@@ -16,6 +18,8 @@ __all__ = [
     "check_version_key",
     "grade_releases_behind",
     "check_releases_behind",
+    "grade_stale_traffic_pct",
+    "check_stale_traffic_pct",
 ]
 
 
@@ -88,5 +92,55 @@ def grade_releases_behind(answer: Any, *, minor_releases: int = 15) -> Verdict:
 check_releases_behind = _printer(grade_releases_behind)
 
 
+def grade_stale_traffic_pct(answer: Any, *, minor_releases: int = 20, pinned_pct: int = 75) -> Verdict:
+    """Grade a prediction of the share of *all* traffic a string sort sends to a stale adapter after 1.N.0.
+
+    The expected value is what chapter 3's release panel reads at that state (``stale_all_pct``); a prediction
+    within half a percentage point of it is right (the panel shows whole percents).
+
+    >>> grade_stale_traffic_pct(13).ok, grade_stale_traffic_pct(13.1).ok
+    (True, True)
+    >>> print(grade_stale_traffic_pct(52.4).message)
+    ✗ 52.4 % is the stale share of unpinned traffic; only the 25% of requests that do not pin ever see "latest".
+    """
+    state = release_panel().row(minor_releases=minor_releases, pinned_pct=pinned_pct)
+    expected = state["stale_all_pct"]
+    t = release_timeline(minor_releases)
+    weeks, stale, unpinned = len(t.versions), t.stale_periods, 1 - pinned_pct / 100
+    mistakes: list[Mistake] = [
+        (state["stale_unpinned_pct"], f"is the stale share of unpinned traffic; only the {100 * unpinned:g}% of "
+                                      'requests that do not pin ever see "latest".'),
+        (100 * stale / weeks * pinned_pct / 100, f"multiplies by the {pinned_pct}% that pin; pinned requests get "
+                                                 "the version they name, so multiply by the share that does not."),
+        (100 * (stale - 1) / weeks * unpinned, f"leaves out the week of {t.versions[t.first_stale]}: the string sort "
+                                               "is already wrong the day it ships."),
+        (100 * stale / (weeks - 1) * unpinned, f"divides by the {weeks - 1} releases after {t.versions[0]}; "
+                                               f"{t.versions[0]}'s week carries traffic too, {weeks} weeks in all."),
+    ]
+    tolerance = 0.5  # percentage points: the panel shows whole percents
+    return _grade(answer, expected, unit="%", what=f'the stale share of all traffic after {t.versions[-1]} with '
+                  f"{pinned_pct}% pinned", mistakes=[(v, h) for v, h in mistakes if abs(v - expected) > tolerance],
+                  rel_tol=tolerance / expected,
+                  fallback=f"Count the weeks the string sort was wrong (from 1.10.0 to {t.versions[-1]}), divide by "
+                           f"all {weeks} weeks, and keep the {100 * unpinned:g}% of requests that do not pin.")
+
+
+check_stale_traffic_pct = _printer(grade_stale_traffic_pct)
+
+
+def _string_key(version: str) -> str:
+    return version
+
+
+def _string_parts_key(version: str) -> tuple[str, ...]:
+    return tuple(version.split("."))
+
+
 #: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
-EXERCISES: tuple[Exercise, ...] = ()
+EXERCISES: tuple[Exercise, ...] = (
+    Exercise(label="3.1", page="03_versions_and_registry", kind="code", grade=grade_version_key, right=parse_version,
+             wrong=(_string_key, _string_parts_key)),
+    Exercise(label="3.2", page="03_versions_and_registry", kind="predict", grade=grade_stale_traffic_pct,
+             right=13.1, wrong=(52.4, 39.3, 11.9), kwargs={"minor_releases": 20, "pinned_pct": 75},
+             gives_away=("13%", "13.1%", "13 %"), tool="release_panel"),
+)

@@ -1,4 +1,5 @@
-"""Check the router exercises: a routed request's latency and the cache budget a fleet needs (chapter 5)."""
+"""Check the router exercises: a routed request's latency, the cache budget a fleet needs, and a prediction of a
+miss over another host-to-GPU link read off the latency panel (chapter 5)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ from typing import Any
 
 from ..adapter import Adapter
 from ..cache import AdapterCache
-from ..links import LAB_HOST_TO_GPU
+from ..capacity import DYNAMIC_OVERHEAD
+from ..links import LAB_HOST_TO_GPU, LINKS, PCIE4_X16
+from ..panels.router import route_latency_panel
 from ..registry import AdapterRegistry
 from ..router import MultiLoRARouter
 from ..sizing import MIB, adapter_vram_mb
@@ -18,6 +21,8 @@ __all__ = [
     "grade_cache_budget_mb",
     "check_route_latency_ms",
     "check_cache_budget_mb",
+    "grade_link_miss_ms",
+    "check_link_miss_ms",
 ]
 
 
@@ -33,13 +38,13 @@ def _routed_miss_ms(base_latency_ms: float, dynamic_overhead: float, adapter_vra
     return d.total_latency_ms, d.overhead_ms, d.adapter_load_ms
 
 
-def grade_route_latency_ms(answer: Any, *, base_latency_ms: float = 50.0, dynamic_overhead: float = 0.08,
+def grade_route_latency_ms(answer: Any, *, base_latency_ms: float = 50.0, dynamic_overhead: float = DYNAMIC_OVERHEAD,
                            adapter_vram_mb: float = 64.0,
                            transfer_mb_per_ms: float = LAB_HOST_TO_GPU.mb_per_ms) -> Verdict:
-    """Grade the latency (ms) of a dynamic request whose adapter is not resident (default: 62 ms).
+    """Grade the latency (ms) of a dynamic request whose adapter is not resident (default: 60.5 ms).
 
-    >>> grade_route_latency_ms(54).message
-    '✗ 54 ms leaves out the adapter load: a miss also copies 64 MiB at 8 MiB/ms.'
+    >>> grade_route_latency_ms(52.5).message
+    '✗ 52.5 ms leaves out the adapter load: a miss also copies 64 MiB at 8 MiB/ms.'
     """
     expected, overhead, load = _routed_miss_ms(base_latency_ms, dynamic_overhead, adapter_vram_mb,
                                                transfer_mb_per_ms)
@@ -84,5 +89,49 @@ check_route_latency_ms = _printer(grade_route_latency_ms)
 check_cache_budget_mb = _printer(grade_cache_budget_mb)
 
 
+def grade_link_miss_ms(answer: Any, *, adapter_vram_mb: float = 320.0, link: str = PCIE4_X16.name,
+                       base_latency_ms: float = 40.0, overhead_pct: int = 5) -> Verdict:
+    """Grade a prediction of a dynamic miss's latency (ms) over one host-to-GPU ``link`` of the transfer table.
+
+    The expected value is chapter 5's latency panel at that state (``miss_ms``, the real router's number).
+
+    >>> grade_link_miss_ms(55.5).ok
+    True
+    >>> print(grade_link_miss_ms(82).message)
+    ✗ 82 ms copies over the lab's link (8 MiB/ms); this miss comes over PCIe 4.0 x16 from pinned memory.
+    """
+    panel = route_latency_panel()
+    row = panel.row(adapter_vram_mb=adapter_vram_mb, link=link, base_latency_ms=base_latency_ms,
+                    overhead_pct=overhead_pct)
+    expected = row["miss_ms"]
+    hop = LINKS[link]
+    lab = panel.row(adapter_vram_mb=adapter_vram_mb, link=LAB_HOST_TO_GPU.name, base_latency_ms=base_latency_ms,
+                    overhead_pct=overhead_pct)["miss_ms"]
+    mistakes: list[Mistake] = [
+        (lab, f"copies over the lab's link ({LAB_HOST_TO_GPU.mb_per_ms:g} MiB/ms); this miss comes over {hop.name} "
+              "from pinned memory."),
+        (expected - hop.overhead_ms, f"leaves out the link's fixed {hop.overhead_ms:g} ms per copy."),
+        (row["hit_ms"] + hop.overhead_ms + adapter_vram_mb / hop.gb_per_s,
+         f"treats {hop.gb_per_s:g} GB/s as {hop.gb_per_s:g} MiB/ms; a GB/s is 10^9 bytes a second, "
+         f"{1e6 / MIB:.3f} MiB per ms."),
+        (expected - row["overhead_ms"], f"leaves out the LoRA overhead: a dynamic request costs base × "
+                                        f"(1 + {overhead_pct / 100:g}) before the load."),
+    ]
+    return _grade(answer, expected, unit="ms", what=f"the miss over {hop.name}", rel_tol=0.001,
+                  mistakes=[(v, h) for v, h in mistakes if abs(v - expected) > 0.001 * expected],
+                  fallback="total = base × (1 + overhead) + the link's fixed cost + size / the link's bandwidth.")
+
+
+check_link_miss_ms = _printer(grade_link_miss_ms)
+
+
 #: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
-EXERCISES: tuple[Exercise, ...] = ()
+EXERCISES: tuple[Exercise, ...] = (
+    Exercise(label="5.1", page="05_the_router", kind="compute", grade=grade_route_latency_ms, right=60.5,
+             wrong=(52.5, 58.0, 60.9), kwargs={"base_latency_ms": 50.0, "dynamic_overhead": DYNAMIC_OVERHEAD,
+                                               "adapter_vram_mb": 64.0},
+             gives_away=("60.5 ms", "60.5")),
+    Exercise(label="5.2", page="05_the_router", kind="predict", grade=grade_link_miss_ms, right=55.5,
+             wrong=(82.0, 55.42, 54.9), kwargs={"adapter_vram_mb": 320.0, "link": PCIE4_X16.name},
+             gives_away=("55.5 ms", "55.52"), tool="route_latency_panel"),
+)

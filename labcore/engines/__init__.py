@@ -1,14 +1,15 @@
 """What the serving engines do with LoRA: the settings table, the buffers they allocate, their launch flags.
 
 ``mapping`` holds the production mapping (each labcore concept next to the engine setting that plays
-its part), ``allocation`` the LoRA buffers vLLM and SGLang preallocate, ``launch`` the launch
-commands with the memory each flag costs, and ``plan`` one GPU's memory plan per engine.
+its part), ``summary`` its short version for a slide, ``allocation`` the LoRA buffers vLLM and SGLang
+preallocate, ``launch`` the launch commands with the memory each flag costs, and ``plan`` one GPU's
+memory plan per engine.
 
 >>> lora_slot_bytes("vllm", "llama-3-8b", slots=8, max_rank=64, target_modules=["qkv_proj"]) // 2**20
 576
 """
 
-from . import allocation, launch, mapping, plan
+from . import allocation, launch, mapping, plan, summary
 from .allocation import (
     ALLOCATING_ENGINES,
     SGLANG_ENGINE,
@@ -38,7 +39,8 @@ from .mapping import (
     resolve_labcore_name,
     settings_for,
 )
+from .summary import mapping_summary_html, summary_rows
 from .plan import EnginePlan, serving_plan
 
 # Every public name of the four modules, in their own order: today's mapping names first.
-__all__ = [*mapping.__all__, *allocation.__all__, *launch.__all__, *plan.__all__]
+__all__ = [*mapping.__all__, *summary.__all__, *allocation.__all__, *launch.__all__, *plan.__all__]

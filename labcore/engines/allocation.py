@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._validate import count, instance, text
-from ..errors import LabcoreError
+from ..errors import UnknownEngineError, UnsupportedModelError
 from ..model_config import ModelConfig, load_model_config
 
 __all__ = [
@@ -88,14 +88,6 @@ _MOE_TYPES_NO_SHARED = frozenset({"mixtral", "qwen3_moe"})
 # Names a user may give, mapped to the module that carries them (PEFT names -> packed names).
 _ALIASES = {"q_proj": "qkv_proj", "k_proj": "qkv_proj", "v_proj": "qkv_proj", "gate_proj": "gate_up_proj",
             "up_proj": "gate_up_proj", "w1": "gate_up_proj", "w3": "gate_up_proj", "w2": "down_proj"}
-
-
-class UnknownEngineError(LabcoreError, ValueError):
-    """An engine name is not one whose LoRA allocation labcore models."""
-
-
-class UnsupportedModelError(LabcoreError, ValueError):
-    """A model has a feature (experts of some kind, a large vocabulary...) an engine's LoRA code refuses."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,13 +311,31 @@ def lora_slot_bytes(engine: str, model: ModelConfig | str, *, slots: int, max_ra
                                              target_modules=target_modules, tp=tp, dtype_bytes=dtype_bytes))
 
 
-def buffer_rows(buffers: Iterable[LoraBuffer]) -> list[dict[str, Any]]:
+def buffer_rows(buffers: Iterable[LoraBuffer], *, per_module: bool = False) -> list[dict[str, Any]]:
     """Return the buffers as display rows (module, slice, A and B shapes, MiB) for a chapter's table.
+
+    ``per_module=True`` gives one row per module, its slices' shapes joined by ``+`` (a table short enough for a
+    slide).
 
     >>> buffer_rows(lora_buffers("vllm", "llama-3-8b", slots=8, max_rank=64, target_modules=["o_proj"]))[0]["mib"]
     256.0
+    >>> row = buffer_rows(lora_buffers("vllm", "llama-3-8b", slots=8, max_rank=16), per_module=True)[0]
+    >>> row["module"], row["slice"], row["B"], row["mib"]
+    ('qkv_proj', 'q + k + v', '8×1×4096×16 + 8×1×1024×16 + 8×1×1024×16', 144.0)
     """
-    return [{"module": b.module, "slice": b.part or "\u2014", "A": "\u00d7".join(map(str, b.a_shape)),
+    rows = [{"module": b.module, "slice": b.part or "\u2014", "A": "\u00d7".join(map(str, b.a_shape)),
              "B": "\u00d7".join(map(str, b.b_shape)), "per": "layer" if b.count > 1 else "model",
              "count": b.count, "mib": b.bytes / 2**20} for b in buffers]
+    if not per_module:
+        return rows
+    merged: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        if row["module"] not in merged:
+            merged[row["module"]] = dict(row)
+            continue
+        m = merged[row["module"]]
+        for key in ("slice", "A", "B"):
+            m[key] = f"{m[key]} + {row[key]}"
+        m["mib"] += row["mib"]
+    return list(merged.values())
 

@@ -6,9 +6,11 @@ buffers (:func:`~labcore.engines.allocation.lora_slot_bytes`), one sequence of K
 context length (:func:`~labcore.kv_cache.kv_bytes_per_sequence`), the adapters kept in host
 memory, or the share of the GPU's driver-reported memory the engine may take.
 
-SGLang counts the base model's requests as one more adapter in a batch (its batch preparation
-takes the set of the batch's adapter ids with the base model's ``None`` in it), so it gets one slot
-more than vLLM for the same adapters.
+SGLang counts the base model's requests as one more adapter in a batch (its batch check,
+``LoRAManager.validate_lora_batch`` in python/sglang/srt/lora/lora_manager.py, commit db922586 of the
+code index, takes the set of the batch's adapter ids with the base model's ``None`` in it), so it gets
+one slot more than vLLM for the same adapters (:class:`labcore.slots.SlotScheduler` with
+``base_takes_slot=True`` plays that rule).
 
 >>> cmds = launch_commands("llama-3.1-8b", "H100-80GB", tenants=40, rank=16, context_tokens=8192)
 >>> cmds["vllm"].command.split()[:4]

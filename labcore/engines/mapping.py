@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._validate import flag, instance, text
+from .allocation import lora_slot_bytes
 
 __all__ = [
     "VLLM",
@@ -148,27 +149,52 @@ _TRT_MODEL = ("triton-inference-server/tensorrtllm_backend all_models/inflight_b
               "get_peft_cache_config (commit 01200cc4)")
 _LORAX_LAUNCHER = "predibase/lorax docs/reference/launcher.md (commit 400cec8c)"
 _LORAX_INDEX = "predibase/lorax docs/index.md, Features (commit 1e223be1)"
+_LORAX_MAIN = "predibase/lorax launcher/src/main.rs, struct Args (commit 7c4541f3)"
+_LORAX_SERVER = ("predibase/lorax server/lorax_server/models/flash_causal_lm.py, ADAPTER_MEMORY_FRACTION "
+                 "(code index)")
+_LORAX_PRS = ("predibase/lorax pull requests #303 (merged 2024-03-04: the reservation) and #306 (2024-03-06: the "
+              "scheduler loads an adapter only if it fits the reservation; it gives 128 as the old default)")
+_VLLM_ENABLE = ("vLLM API reference, vllm.engine.arg_utils.EngineArgs.enable_lora (the v0.22.1 page is not in the "
+                "course's stored docs; read at arg_utils.py commit 001999d2) and LoRAConfig (docs v0.22.1)")
+_SGLANG_BATCH = ("sgl-project/sglang python/sglang/srt/lora/lora_manager.py, LoRAManager.validate_lora_batch "
+                 "(lora_ids: set[Optional[str]]; commit db922586)")
+_TRT_LLMAPI = ("NVIDIA/TensorRT-LLM tensorrt_llm/llmapi/llm_args.py, class PeftCacheConfig, field device_cache_percent "
+               "(three stored versions of the file in the code index agree; commit not pinned)")
 
 _ROWS: tuple[tuple[Any, ...], ...] = (
     # ---- vLLM ------------------------------------------------------------------------------
-    (VLLM, "arg_utils.py @ 001999d2", "--enable-lora", "flag",
-     "turns on LoRA serving (help: 'If True, enable handling of LoRA adapters.'); a request names its adapter "
-     "in the model field", "off (a store_true flag)",
+    (VLLM, "docs v0.22.1; arg_utils.py @ 001999d2", "--enable-lora", "flag",
+     "turns on LoRA serving (help: 'If True, enable handling of LoRA adapters.') with the LoRAConfig of the "
+     "rows below; a request names its adapter in the model field", "off (a store_true flag)",
      "dynamic mode of MultiLoRARouter", ("labcore.router.MultiLoRARouter", "labcore.router.MODE_DYNAMIC"),
-     f"{_VLLM_ARGS}; {_VLLM_GUIDE}, Serving LoRA Adapters"),
+     f"{_VLLM_ENABLE}; {_VLLM_GUIDE}, Serving LoRA Adapters"),
     (VLLM, "docs v0.22.1; lora.py @ 01230b40", "--max-loras", "config",
      "'Max number of LoRAs in a single batch': the GPU slots; the scheduler skips a waiting request whose "
-     "adapter would exceed it ('Scheduling would exceed max_loras, skip.')", "1",
-     "SlotScheduler(max_slots=...), BatchCostModel(max_loras=...)",
-     ("labcore.slots.SlotScheduler:max_slots", "labcore.batching.BatchCostModel:max_loras"),
+     "adapter would exceed it ('Scheduling would exceed max_loras, skip.'); a request for the base model needs "
+     "no slot", "1",
+     "SlotScheduler(max_slots=..., base_takes_slot=False), BatchCostModel(max_loras=...)",
+     ("labcore.slots.SlotScheduler:max_slots", "labcore.slots.SlotScheduler:base_takes_slot",
+      "labcore.batching.BatchCostModel:max_loras"),
      f"{_VLLM_CONFIG_DOCS}; {_VLLM_SCHED}",
      "a slot count, not MiB: what a slot costs is the next row"),
-    (VLLM, "lora.py @ 01230b40; base_linear.py @ 1ace43ed", "--max-lora-rank", "config",
-     "'Max LoRA rank'; allowed values 1, 8, 16, 32, 64, 128, 256, 320, 512 (MaxLoRARanks); every slot's A and "
-     "B buffers are preallocated at this rank, whatever an adapter's own rank", "16",
-     "slot_pool_mb(max_lora_rank=...); Adapter.rank", ("labcore.slots.slot_pool_mb:max_lora_rank",
-                                                        "labcore.adapter.Adapter:rank"),
-     f"{_VLLM_LORA_CONFIG}; {_VLLM_LAYERS}"),
+    (VLLM, "docs v0.22.1; lora.py @ 01230b40; base_linear.py @ 1ace43ed", "--max-lora-rank", "config",
+     "'Max LoRA rank'; allowed values 1, 8, 16, 32, 64, 128, 256, 320, 512 (MaxLoRARanks); at model load every "
+     "slot gets an A (rank x input) and a B (output x rank) buffer at this rank, whatever an adapter's own rank, "
+     "in every LoRA-capable module (packed qkv_proj with k and v at the grouped-query width, o_proj, packed "
+     "gate_up_proj, down_proj, and the embedding and lm_head where the model class wraps them)", "16",
+     "lora_slot_bytes / slot_pool_mb(max_lora_rank=...); Adapter.rank",
+     ("labcore.engines.allocation.lora_slot_bytes:max_rank", "labcore.slots.slot_pool_mb:max_lora_rank",
+      "labcore.adapter.Adapter:rank"),
+     f"{_VLLM_CONFIG_DOCS}; {_VLLM_LORA_CONFIG}; {_VLLM_LAYERS}; vllm/lora/layers/column_parallel_linear.py and "
+     "vocab_parallel_embedding.py, create_lora_weights (labcore.engines.allocation.SOURCES)",
+     "the slots cost the maximum rank over every supported module, not an adapter's own size: 8 slots at the "
+     f"default rank on Llama-3-8B are {lora_slot_bytes('vllm', 'llama-3-8b', slots=8, max_rank=16) / 2**20:,.1f} MiB"),
+    (VLLM, "docs v0.22.1", "--lora-target-modules", "config",
+     "LoRAConfig.target_modules: 'Restrict LoRA to specific module suffixes (e.g., [\"o_proj\", \"qkv_proj\"]). "
+     "If None, all supported LoRA modules are used'", "None (every supported module)",
+     "lora_buffers(target_modules=...)", ("labcore.engines.allocation.lora_buffers:target_modules",),
+     f"{_VLLM_CONFIG_DOCS}",
+     "the packed names: q_proj selects all of qkv_proj's three slices"),
     (VLLM, "docs v0.22.1; lora.py @ 01230b40", "--max-cpu-loras", "config",
      "'Maximum number of LoRAs to store in CPU memory. Must be >= than max_loras'", "max_loras (when unset)",
      "TieredCache host tier", ("labcore.tiers.TieredCache:host_budget_mb",),
@@ -200,9 +226,12 @@ _ROWS: tuple[tuple[Any, ...], ...] = (
                                              "labcore.prefix_cache.KEY_BY_NAME"), _VLLM_KV),
     # ---- SGLang ----------------------------------------------------------------------------
     (SGLANG, "lora.ipynb @ 034b3be8", "--max-loras-per-batch", "flag",
-     "'Maximum number of adaptors used by each batch'; sizes the GPU memory reserved for LoRA", "8",
-     "SlotScheduler(max_slots=...)", ("labcore.slots.SlotScheduler:max_slots",),
-     f"{_SGLANG_DOCS}, Arguments for LoRA Serving"),
+     "'Maximum number of adaptors used by each batch'; sizes the GPU memory reserved for LoRA; the batch check "
+     "counts the batch's distinct adapter ids with the base model's None among them, so base requests take a "
+     "slot too", "8",
+     "SlotScheduler(max_slots=..., base_takes_slot=True)",
+     ("labcore.slots.SlotScheduler:max_slots", "labcore.slots.SlotScheduler:base_takes_slot"),
+     f"{_SGLANG_DOCS}, Arguments for LoRA Serving; {_SGLANG_BATCH}"),
     (SGLANG, "lora.ipynb @ 034b3be8", "--max-loaded-loras", "flag",
      "'limits the maximum number of LoRA adapters loaded in CPU memory at a time'; must be >= "
      "max-loras-per-batch", "",
@@ -230,10 +259,18 @@ _ROWS: tuple[tuple[Any, ...], ...] = (
     # ---- TensorRT-LLM ----------------------------------------------------------------------
     (TENSORRT_LLM, "model_config.md @ 05ceae03", "lora_cache_gpu_memory_fraction", "config",
      "'Fraction of GPU memory used for LoRA cache. Computed as a fraction of left over memory after engine "
-     "load, and after KV cache is loaded.' (the executor's PeftCacheConfig.device_cache_percent)", "0.05",
-     "AdapterCache(vram_budget_mb=...) out of gpu_memory_split",
-     ("labcore.cache.AdapterCache:vram_budget_mb", "labcore.sizing.gpu_memory_split"),
-     f"{_TRT_DOCS}, tensorrt_llm model, LoRA cache; {_TRT_MODEL}"),
+     "load, and after KV cache is loaded.' (the Triton backend's default; it fills the executor's "
+     "PeftCacheConfig.device_cache_percent)", "0.05",
+     "AdapterCache(vram_budget_mb=fraction x the memory left) out of memory_split",
+     ("labcore.cache.AdapterCache:vram_budget_mb", "labcore.capacity.memory_split"),
+     f"{_TRT_DOCS}, tensorrt_llm model, LoRA cache; {_TRT_MODEL}",
+     "a fraction, not MiB: of the free memory after the engine and the KV cache"),
+    (TENSORRT_LLM, "llm_args.py (code index)", "PeftCacheConfig.device_cache_percent", "api",
+     "the LLM API's LoRA device cache: 'Proportion of free device memory after engine load to use for cache, as "
+     "a fraction from 0 to 1'", "0.02",
+     "AdapterCache(vram_budget_mb=fraction x the memory left)", ("labcore.cache.AdapterCache:vram_budget_mb",),
+     _TRT_LLMAPI,
+     "the same cache as lora_cache_gpu_memory_fraction, with another default when no Triton config sets it"),
     (TENSORRT_LLM, "model_config.md @ 05ceae03", "lora_cache_host_memory_bytes", "config",
      "'Size of host LoRA cache in bytes'", "1G",
      "TieredCache host tier", ("labcore.tiers.TieredCache:host_budget_mb",),
@@ -251,8 +288,19 @@ _ROWS: tuple[tuple[Any, ...], ...] = (
      f"{_TRT_DOCS}, Model Input and Output"),
     # ---- LoRAX -----------------------------------------------------------------------------
     (LORAX, "launcher.md @ 400cec8c", "--max-active-adapters", "flag",
-     "'Maximum number of adapters that can be placed on the GPU and accept requests at a time'", "128",
-     "SlotScheduler(max_slots=...)", ("labcore.slots.SlotScheduler:max_slots",), _LORAX_LAUNCHER),
+     "'Maximum number of adapters that can be placed on the GPU and accept requests at a time'", "1024",
+     "SlotScheduler(max_slots=...)", ("labcore.slots.SlotScheduler:max_slots",),
+     f"{_LORAX_MAIN}; {_LORAX_LAUNCHER}; {_LORAX_PRS}",
+     "128 before the adapter memory reservation; since then --adapter-memory-fraction is the real bound"),
+    (LORAX, "main.rs @ 7c4541f3", "--adapter-memory-fraction", "flag",
+     "'Reservation of memory set aside for loading adapters onto the GPU. Increasing this value will reduce the "
+     "size of the KV cache'; 'NOT scaled relative to cuda_memory_fraction, but expressed in absolute terms': a "
+     "fraction of the GPU's total memory, kept out of the KV cache; an adapter is moved to the GPU only when it "
+     "fits", "0.1",
+     "AdapterCache(vram_budget_mb=fraction x the GPU) out of memory_split",
+     ("labcore.cache.AdapterCache:vram_budget_mb", "labcore.capacity.memory_split"),
+     f"{_LORAX_MAIN}; {_LORAX_SERVER}; {_LORAX_PRS}",
+     "a fraction of the whole GPU, where TensorRT-LLM's is a fraction of what the KV cache left"),
     (LORAX, "launcher.md @ 400cec8c", "--adapter-cycle-time-s", "flag",
      "'The time in seconds between adapter exchanges'", "2",
      "no timer in labcore: adapters are exchanged on demand (AdapterCache.access)",
@@ -294,7 +342,7 @@ def settings_for(engine: str, records: Iterable[EngineSetting] | None = None) ->
     """Return the records of one ``engine`` (or of :data:`NONE`).
 
     >>> [r.setting for r in settings_for("LoRAX")][:2]
-    ['--max-active-adapters', '--adapter-cycle-time-s']
+    ['--max-active-adapters', '--adapter-memory-fraction']
     """
     if engine not in ENGINES + (NONE,):
         raise ValueError(f"engine must be one of {ENGINES + (NONE,)}, got {engine!r}")
@@ -317,10 +365,11 @@ def mapping_rows(records: Sequence[EngineSetting] | None = None) -> list[dict[st
     return rows
 
 
-_TABLE_STYLE = ("width:100%;table-layout:fixed;font-size:0.85em;line-height:1.35;overflow-wrap:anywhere;"
+#: The page tables' style (the short table of :mod:`labcore.engines.summary` uses it too).
+TABLE_STYLE = ("width:100%;table-layout:fixed;font-size:0.85em;line-height:1.35;overflow-wrap:anywhere;"
                 "border-collapse:collapse")
 _WIDTHS = ("20%", "32%", "20%", "28%")
-_CELL_STYLE = "vertical-align:top;padding:0.35em 0.5em;border-top:1px solid rgba(128,128,128,0.35)"
+CELL_STYLE = "vertical-align:top;padding:0.35em 0.5em;border-top:1px solid rgba(128,128,128,0.35)"
 
 
 def mapping_table_html(records: Sequence[EngineSetting] | None = None) -> str:
@@ -333,9 +382,9 @@ def mapping_table_html(records: Sequence[EngineSetting] | None = None) -> str:
     (7, True, True)
     """
     def cell(inner: str) -> str:
-        return f'<td style="{_CELL_STYLE}">{inner}</td>'
+        return f'<td style="{CELL_STYLE}">{inner}</td>'
 
-    head = "".join(f'<th style="{_CELL_STYLE};text-align:left;width:{w}">{h}</th>'
+    head = "".join(f'<th style="{CELL_STYLE};text-align:left;width:{w}">{h}</th>'
                    for h, w in zip(("setting", "what it does", "in labcore", "checked against"), _WIDTHS))
     body = []
     for r in production_mapping() if records is None else records:
@@ -344,5 +393,6 @@ def mapping_table_html(records: Sequence[EngineSetting] | None = None) -> str:
         checked = f"<b>{html.escape(r.version)}</b>{'' if r.verified else ' (unverified)'}<br>{html.escape(r.source)}"
         body.append("<tr>" + cell(f"<code>{html.escape(r.setting)}</code>{default}") + cell(html.escape(r.does))
                     + cell(html.escape(r.concept) + note) + cell(checked) + "</tr>")
-    return (f'<table class="lc-table lc-engines" style="{_TABLE_STYLE}"><thead><tr>{head}</tr></thead>'
+    return (f'<table class="lc-table lc-engines" style="{TABLE_STYLE}"><thead><tr>{head}</tr></thead>'
             f"<tbody>{''.join(body)}</tbody></table>")
+

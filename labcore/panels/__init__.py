@@ -24,6 +24,7 @@ from .batching import batch_panel
 from .cache import lru_thrash_panel, your_cache_panel
 from .canary import canary_panel
 from .fleet import fleet_calculator_panel, fleet_load_panel, fleet_savings_panel, your_fleet_panel
+from .launch import launch_panel
 from .registry import release_panel, your_registry_panel
 from .router import route_latency_panel, your_router_panel
 from .sim import customer41_panel, onboarding_panel, your_simulator_panel
@@ -35,13 +36,13 @@ __all__ = ["Control", "Lines", "PANELS", "Panel", "Series", "Text", "show", *sor
     "admission_panel", "affinity_panel", "fleet_calculator_panel", "batch_panel", "lru_thrash_panel", "canary_panel", "fleet_load_panel",
     "fleet_savings_panel", "release_panel", "route_latency_panel", "customer41_panel", "onboarding_panel",
     "adapter_vram_panel", "fit_quiz_panel", "gpu_fit_panel", "gpu_split_panel", "spill_panel", "slot_cliff_panel",
-    "your_registry_panel", "your_cache_panel", "your_router_panel", "your_fleet_panel", "your_simulator_panel"])]
+    "launch_panel", "your_registry_panel", "your_cache_panel", "your_router_panel", "your_fleet_panel", "your_simulator_panel"])]
 
 #: Every panel factory by name (the browser tests and the benchmark iterate over it).
 PANELS: dict[str, Callable[[], Panel]] = {f.__name__: f for f in (
     fleet_savings_panel, adapter_vram_panel, gpu_split_panel, release_panel, lru_thrash_panel, route_latency_panel,
     customer41_panel, fleet_load_panel, fit_quiz_panel, onboarding_panel, spill_panel, affinity_panel, canary_panel,
-    batch_panel, admission_panel, fleet_calculator_panel, gpu_fit_panel, slot_cliff_panel,
+    batch_panel, admission_panel, fleet_calculator_panel, gpu_fit_panel, slot_cliff_panel, launch_panel,
     your_registry_panel, your_cache_panel, your_router_panel, your_fleet_panel, your_simulator_panel)}
 
 

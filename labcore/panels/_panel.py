@@ -27,7 +27,6 @@ the panel's and the default state's row, computed here, equals the file's; other
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
 import math
@@ -37,8 +36,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import __version__
 from ..site import GRIDS_ENV, VEGALITE_MIME, grid_path
+from ._chart import lines_layer
+from ._grid import grid_key, spec_grid_key
 
 __all__ = ["Control", "Series", "Text", "Lines", "Panel", "VEGALITE_MIME", "READOUT"]
 
@@ -47,7 +47,6 @@ VEGALITE_SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"  # an identi
 READOUT = "readout"
 #: Largest grid a panel may embed in a page (rows); a bigger one must coarsen its controls.
 MAX_ROWS = 6000
-CHART_HEIGHT_PX = 220
 FONT_PX = 12
 #: Longest readout line (characters): it must fit a 390 px phone screen at FONT_PX.
 READOUT_LINE_CHARS = 56
@@ -220,6 +219,35 @@ class Panel:
                              f"(it would not fit a phone): {long[0]!r}")
         return row
 
+    def including(self, **values: Any) -> Panel:
+        """Return this panel with each value put on its control's grid and made its default: a value the room proposes.
+
+        In a live kernel (JupyterLab, RISE, the Live site) the copy displays as a panel at that value, its other
+        states still a move away; a numeric value off the slider's steps turns that slider into a dropdown.
+
+        >>> from labcore.panels import show
+        >>> room = show("fleet_savings_panel").including(tenants=41)
+        >>> room.defaults()["tenants"], 41 in next(c for c in room.controls if c.name == "tenants").values
+        (41, True)
+        """
+        unknown = set(values) - {c.name for c in self.controls}
+        if unknown:
+            raise KeyError(f"{self.name} has no control {sorted(unknown)}; controls: {[c.name for c in self.controls]}")
+        controls = []
+        for c in self.controls:
+            if c.name not in values:
+                controls.append(c)
+                continue
+            value = values[c.name]
+            grid = c.values if value in c.values else tuple(sorted((*c.values, value)) if _is_number(value) else
+                                                              (*c.values, value))
+            labels = () if not c.labels else tuple(c.labels[c.values.index(v)] if v in c.values else str(v)
+                                                   for v in grid)
+            controls.append(Control(c.name, c.label, values=grid, default=value, labels=labels))
+        copy = Panel.__new__(Panel)
+        copy.__dict__.update(self.__dict__, controls=tuple(controls), _rows=None)
+        return copy
+
     def rows(self) -> list[dict[str, Any]]:
         """Return every state's row (computed once per panel object, in control order).
 
@@ -286,7 +314,7 @@ class Panel:
         """Return the Vega-Lite v5 spec: bound parameters, the grid as data, the chart and the readout."""
         params = [{"name": c.name, "value": c.default, "bind": c.binding()} for c in self.controls]
         current = " && ".join(c.test() for c in self.controls)
-        chart = _lines(self, current)
+        chart = lines_layer(self, current)
         readout = {
             "name": "readout",  # the page's SVG marks it class "readout_marks" (the browser tests read it)
             "width": "container",
@@ -334,36 +362,6 @@ class Panel:
         return f"Panel({self.name!r}, controls={[c.name for c in self.controls]}, states={len(self.rows())})"
 
 
-def grid_key(name: str, controls: Sequence[tuple[str, Sequence[Any], Any]], variant: str = "") -> str:
-    """Return the key of a grid: a digest of the panel's name, each control's (name, values, default), labcore's version,
-    and the variant when there is one (a panel computed on a learner's code never takes the reference's grid).
-
-    >>> len(grid_key("toy_panel", [("a", [1, 2], 1)])), grid_key("p", []) != grid_key("p", [], "mine")
-    (16, True)
-    """
-    key = {"panel": name, "labcore": __version__, "controls": [[n, list(v), d] for n, v, d in controls]}
-    if variant:
-        key["variant"] = variant
-    text = json.dumps(key, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-
-
-def spec_grid_key(spec: Mapping[str, Any]) -> str:
-    """Return :func:`grid_key` of the panel a displayed spec draws (its ``usermeta``, ``params`` and ``data`` rows).
-
-    Each control's values are the distinct values of its column, in the rows' order (the grid's).
-    """
-    names = list(spec["usermeta"]["controls"])
-    defaults = {p["name"]: p["value"] for p in spec["params"]}
-    values: dict[str, list[Any]] = {n: [] for n in names}
-    for row in spec["data"]["values"]:
-        for n in names:
-            if row[n] not in values[n]:
-                values[n].append(row[n])
-    return grid_key(spec["usermeta"]["labcore_panel"], [(n, values[n], defaults[n]) for n in names],
-                    spec["usermeta"].get("labcore_variant", ""))
-
-
 def _shown(value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
@@ -374,49 +372,3 @@ def _json_number(v: Any) -> Any:
             raise ValueError(f"a panel measure must be finite, got {v!r}")
         return round(v, 6)
     return v
-
-
-def _axis(title: str, fmt: str) -> dict[str, Any]:
-    return {"title": title, "format": fmt, "grid": True, "gridOpacity": 0.6, "labelOverlap": "greedy",
-            "tickCount": 6, "labelSeparation": 6}
-
-
-def _color(series: Sequence[Series]) -> dict[str, Any]:
-    labels = {s.field: s.label for s in series}
-    return {
-        "field": "measure", "type": "nominal",
-        "scale": {"domain": [s.field for s in series], "range": [s.color for s in series]},
-        "legend": {"labelExpr": f"{json.dumps(labels)}[datum.label]", "symbolType": "stroke"},
-    }
-
-
-def _lines(panel: Panel, current: str) -> dict[str, Any]:
-    chart = panel.chart
-    control = next(c for c in panel.controls if c.name == chart.x)
-    others = " && ".join(c.test() for c in panel.controls if c.name != chart.x) or "true"
-    fields = [s.field for s in chart.series]
-    x = {"field": chart.x, "type": "quantitative", "axis": _axis(chart.x_title or control.label, chart.x_format),
-         "scale": {"type": "log", "nice": False} if chart.x_log else {"type": "linear", "zero": False, "nice": False}}
-    y_scale: dict[str, Any] = {"type": "log" if chart.y_log else "linear"}
-    if chart.y_domain is not None:
-        y_scale["domain"] = list(chart.y_domain)
-    y = {"field": "value", "type": "quantitative", "axis": _axis(chart.y_title, chart.y_format), "scale": y_scale}
-    fold = {"fold": fields, "as": ["measure", "value"]}
-    dash = [s.field for s in chart.series if s.dashed]
-    line_enc: dict[str, Any] = {"x": x, "y": y, "color": _color(chart.series)}
-    if dash:
-        line_enc["strokeDash"] = {"condition": {"test": f"indexof({json.dumps(dash)}, datum.measure) >= 0",
-                                                "value": [5, 3]}, "value": [1, 0]}
-    return {
-        "width": "container",
-        "height": CHART_HEIGHT_PX,
-        "layer": [
-            {"transform": [{"filter": others}, fold], "mark": {"type": "line", "strokeWidth": 2, "clip": True},
-             "encoding": line_enc},
-            {"transform": [{"filter": current}], "mark": {"type": "rule", "strokeDash": [2, 2], "opacity": 0.6},
-             "encoding": {"x": {"field": chart.x, "type": "quantitative"}}},
-            {"transform": [{"filter": current}, fold], "mark": {"type": "point", "filled": True, "size": 70,
-                                                               "clip": True},
-             "encoding": {"x": x, "y": y, "color": _color(chart.series)}},
-        ],
-    }

@@ -1,5 +1,8 @@
 """Panels for in-flight admission: a full pool makes requests wait or be refused, never evicts one in flight.
 
+Each state is one of chapter 13's runs (:func:`labcore.sim.scenarios.admission.admission_run`: the chapter's trace
+and seed), so the default state is the chapter's 24-slot run.
+
 >>> row = admission_panel().row(pool_adapters=40)      # room for every tenant: nobody waits
 >>> row["refused"], row["queued"]
 (0, 0)
@@ -10,18 +13,15 @@ from __future__ import annotations
 from typing import Any
 
 from ..plots import OKABE_ITO
-from ..sim import ADMISSION, Workload, make_trace, simulate, single_replica_router
+from ..sim import ADMISSION
+from ..sim.scenarios.admission import ADMISSION_GRID, admission_run
 from ._panel import Control, Lines, Panel, Series
 
 __all__ = ["admission_panel"]
 
 
 def _admission_state(pool_adapters: int, hold_ms: float, max_queue: int) -> dict[str, Any]:
-    a = ADMISSION
-    w = Workload(tenants=a["tenants"], requests=a["requests"], zipf_s=a["zipf_s"], rate_per_s=a["rate_per_s"],
-                 seed=a["seed"])
-    r = simulate(lambda: single_replica_router(w, budget_mb=16.0 * pool_adapters), make_trace(w), hold_ms=hold_ms,
-                 max_queue=max_queue, windows=0)
+    r = admission_run(pool_adapters, hold_ms=hold_ms, max_queue=max_queue)
     return {"queued": r.queued, "refused": r.refused, "requests": r.requests, "max_wait_ms": r.max_wait_ms,
             "p99_ms": r.p99_ms, "queued_pct": 100 * r.queued / r.requests,
             "refused_pct": 100 * r.refused / r.requests}
@@ -40,11 +40,12 @@ def admission_panel() -> Panel:
         "admission_panel",
         title="In-flight admission: waiting and refusals as the pool shrinks",
         controls=[
-            Control("pool_adapters", "adapter pool (16 MiB adapters)", values=(8, 12, 16, 20, 24, 28, 32, 36, 40),
+            Control("pool_adapters", "adapter pool (16 MiB adapters)", values=ADMISSION_GRID["pool_adapters"],
                     default=24),
-            Control("hold_ms", "extra time a request holds its adapter (ms)", values=(100.0, 300.0, 600.0),
-                    default=300.0),
-            Control("max_queue", "admission queue (requests)", values=(8, 32, 128), default=32),
+            Control("hold_ms", "extra time a request holds its adapter (ms)", values=ADMISSION_GRID["hold_ms"],
+                    default=ADMISSION.hold_ms),
+            Control("max_queue", "admission queue (requests)", values=ADMISSION_GRID["max_queue"],
+                    default=ADMISSION.max_queue),
         ],
         compute=_admission_state,
         readout=_readout,

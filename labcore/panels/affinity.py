@@ -1,5 +1,8 @@
 """Panels for affinity routing: where a tenant's adapter lives decides the hit rate and the hot spots.
 
+Each state is chapter 10's experiment (:func:`labcore.sim.scenarios.affinity.affinity_runs`: its trace, its seed,
+its length) at one skew, fleet size and bound, so the default state is the chapter's own table.
+
 >>> row = affinity_panel().row()
 >>> row["p99_bounded_ms"] < row["p99_round_robin_ms"]
 True
@@ -9,20 +12,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..sim.scenarios.affinity import affinity_runs
+from ..sim.scenarios.affinity import AFFINITY_DEFAULTS, AFFINITY_TRACE, affinity_runs
 from ..plots import OKABE_ITO
 from ._panel import Control, Lines, Panel, Series
 
 __all__ = ["affinity_panel"]
 
-PANEL_REQUESTS = 2_500
-WARMUP = 500
 POLICIES = ("round-robin", "rendezvous", "bounded-rendezvous")
 
 
 def _affinity_state(zipf_s: float, replicas: int, load_factor: float) -> dict[str, Any]:
-    runs = affinity_runs(zipf_s, replicas, load_factor, requests=PANEL_REQUESTS + WARMUP, warmup=WARMUP,
-                         policies=POLICIES)
+    runs = affinity_runs(zipf_s, replicas, load_factor, policies=POLICIES)
     rr, rv, bd = (runs[p] for p in POLICIES)
     return {"p99_round_robin_ms": rr.p99_ms, "p99_rendezvous_ms": rv.p99_ms, "p99_bounded_ms": bd.p99_ms,
             "hit_round_robin_pct": 100 * rr.hit_rate, "hit_rendezvous_pct": 100 * rv.hit_rate,
@@ -44,9 +44,11 @@ def affinity_panel() -> Panel:
         "affinity_panel",
         title="Placement policy against popularity skew: p99 per policy",
         controls=[
-            Control("zipf_s", "popularity skew s (Zipf)", values=(0.0, 0.2, 0.4, 0.6, 0.8, 1.0, 1.2), default=1.0),
-            Control("replicas", "replicas (GPUs)", values=(2, 4, 8), default=4),
-            Control("load_factor", "bounded-load factor c (x mean)", values=(1.1, 1.25, 1.5, 2.0), default=1.25),
+            Control("zipf_s", "popularity skew s (Zipf)", values=(0.0, 0.2, 0.4, 0.6, 0.8, 1.0, 1.2),
+                    default=AFFINITY_DEFAULTS["zipf_s"]),
+            Control("replicas", "replicas (GPUs)", values=(2, 4, 8), default=int(AFFINITY_DEFAULTS["replicas"])),
+            Control("load_factor", "bounded-load factor c (x mean)", values=(1.1, 1.25, 1.5, 2.0),
+                    default=AFFINITY_DEFAULTS["load_factor"]),
         ],
         compute=_affinity_state,
         readout=_readout,
@@ -54,5 +56,6 @@ def affinity_panel() -> Panel:
                                Series("p99_rendezvous_ms", "rendezvous", OKABE_ITO["blue"]),
                                Series("p99_bounded_ms", "bounded rendezvous", OKABE_ITO["bluish_green"])),
                     y_title="p99 request latency (ms, log)", y_log=True, y_domain=(30, 100_000)),
-        note=f"Each state replays {PANEL_REQUESTS:,} seeded requests after a {WARMUP:,}-request warmup.",
+        note=f"Each state is the chapter's run: {AFFINITY_TRACE['requests']:,.0f} seeded requests, the first "
+             f"{AFFINITY_TRACE['warmup']:,.0f} warming the caches.",
     )

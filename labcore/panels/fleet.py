@@ -1,26 +1,36 @@
 """Panels for the fleet plan: the bill of one GPU per tenant against many adapters per GPU.
 
+Chapters 1 and 6 open their panels on the same experiment: 40 tenants with the lab's 16 MiB adapters,
+each sending 0.25 requests/s, on H100s at USD 3.20 an hour that sustain 20 requests/s, with the course's
+GPU split and its 5% dynamic overhead (:mod:`labcore.capacity`).
+
 >>> p = fleet_savings_panel()
->>> p.row()["savings_pct"]          # the lab's defaults: 40 tenants, H100 at $3.20/hour, 16 MiB adapters
-97.5
+>>> p.row()["savings_pct"], p.row()["multi_lora_gpus"]
+(97.5, 1)
+>>> fleet_load_panel().row(tenant_qps=5.0)["multi_lora_gpus"]      # 40 × 5 × 1.05 = 210 requests/s
+11
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..capacity import fleet_quote, fleet_under_load
+from ..capacity import DYNAMIC_OVERHEAD, fleet_quote, fleet_under_load
 from ..fleet import GPU_QPS, FleetPlan
 from ..implementation import YOURS_COLOR, Implementation, Missing, implementation, on_your_code
 from ..plots import OKABE_ITO
 from ._panel import Control, Lines, Panel, Series
 
 __all__ = ["fleet_savings_panel", "fleet_load_panel", "fleet_calculator_panel", "plan_measures", "plan_readout",
-           "your_fleet_panel", "your_fleet_state"]
+           "load_readout", "QUIET_TENANT_QPS", "your_fleet_panel", "your_fleet_state"]
 
-PRICES_USD_PER_HOUR: tuple[float, ...] = tuple(round(0.8 + 0.4 * i, 2) for i in range(11))  # 0.80 ... 4.80
+PRICES_USD_PER_HOUR: tuple[float, ...] = tuple(round(0.8 * i, 2) for i in range(1, 7))  # 0.80, 1.60 ... 4.80
 ADAPTER_SIZES_MB: tuple[float, ...] = (16.0, 256.0, 1024.0, 4096.0)
 TENANT_QPS: tuple[float, ...] = (0.25, 0.5, 1.0, 2.0, 5.0, 10.0)
+#: The chapters' experiment: a quiet tenant's load (requests/s), the default of both chapters' panels.
+QUIET_TENANT_QPS = 0.25
+#: Chapter 6's load slider: 0.25 to 20 requests/s per tenant, in steps of 0.25.
+LOAD_PANEL_QPS: tuple[float, ...] = tuple(0.25 * i for i in range(1, 81))
 BILLS = (
     Series("dedicated_monthly_usd", "one GPU per tenant", OKABE_ITO["vermillion"]),
     Series("multi_lora_monthly_usd", "multi-LoRA", OKABE_ITO["bluish_green"]),
@@ -47,18 +57,27 @@ def plan_readout(row: Any) -> str:
     return (f"{row['tenants']} tenants, one GPU each: {_gpus(row['dedicated_gpus'])}, "
             f"${row['dedicated_monthly_usd']:,.0f}/mo\n"
             f"multi-LoRA: {_gpus(row['multi_lora_gpus'])}, ${row['multi_lora_monthly_usd']:,.0f}/mo: "
-            f"{row['savings_pct']:.1f}% cheaper\n"
+            f"{abs(row['savings_pct']):.1f}% {'cheaper' if row['savings_pct'] >= 0 else 'dearer'}\n"
             f"sized by {why} (memory needs {row['memory_bound_gpus']}, "
             f"load {row['load_bound_gpus']})")
+
+
+def load_readout(row: Any) -> str:
+    """Return a fleet state's readout with the traffic the shared GPUs carry, overhead included."""
+    gpu_qps = row.get("gpu_qps", GPU_QPS)
+    heavy = row["tenants"] * row["tenant_qps"] * (1 + DYNAMIC_OVERHEAD)
+    return (plan_readout(row) + f"\nload {row['tenants']} × {row['tenant_qps']:g} × {1 + DYNAMIC_OVERHEAD:g} = "
+            f"{heavy:,.4g} req/s, {gpu_qps:g} per GPU")
 
 
 def _price() -> Control:
     return Control("gpu_hourly_usd", "GPU price (USD/hour)", values=PRICES_USD_PER_HOUR, default=3.2)
 
 
-def _size() -> Control:
-    return Control("adapter_vram_mb", "adapter size (MiB)", values=ADAPTER_SIZES_MB, default=16.0,
-                   labels=("16 MiB (r=16 q,v on 8B)", "256 MiB", "1 GiB", "4 GiB"))
+def _size(values: tuple[float, ...] = ADAPTER_SIZES_MB) -> Control:
+    names = {16.0: "16 MiB (r=16 q,v on 8B)", 256.0: "256 MiB", 1024.0: "1 GiB", 4096.0: "4 GiB"}
+    return Control("adapter_vram_mb", "adapter size (MiB)", values=values, default=16.0,
+                   labels=tuple(names[v] for v in values))
 
 
 def fleet_savings_panel() -> Panel:
@@ -70,31 +89,30 @@ def fleet_savings_panel() -> Panel:
             Control("tenants", "tenants", values=tuple(range(10, 201, 10)), default=40),
             _price(),
             _size(),
-            Control("tenant_qps", "load per tenant (requests/s)", values=TENANT_QPS, default=0.25),
+            Control("tenant_qps", "load per tenant (requests/s)", values=TENANT_QPS, default=QUIET_TENANT_QPS),
         ],
         compute=lambda tenants, gpu_hourly_usd, adapter_vram_mb, tenant_qps: plan_measures(
             fleet_under_load(tenants, gpu_hourly_usd, adapter_vram_mb, tenant_qps)),
-        readout=plan_readout,
+        readout=load_readout,
         chart=Lines("tenants", BILLS, y_title="monthly bill (USD, log scale)", y_log=True, y_domain=(500, 1_000_000),
                     y_format="$,.0f"),
     )
 
 
 def fleet_load_panel() -> Panel:
-    """Raise the load per tenant and watch the saving shrink toward the utilisation ratio (chapter 6)."""
+    """Raise the load per tenant: the saving shrinks toward the dedicated fleet's idle share, less the overhead (ch. 6)."""
     return Panel(
         "fleet_load_panel",
         title="Under load the shared fleet grows: the saving shrinks",
         controls=[
-            Control("tenant_qps", "load per tenant (requests/s)", values=tuple(x / 2 for x in range(1, 41)),
-                    default=0.5),
+            Control("tenant_qps", "load per tenant (requests/s)", values=LOAD_PANEL_QPS, default=QUIET_TENANT_QPS),
             Control("tenants", "tenants", values=(10, 20, 40, 80, 160), default=40),
             Control("gpu_qps", "one GPU sustains (requests/s)", values=(10.0, 20.0, 40.0), default=20.0),
-            _size(),
+            _size((16.0, 1024.0, 4096.0)),
         ],
         compute=lambda tenant_qps, tenants, gpu_qps, adapter_vram_mb: plan_measures(
             fleet_under_load(tenants, 3.2, adapter_vram_mb, tenant_qps, gpu_qps=gpu_qps)),
-        readout=plan_readout,
+        readout=load_readout,
         chart=Lines("tenant_qps", BILLS, y_title="monthly bill at $3.20/GPU-hour (USD, log)", y_log=True,
                     y_domain=(1_000, 1_000_000), y_format="$,.0f"),
     )

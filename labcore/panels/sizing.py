@@ -7,15 +7,17 @@
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
 from typing import Any
 
-from ..base_model import base_weights_gib
-from ..capacity import memory_split
-from ..gpus import known_gpus, load_gpu
-from ..model_config import TARGET_SETS, exact_sizing, known_models, load_model_config
+from ..capacity import MemorySplit, memory_split
+from ..gpus import known_gpus
+from ..kv_cache import kv_layer_windows
+from ..model_config import TARGET_SETS, exact_adapter_mb, exact_sizing, known_models, load_model_config
 from ..plots import MEMORY_COLORS, OKABE_ITO
-from ..sizing import adapter_vram_mb, gpu_memory_split
+from ..sizing import adapter_vram_mb
 from ._panel import Control, Lines, Panel, Series
 
 __all__ = ["adapter_vram_panel", "gpu_split_panel", "gpu_fit_panel", "fit_quiz_panel"]
@@ -85,48 +87,83 @@ def adapter_vram_panel(model: str = "llama-3-8b") -> Panel:
     )
 
 
-GPUS_GIB: tuple[int, ...] = (24, 40, 48, 80, 141, 192)
+#: The split panel's models: dense configs of three families, two of them with sliding-window layers.
+SPLIT_MODELS: tuple[str, ...] = ("llama-3.2-3b", "llama-3-8b", "mistral-7b", "qwen2.5-7b", "gemma-2-9b", "qwen3-14b")
+#: The split panel's GPUs (from the one table, :mod:`labcore.gpus`), smallest to largest.
+SPLIT_GPUS: tuple[str, ...] = ("L4-24GB", "A100-40GB", "L40S-48GB", "H100-80GB", "H200-141GB")
+SPLIT_CONTEXTS: tuple[int, ...] = (4096, 8192, 32768)
+SPLIT_SEQUENCES: tuple[int, ...] = tuple(range(8, 65, 8))
+SPLIT_RANKS: tuple[int, ...] = (8, 16, 32, 64)
+SPLIT_TARGETS = ("q_proj", "v_proj")
 
 
-def _split_state(gpu_vram_gb: float, base_vram_gb: float, kv_cache_gb: float, adapter_vram_mb: float) -> dict[str, Any]:
-    spare = max(0.0, gpu_vram_gb - base_vram_gb)
-    kv = min(kv_cache_gb, spare)  # a control cannot overfill the GPU
-    if base_vram_gb > gpu_vram_gb:
-        return {"fits_base": False, "base_gb": float(base_vram_gb), "kv_gb": 0.0, "pool_gb": 0.0, "adapters": 0,
-                "adapters_plot": None}
-    s = gpu_memory_split(gpu_vram_gb, base_vram_gb=base_vram_gb, kv_cache_gb=kv, adapter_vram_mb=adapter_vram_mb)
-    return {"fits_base": True, "base_gb": float(base_vram_gb), "kv_gb": float(kv),
-            "pool_gb": s.adapter_pool_mb / 1024, "adapters": s.adapters_that_fit,
-            "adapters_plot": s.adapters_that_fit or None}  # a log axis has no zero
+@functools.lru_cache(maxsize=None)
+def _split(model: str, gpu: str, sequences: int, context_tokens: int) -> MemorySplit:
+    """The split without its adapter size (the grid asks each one for every rank: computed once)."""
+    return memory_split(model, gpu, sequences=sequences, context_tokens=context_tokens)
 
 
-def _split_readout(row: Any) -> str:
-    if not row["fits_base"]:
-        return (f"a {row['base_vram_gb']:g} GiB base does not fit on a {row['gpu_vram_gb']:g} GiB GPU:\n"
-                "no room for a KV cache or adapters")
-    return (f"{row['gpu_vram_gb']:g} GiB = base {row['base_gb']:g} + KV {row['kv_gb']:g} "
-            f"+ adapters {row['pool_gb']:,.1f} GiB\n"
-            f"{row['adapters']:,} adapters of {row['adapter_vram_mb']:g} MiB fit in the pool")
+@functools.lru_cache(maxsize=None)
+def _exact_mb(model: str, rank: int) -> float:
+    return exact_adapter_mb(model, rank, list(SPLIT_TARGETS))
+
+
+@functools.lru_cache(maxsize=None)
+def _slides(model: str) -> bool:
+    return any(window is not None for window in kv_layer_windows(model))
+
+
+def _split_state(sequences: int, model: str, gpu: str, context_tokens: int, rank: int) -> dict[str, Any]:
+    adapter = _exact_mb(model, rank)
+    s = dataclasses.replace(_split(model, gpu, sequences, context_tokens), adapter_mb=adapter)
+    token_bytes = s.kv_gib * 2**30 / s.kv_tokens  # averaged over the sequence: sliding layers keep only their window
+    return {"gpu_gib": s.gpu_gib, "base_gib": s.base_gib, "kv_gib": s.kv_gib, "kv_tokens": s.kv_tokens,
+            "kv_kib_per_token": token_bytes / 1024, "pool_gib": s.pool_gib, "adapter_mb": adapter,
+            "adapters": s.adapters_that_fit, "adapters_plot": s.adapters_that_fit or None,  # a log axis has no zero
+            "tokens_per_adapter": adapter * 2**20 / token_bytes, "fits": s.fits, "sliding": _slides(model)}
+
+
+def _split_readout(r: Any) -> str:
+    head = f"{r['model']} on {r['gpu']}: {r['gpu_gib']:,.1f} GiB"
+    kv = (f"KV: {r['sequences']} × {r['context_tokens']:,} = {r['kv_tokens']:,} tokens, "
+          f"{r['kv_gib']:,.1f} GiB")
+    if not r["fits"]:
+        return (f"{head}\n{kv}\nbase {r['base_gib']:,.1f} + KV {r['kv_gib']:,.1f} GiB: no room for an adapter\n"
+                "fewer sequences, a shorter context or a bigger GPU")
+    per_token = f"{r['kv_kib_per_token']:,.0f} KiB a token" + (" (sliding window)" if r["sliding"] else "")
+    return (f"{head}\n"
+            f"base {r['base_gib']:,.1f} + KV {r['kv_gib']:,.1f} + adapters {r['pool_gib']:,.1f} GiB\n"
+            f"{kv}\n{per_token}\n"
+            f"r={r['rank']} q,v adapter {r['adapter_mb']:,.2f} MiB = {r['tokens_per_adapter']:,.0f} tokens of KV\n"
+            f"{r['adapters']:,} adapters fit beside {r['sequences']} sequences")
 
 
 def gpu_split_panel() -> Panel:
-    """Split one GPU into base weights, KV-cache pool and adapter pool; count the adapters that fit (chapter 2)."""
+    """Trade KV-cache tokens against resident adapters on one GPU: model, GPU, context, sequences, rank (chapter 2).
+
+    Every GPU holds the base (bf16, from its parameter count), a KV-cache pool for ``sequences`` of
+    ``context_tokens`` sized from the model's config (:func:`labcore.capacity.memory_split`), and exact-size
+    rank-``rank`` q,v adapters in what is left.
+
+    >>> row = gpu_split_panel().row()       # chapter 2's split: Llama-3-8B on an H100, 24 sequences of 8,192
+    >>> row["kv_gib"], row["adapter_mb"], row["adapters"], row["tokens_per_adapter"]
+    (24.0, 13.0, 3205, 104.0)
+    """
     return Panel(
         "gpu_split_panel",
-        title="One GPU: base weights, KV cache, and what is left for adapters",
+        title="One GPU: every sequence of KV cache is adapters you cannot keep",
         controls=[
-            Control("kv_cache_gb", "KV-cache pool (GiB)", values=(0, 8, 16, 24, 32, 48, 64), default=24),
-            Control("gpu_vram_gb", "GPU memory (GiB)", values=GPUS_GIB, default=80),
-            Control("base_vram_gb", "base weights (GiB)", values=(2, 8, 16, 40, 70, 140), default=16,
-                    labels=("2 (1B bf16)", "8 (8B fp8)", "16 (8B bf16)", "40 (70B 4-bit)", "70 (70B fp8)",
-                            "140 (70B bf16)")),
-            Control("adapter_vram_mb", "adapter size (MiB)", values=(13.0, 16.0, 64.0, 160.0, 640.0), default=16.0),
+            Control("sequences", "sequences at once", values=SPLIT_SEQUENCES, default=24),
+            Control("model", "base model (bf16)", values=SPLIT_MODELS, default="llama-3-8b"),
+            Control("gpu", "GPU (memory as its driver reports it)", values=SPLIT_GPUS, default="H100-80GB"),
+            Control("context_tokens", "context length (tokens)", values=SPLIT_CONTEXTS, default=8192),
+            Control("rank", "adapter rank r (q,v)", values=SPLIT_RANKS, default=16),
         ],
         compute=_split_state,
         readout=_split_readout,
-        chart=Lines("kv_cache_gb", (Series("adapters_plot", "adapters that fit", MEMORY_COLORS["adapters"]),),
-                    y_title="adapters that fit (log)", y_log=True, y_domain=(1, 200_000),
-                    x_title="KV-cache pool (GiB): it trades against the adapter pool"),
+        chart=Lines("sequences", (Series("adapters_plot", "adapters that fit", MEMORY_COLORS["adapters"]),),
+                    y_title="adapters that fit (log)", y_log=True, y_domain=(1, 100_000),
+                    x_title="sequences kept in the KV cache at once"),
     )
 
 

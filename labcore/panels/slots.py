@@ -15,12 +15,13 @@ from ..sim.scenarios.slots import FIX_AFFINITY, FIX_NONE, FIX_PIN, FIX_ROUND_ROB
 from ..slots import slot_pool_mb
 from ._panel import Control, Lines, Panel, Series
 
-__all__ = ["slot_cliff_panel", "slot_state", "PANEL_FIXES"]
+__all__ = ["slot_cliff_panel", "slot_state", "PANEL_FIXES", "SLOT_RANK"]
 
 #: The fixes the panel offers (more slots is the slot control itself).
 PANEL_FIXES: tuple[str, ...] = (FIX_NONE, FIX_PIN, FIX_ROUND_ROBIN, FIX_AFFINITY)
-#: What one slot costs in the readout: Llama-3-8B on q and v at vLLM's default --max-lora-rank 16, bf16.
-_SLOT_SHAPE = {"max_lora_rank": 16, "hidden": 4096, "layers": 32, "targets": 2}
+#: What the slots cost in the readout: vLLM's buffers for Llama-3-8B at its default --max-lora-rank 16, bf16, over
+#: every module it supports (no --lora-target-modules), as labcore.engines.lora_slot_bytes sizes them.
+SLOT_RANK = 16
 
 
 def slot_state(max_slots: int, active_adapters: int, fix: str) -> dict[str, Any]:
@@ -32,7 +33,7 @@ def slot_state(max_slots: int, active_adapters: int, fix: str) -> dict[str, Any]
     run = slot_run(SLOT_CLIFF, fix=fix, max_slots=max_slots, active_adapters=active_adapters)
     return {"p50_ms": run.p50_ms, "p99_ms": run.p99_ms, "waited": run.waited, "requests": run.requests,
             "replicas": run.replicas, "pinned": len(run.pinned),
-            "pool_mb": slot_pool_mb(run.max_slots, **_SLOT_SHAPE) * run.replicas,
+            "pool_mb": slot_pool_mb(run.max_slots, max_lora_rank=SLOT_RANK) * run.replicas,
             "per_replica": "/".join(map(str, run.adapters_per_replica))}
 
 
@@ -47,7 +48,7 @@ def _readout(r: Any) -> str:
     return (f"{r['active_adapters']} adapters on {r['max_slots']} slots, {how}\n"
             f"TTFT median {_ms(r['p50_ms'])}, p99 {_ms(r['p99_ms'])}\n"
             f"{r['waited']:,} of {r['requests']:,} requests waited for a slot\n"
-            f"slot buffers: {r['pool_mb']:,.0f} MiB (rank 16, Llama-3-8B q,v)")
+            f"vLLM slot buffers: {r['pool_mb']:,.0f} MiB (rank {SLOT_RANK}, all modules)")
 
 
 def slot_cliff_panel() -> Panel:

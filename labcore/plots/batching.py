@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..batching import break_even_utilisation
+from ..batching import FLAT_OVERHEAD, break_even_utilisation
 from .offline import needs_matplotlib
 from .style import OKABE_ITO, _axes, set_axis_units
 
@@ -21,7 +21,7 @@ RANK_COLORS: dict[int, str] = {8: OKABE_ITO["sky_blue"], 16: OKABE_ITO["bluish_g
 
 
 @needs_matplotlib
-def plot_break_even(model: Any, *, rank: int, distinct: int, flat_overhead: float = 0.05,
+def plot_break_even(model: Any, *, rank: int, distinct: int, flat_overhead: float = FLAT_OVERHEAD,
                     distinct_range: Sequence[int] = (1, 2, 4, 8, 16, 32, 64), legend: bool = True,
                     ax: Axes | None = None) -> Figure:
     """Plot the utilisation a merged GPU needs to beat dynamic serving, against distinct adapters per batch.

@@ -6,6 +6,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ..capacity import MemorySplit
 from ..sizing import MB_PER_GB, GpuMemorySplit, adapter_vram_mb
 from .offline import needs_matplotlib
 from .style import MEMORY_COLORS, MODE_COLORS, OKABE_ITO, _axes, _fmt_mb, set_axis_units
@@ -60,20 +61,32 @@ def plot_adapter_vram(
 
 
 @needs_matplotlib
-def plot_gpu_split(split: GpuMemorySplit, *, ax: Axes | None = None) -> Figure:
+def plot_gpu_split(split: GpuMemorySplit | MemorySplit, *, ax: Axes | None = None) -> Figure:
     """Plot one GPU as a bar split into base weights, KV-cache pool and adapter pool.
 
-    >>> from labcore.sizing import gpu_memory_split
-    >>> fig = plot_gpu_split(gpu_memory_split(80, base_vram_gb=16, kv_cache_gb=24, adapter_vram_mb=16))
+    ``split`` is the course's split of a real GPU (:func:`labcore.capacity.memory_split`: the driver's
+    memory, the base from its parameter count, the KV pool in tokens) or the lab's split of round numbers
+    (:func:`labcore.sizing.gpu_memory_split`).
+
+    >>> from labcore.capacity import memory_split
+    >>> fig = plot_gpu_split(memory_split(adapter_mb=13.0))
     >>> fig.axes[0].get_title()
+    '3,205 adapters fit in 40.7 GiB'
+    >>> from labcore.sizing import gpu_memory_split
+    >>> plot_gpu_split(gpu_memory_split(80, base_vram_gb=16, kv_cache_gb=24, adapter_vram_mb=16)).axes[0].get_title()
     '2,560 adapters fit in 40.0 GiB'
     """
     fig, ax = _axes(ax)
-    pool_gb = split.adapter_pool_mb / MB_PER_GB
-    used_gb = split.adapters_that_fit * split.adapter_vram_mb / MB_PER_GB
+    if isinstance(split, MemorySplit):
+        gpu_gb, base_gb, kv_gb, pool_gb = split.gpu_gib, split.base_gib, split.kv_gib, max(split.pool_gib, 0.0)
+        adapter_mb = split.adapter_mb
+    else:
+        gpu_gb, base_gb, kv_gb = split.gpu_vram_gb, split.base_vram_gb, split.kv_cache_gb
+        pool_gb, adapter_mb = split.adapter_pool_mb / MB_PER_GB, split.adapter_vram_mb
+    used_gb = split.adapters_that_fit * adapter_mb / MB_PER_GB
     parts = [
-        ("base", split.base_vram_gb, MEMORY_COLORS["base"]),
-        ("KV cache", split.kv_cache_gb, MEMORY_COLORS["kv_cache"]),
+        ("base", base_gb, MEMORY_COLORS["base"]),
+        ("KV cache", kv_gb, MEMORY_COLORS["kv_cache"]),
         ("adapters", used_gb, MEMORY_COLORS["adapters"]),
         ("unused", max(pool_gb - used_gb, 0.0), MEMORY_COLORS["free"]),
     ]
@@ -81,7 +94,7 @@ def plot_gpu_split(split: GpuMemorySplit, *, ax: Axes | None = None) -> Figure:
     for label, width, color in parts:
         ax.barh([0], [width], left=left, color=color, label=label, height=0.6)
         left += width
-    ax.set_xlim(0, split.gpu_vram_gb)
+    ax.set_xlim(0, gpu_gb)
     ax.set_ylim(-0.5, 1.0)
     ax.set_yticks([])
     ax.grid(axis="y", visible=False)

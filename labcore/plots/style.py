@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from matplotlib.figure import Figure
 
 __all__ = [
+    "figure_alt",
     "OKABE_ITO",
     "GREY",
     "MODE_COLORS",
@@ -129,8 +130,35 @@ def use_course_style() -> None:
         from matplotlib_inline.backend_inline import set_matplotlib_formats
     except ImportError:  # pragma: no cover - no IPython here
         return
-    if get_ipython() is not None:  # no date in the SVG's metadata: the same figure gives the same file
+    shell = get_ipython()
+    if shell is not None:  # no date in the SVG's metadata: the same figure gives the same file
         set_matplotlib_formats("svg", metadata={"Date": None})
+        svg = shell.display_formatter.formatters["image/svg+xml"]
+        drawn = svg.lookup_by_type(matplotlib.figure.Figure)
+        # the same SVG, with the figure's text alternative in the output's metadata (the book's pages write it as alt)
+        svg.for_type(matplotlib.figure.Figure, lambda fig: (drawn(fig), {"alt": figure_alt(fig)}))
+
+
+def figure_alt(fig: Any) -> str:
+    """Return a figure's text alternative: its titles, which state its point (the course's rule), and its axes.
+
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots(); _ = ax.set_title("Hit rate falls past the working set"); _ = ax.set_xlabel("budget (MiB)")
+    >>> _ = ax.set_ylabel("hit rate (%)"); figure_alt(fig)
+    'Hit rate falls past the working set: hit rate (%) against budget (MiB).'
+    >>> plt.close(fig)
+    """
+    parts = []
+    suptitle = getattr(fig, "_suptitle", None)
+    if suptitle is not None and suptitle.get_text().strip():
+        parts.append(" ".join(suptitle.get_text().split()))
+    for ax in fig.axes:
+        title = " ".join(" ".join(ax.get_title(loc) for loc in ("left", "center", "right")).split())
+        y, x = (" ".join(label.split()) for label in (ax.get_ylabel(), ax.get_xlabel()))
+        axes = f"{y} against {x}" if y and x else y or x
+        if title or axes:
+            parts.append(f"{title}: {axes}" if title and axes else title or axes)
+    return (". ".join(parts) + ".") if parts else "A figure of the chapter (its numbers are in the text around it)."
 
 
 def tenant_color(name: str) -> str:

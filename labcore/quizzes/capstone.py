@@ -7,7 +7,9 @@ True
 
 from __future__ import annotations
 
-from ..capacity import fleet_quote
+import math
+
+from ..capacity import DYNAMIC_OVERHEAD, fleet_quote
 from ..fleet import GPU_QPS
 from ..sim import CAPSTONE
 from ._quiz import Choice, MultipleChoice, Numeric, Quiz
@@ -18,7 +20,7 @@ __all__ = ["capstone_quiz"]
 def capstone_quiz() -> Quiz:
     """Return chapter 16's quiz; its numbers come from :data:`labcore.sim.CAPSTONE` and :func:`fleet_quote`."""
     s = CAPSTONE
-    load_gpus = 3 * s.tenants * s.tenant_qps / GPU_QPS
+    load_gpus = 3 * s.tenants * s.tenant_qps * (1 + DYNAMIC_OVERHEAD) / GPU_QPS
     tripled = fleet_quote(s.model, s.gpu, tenants=s.tenants, tenant_qps=3 * s.tenant_qps,
                           gpu_hourly_usd=s.gpu_hourly_usd, rank=s.rank, targets=s.targets).plan
     return Quiz("capstone_quiz", "Chapter 16: putting it together", (
@@ -38,8 +40,9 @@ def capstone_quiz() -> Quiz:
             f"The chapter's {s.tenants} customers fit one H100 with room for thousands more adapters. What sizes "
             "their shared fleet once each customer sends three times as many requests?",
             (Choice("The load: requests per second over what one GPU sustains", True,
-                    f"Right: {3 * s.tenants * s.tenant_qps:g} requests per second need "
-                    f"{tripled.multi_lora_gpus} GPUs of {GPU_QPS:g} each; memory still needs one."),
+                    f"Right: {3 * s.tenants * s.tenant_qps:g} requests per second, "
+                    f"{DYNAMIC_OVERHEAD:.0%} more for dynamic serving, need {tripled.multi_lora_gpus} GPUs of "
+                    f"{GPU_QPS:g} each; memory still needs one."),
              Choice("The adapter pool: more requests need more adapters resident", False,
                     "The number of adapters is the number of customers, unchanged; more requests per customer do "
                     "not need more memory."),
@@ -49,10 +52,16 @@ def capstone_quiz() -> Quiz:
             f"At three times the load ({3 * s.tenant_qps:g} requests per second for each of {s.tenants} customers, "
             f"{GPU_QPS:g} per GPU), how many GPUs does the shared fleet need?",
             answer=float(tripled.multi_lora_gpus), unit="GPUs",
-            explanation=f"{s.tenants} × {3 * s.tenant_qps:g} / {GPU_QPS:g} = {load_gpus:g} GPUs of load"
+            explanation=f"{s.tenants} × {3 * s.tenant_qps:g} × {1 + DYNAMIC_OVERHEAD:g} / {GPU_QPS:g} = "
+                        f"{load_gpus:g} GPUs of load"
                         + ("." if load_gpus == int(load_gpus) else f", rounded up to {tripled.multi_lora_gpus}."),
             mistakes=((1.0, "is what memory alone needs; the load needs more."),
                       *(((load_gpus, "is a fraction of a GPU: round up, a GPU is rented whole."),)
                         if load_gpus != int(load_gpus) else ()),
+                      *(((float(math.ceil(3 * s.tenants * s.tenant_qps / GPU_QPS - 1e-9)),
+                          f"forgets the {DYNAMIC_OVERHEAD:.0%} dynamic overhead: every shared GPU sustains "
+                          f"{GPU_QPS / (1 + DYNAMIC_OVERHEAD):.1f} requests/s of LoRA traffic, not {GPU_QPS:g}."),)
+                        if math.ceil(3 * s.tenants * s.tenant_qps / GPU_QPS - 1e-9) != tripled.multi_lora_gpus
+                        else ()),
                       (float(s.tenants), "is one GPU per customer: the dedicated fleet, not the shared one."))),
     ))

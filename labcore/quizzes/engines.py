@@ -1,8 +1,8 @@
 """The self-check quiz of chapter 15 (the engines): slots per batch, a name-keyed prefix cache, what no engine checks.
 
 >>> quiz = engines_quiz()
->>> quiz.grade(2, 128.0)[0], quiz.grade(2, 64.0)[1]
-(True, "✗ 64 MiB sizes each slot at the adapters' own rank 16; every slot is preallocated at --max-lora-rank 32.")
+>>> quiz.grade(2, 208.0)[0], quiz.grade(2, 104.0)[1]
+(True, "✗ 104 MiB sizes each slot at the adapters' own rank 16; every slot is preallocated at --max-lora-rank 32.")
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from ..engines import NONE, production_mapping
 from ..prefix_cache import KEY_BY_NAME
 from ..sim.scenarios.prefix_cache import prefix_cache_runs
 from ..sim.scenarios.slots import SLOT_CLIFF, slot_run
+from ..sizing import adapter_vram_mb
 from ..slots import slot_pool_mb
 from ._quiz import Choice, MultipleChoice, Numeric, Quiz
 
@@ -23,10 +24,10 @@ def engines_quiz() -> Quiz:
     stale = prefix_cache_runs()[KEY_BY_NAME]
     gaps = {r.setting for r in production_mapping() if r.engine == NONE}
     assert "base-checkpoint digest binding" in gaps  # the third question's answer is one of the recorded gaps
-    slots, max_rank, own_rank = 4, 32, 16
-    shape = {"hidden": 4096, "layers": 32, "targets": 2}
-    pool = slot_pool_mb(slots, max_lora_rank=max_rank, **shape)
-    own = slot_pool_mb(slots, max_lora_rank=own_rank, **shape)
+    slots, max_rank, own_rank, modules = 4, 32, 16, ["qkv_proj", "o_proj"]
+    pool = slot_pool_mb(slots, max_lora_rank=max_rank, target_modules=modules)
+    own = slot_pool_mb(slots, max_lora_rank=own_rank, target_modules=modules)
+    square = slots * adapter_vram_mb(max_rank, 4096, 32, 2)
     return Quiz("engines_quiz", "Chapter 15: the engines", (
         MultipleChoice(
             f"{SLOT_CLIFF.active_adapters} equally busy adapters share {SLOT_CLIFF.max_slots} slots "
@@ -49,12 +50,17 @@ def engines_quiz() -> Quiz:
              Choice("The adapter's path on disk", False,
                     "No: a reload in place keeps the path and changes the bytes."))),
         Numeric(
-            f"vLLM runs with --max-loras {slots} and --max-lora-rank {max_rank}; every adapter is rank {own_rank} "
-            "on q and v of Llama-3-8B (hidden 4096, 32 layers, bf16). How much VRAM do the slot buffers take?",
+            f"vLLM runs with --max-loras {slots} --max-lora-rank {max_rank} --lora-target-modules "
+            f"{' '.join(modules)}; every adapter is rank {own_rank} on q and v of Llama-3-8B (bf16). How much VRAM "
+            "do the slot buffers take?",
             answer=pool, unit="MiB",
-            explanation=f"{slots} slots, each one adapter at rank {max_rank}: {pool:g} MiB.",
+            explanation=f"{slots} slots at rank {max_rank} in the two packed modules, per layer: qkv_proj (A {max_rank} "
+                        f"x 4096 for each of q, k, v; B 4096, 1024 and 1024 x {max_rank}) and o_proj (A {max_rank} x "
+                        f"4096, B 4096 x {max_rank}): {pool:g} MiB (labcore.engines.lora_buffers lists them).",
             mistakes=((own, f"sizes each slot at the adapters' own rank {own_rank}; every slot is preallocated at "
                             f"--max-lora-rank {max_rank}."),
+                      (square, "is the square formula over q and v; the engine allocates the packed qkv_proj (three "
+                               "slices, k and v at the grouped-query width) and o_proj, as the flag says."),
                       (pool / slots, f"is one slot; --max-loras {slots} preallocates {slots}."),
                       (pool * 2, "uses 4 bytes per parameter; the slots hold bf16."))),
         MultipleChoice(

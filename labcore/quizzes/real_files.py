@@ -49,7 +49,8 @@ def real_files_quiz() -> Quiz:
             "Where must the binding between an adapter and the exact base weights it was trained on live?",
             (Choice("Beside the adapter, in a registry entry the serving layer checks before loading it", True,
                     "Right: the adapter's own files cannot carry it. PEFT drops unknown keys of adapter_config.json "
-                    "when it re-saves, and vLLM never reads base_model_name_or_path."),
+                    "when it re-saves, and vLLM's filesystem resolver compares base_model_name_or_path with the "
+                    "served base's name: a name, not the weights."),
              Choice("In adapter_config.json's base_model_name_or_path", False,
                     "That is a name (a Hub id or a local path), and a name says nothing about which weights sit "
                     "behind it."),

@@ -1,7 +1,8 @@
 """The self-check quiz of chapter 5 (the router): cache keys of pinned and unpinned refs, merging a flagship, the p99.
 
 The hits and misses come from a real :class:`labcore.router.MultiLoRARouter` built as the chapter
-builds it (40 ms base, 5% overhead, the lab's host-to-GPU link); the flagship's GPUs from
+builds it (40 ms base, the course's 5% overhead :data:`labcore.capacity.DYNAMIC_OVERHEAD`, the lab's
+host-to-GPU link); the flagship's GPUs from
 :func:`labcore.fleet.fleet_plan`; the incident from :func:`labcore.sim.onboarding_timeline`
 (:data:`labcore.sim.ONBOARDING`, the course's one customer #41 run).
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from ..adapter import Adapter, tenant_adapters
 from ..cache import AdapterCache
+from ..capacity import DYNAMIC_OVERHEAD
 from ..fleet import GPU_QPS, fleet_plan
 from ..links import LAB_HOST_TO_GPU
 from ..registry import AdapterRegistry
@@ -25,7 +27,7 @@ __all__ = ["router_quiz"]
 
 #: The chapter's parameters: the router, the three requests of question 1, the flagship of question 2.
 BASE, DIGEST = "llama-3-8b", "sha256:llama-3-8b-demo"
-BASE_LATENCY_MS, OVERHEAD = 40.0, 0.05
+BASE_LATENCY_MS, OVERHEAD = 40.0, DYNAMIC_OVERHEAD  # the course's one overhead rule
 REFS = ("llama-3-8b:support-bot@2.1.0", "llama-3-8b:support-bot", "llama-3-8b:support-bot@2.0.0")
 FLAGSHIP_QPS = 400.0
 

@@ -1,8 +1,10 @@
 """The self-check quiz of chapter 2 (an adapter is a delta): scaling the size, the shared GPU, PEFT's shapes.
 
-Every number comes from :func:`labcore.sizing.adapter_vram_mb`, :func:`labcore.sizing.gpu_memory_split`
-and Llama-3-8B's ``config.json`` (:func:`labcore.model_config.load_model_config`), with the chapter's
-parameters: r=16 on q and v in bf16, an 80 GiB H100 with a 16 GiB base and a 24 GiB KV-cache pool.
+Every number comes from :func:`labcore.sizing.adapter_vram_mb` (the lab's square formula),
+:func:`labcore.capacity.memory_split` (the course's facts: the H100 as its driver reports it, Llama-3-8B's
+weights from its parameter count, a KV-cache pool of 24 sequences of 8,192 tokens) and Llama-3-8B's
+``config.json`` (:func:`labcore.model_config.load_model_config`), with the chapter's parameters: r=16 on q and
+v in bf16, sized exactly (:func:`labcore.model_config.exact_adapter_mb`) where the GPU is split.
 
 >>> quiz = sizing_quiz()
 >>> quiz.grade(0, 96.0)[0], quiz.grade(0, 64.0)[1]
@@ -11,29 +13,32 @@ parameters: r=16 on q and v in bf16, an 80 GiB H100 with a 16 GiB base and a 24 
 
 from __future__ import annotations
 
-from ..model_config import load_model_config, target_dims
-from ..sizing import MIB, adapter_vram_mb, gpu_memory_split
+from ..capacity import COURSE_SEQUENCES, memory_split
+from ..model_config import exact_adapter_mb, load_model_config, target_dims
+from ..sizing import MIB, adapter_vram_mb
 from ._quiz import Choice, MultipleChoice, Numeric, Quiz
 
 __all__ = ["sizing_quiz"]
 
-#: The chapter's parameters: the adapter, the retrained one of question 1, the H100's split.
+#: The chapter's parameters: the adapter, the retrained one of question 1, the sequences of question 2.
 MODEL = "llama-3-8b"
 RANK, TARGETS = 16, ("q_proj", "v_proj")
 NEW_RANK, NEW_TARGETS = 64, ("q_proj", "k_proj", "v_proj")
-GPU_GB, BASE_GB, KV_GB = 80, 16, 24
+MORE_SEQUENCES = 2 * COURSE_SEQUENCES
 
 
 def sizing_quiz() -> Quiz:
-    """Return chapter 2's quiz: how the size scales, what a bigger KV-cache pool costs, what PEFT stores."""
+    """Return chapter 2's quiz: how the size scales, what more sequences cost in adapters, what PEFT stores."""
     cfg = load_model_config(MODEL)
     hidden, layers = cfg.hidden_size, cfg.num_hidden_layers
     size_mb = adapter_vram_mb(RANK, hidden, layers, list(TARGETS))
     new_mb = adapter_vram_mb(NEW_RANK, hidden, layers, list(NEW_TARGETS))
     rank_only = adapter_vram_mb(NEW_RANK, hidden, layers, list(TARGETS))
     targets_only = adapter_vram_mb(RANK, hidden, layers, list(NEW_TARGETS))
-    h100 = gpu_memory_split(GPU_GB, base_vram_gb=BASE_GB, kv_cache_gb=KV_GB, adapter_vram_mb=size_mb)
-    bigger_kv = gpu_memory_split(GPU_GB, base_vram_gb=BASE_GB, kv_cache_gb=2 * KV_GB, adapter_vram_mb=size_mb)
+    exact_mb = exact_adapter_mb(MODEL, RANK, list(TARGETS))
+    h100 = memory_split(MODEL, adapter_mb=exact_mb)
+    bigger_kv = memory_split(MODEL, sequences=MORE_SEQUENCES, adapter_mb=exact_mb)
+    per_sequence_gib = h100.kv_gib / h100.sequences
     d_in, d_out = target_dims(cfg, "v_proj")  # narrower under GQA, so the two shapes differ
     names = [t.split("_")[0] for t in NEW_TARGETS]
     short = f"{', '.join(names[:-1])} and {names[-1]}"
@@ -54,17 +59,20 @@ def sizing_quiz() -> Quiz:
                 (new_mb * MIB / 1e6, "is in MB (10^6 bytes); the course counts MiB (2^20 bytes)."),
             )),
         MultipleChoice(
-            f"On chapter 2's {GPU_GB} GiB H100 ({BASE_GB} GiB base, {KV_GB} GiB KV-cache pool), "
-            f"{h100.adapters_that_fit:,} adapters of {size_mb:g} MiB fit. The KV-cache pool is doubled to "
-            f"{2 * KV_GB} GiB. How many fit now?",
+            f"On chapter 2's H100 ({h100.gpu_gib:.1f} GiB as its driver reports it; {h100.base_gib:.1f} GiB of "
+            f"Llama-3-8B weights; a KV-cache pool for {h100.sequences} sequences of {h100.context_tokens:,} tokens, "
+            f"{h100.kv_gib:g} GiB), {h100.adapters_that_fit:,} exact-size adapters of {exact_mb:g} MiB fit. The "
+            f"engine is asked to keep {MORE_SEQUENCES} sequences instead. How many adapters fit now?",
             (Choice(f"{bigger_kv.adapters_that_fit:,}", True,
-                    f"Right: the KV-cache pool and the adapter pool share what the base leaves, so the adapter pool "
-                    f"falls from {h100.adapter_pool_mb / 1024:g} to {bigger_kv.adapter_pool_mb / 1024:g} GiB."),
+                    f"Right: each sequence of {h100.context_tokens:,} tokens is {per_sequence_gib:g} GiB of KV cache, "
+                    f"taken from what the base leaves, so the adapter pool falls from {h100.pool_gib:.1f} to "
+                    f"{bigger_kv.pool_gib:.1f} GiB."),
              Choice(f"{h100.adapters_that_fit // 2:,}", False,
-                    f"No: the adapter pool does not halve; it loses the {KV_GB} GiB the KV cache gains, "
-                    f"{h100.adapter_pool_mb / 1024:g} → {bigger_kv.adapter_pool_mb / 1024:g} GiB."),
+                    f"No: the adapter pool does not halve; it loses the {bigger_kv.kv_gib - h100.kv_gib:g} GiB the KV "
+                    f"cache gains, {h100.pool_gib:.1f} → {bigger_kv.pool_gib:.1f} GiB."),
              Choice(f"{h100.adapters_that_fit:,}", False,
-                    f"No: both pools live in the same {GPU_GB} GiB; what the KV cache takes, the adapters lose."))),
+                    f"No: both pools live in the same {h100.gpu_gib:.1f} GiB; what the KV cache takes, the adapters "
+                    "lose."))),
         MultipleChoice(
             f"In PEFT's convention, which shapes does an r={RANK} adapter store for Llama-3-8B's v_proj "
             f"({d_in:,} input features, {d_out:,} output features)?",

@@ -182,6 +182,8 @@ class Visit:
     before_exercises: dict[str, str]  # per exercise label on the page: the visible text above it
     axe: dict[str, list[str]]  # per theme: axe-core's serious and critical findings
     keyboard: dict | None  # the first panel slider, reached and moved with the keyboard alone
+    figure_alts: list[str]  # the text alternative of every figure of the article
+    panel_names: list[str]  # every panel's accessible name (Vega gives its SVG the spec's description)
 
     @property
     def gzip_bytes(self) -> int:
@@ -214,6 +216,9 @@ def visit(open_page, rel: str) -> Visit:  # noqa: ANN001
             text=page.evaluate(_PROSE_TEXT_JS), gzip_sizes=dict(sizes),
             before_exercises=page.evaluate(_BEFORE_EXERCISES_JS),
             keyboard=keyboard_panel(page), axe=axe_findings(page),
+            figure_alts=page.evaluate("() => [...document.querySelectorAll('article .cell_output img')].map(i => i.alt)"),
+            panel_names=page.evaluate("() => [...document.querySelectorAll('div.lc-panel svg[role]')].map("
+                                      "s => s.getAttribute('aria-label') || '')"),
             phone_wide=_wide_on_a_phone(page))
     return _VISITS[rel]
 
@@ -361,3 +366,14 @@ def test_a_panel_works_with_the_keyboard_alone(built_site, open_page, rel: str) 
     value = min(control.values, key=lambda v: abs(v - float(seen["after"])))
     expected = panel.row(**{control.name: value})["readout"].replace("\n", ". ")
     assert seen["announced"] == expected, (seen["announced"], expected)
+
+
+@pytest.mark.parametrize("rel", site.page_paths())
+def test_every_figure_and_panel_says_its_point(built_site, open_page, rel: str) -> None:  # noqa: ANN001
+    """Each figure's text alternative is its takeaway (titles and axes, labcore.plots.figure_alt), never a file
+    name; each panel's is its title and what it reads at the chapter's setting (Panel.description)."""
+    seen = visit(open_page, rel)
+    bad = [a for a in seen.figure_alts if not a or re.search(r"\.(svg|png)$", a) or "_images/" in a]
+    assert bad == [], f"{rel}: figures without a text alternative of their own: {bad[:3]}"
+    assert len(seen.panel_names) >= seen.panels, f"{rel}: {seen.panels} panels, {len(seen.panel_names)} named"
+    assert all(name.count(". At ") == 1 or ". At " in name for name in seen.panel_names), seen.panel_names[:2]

@@ -13,6 +13,8 @@ from labcore.checks import (
     grade_lru_evictions,
     grade_miss_load_ms,
 )
+from labcore.checks.cache import EXACT_ADAPTER_MB, grade_thrash_hit_pct
+from labcore.panels import lru_thrash_panel
 
 
 def test_lru_evictions_right_answer_and_forms():
@@ -44,6 +46,29 @@ def test_miss_load_ms():
 )
 def test_miss_load_ms_hints(answer, hint):
     verdict = grade_miss_load_ms(answer)
+    assert not verdict.ok and hint in verdict.message, verdict.message
+
+
+def test_miss_load_of_the_exact_adapter_names_the_square_formula():
+    assert EXACT_ADAPTER_MB == 13.0 and grade_miss_load_ms(1.625, vram_mb=EXACT_ADAPTER_MB).ok
+    verdict = grade_miss_load_ms(2, vram_mb=EXACT_ADAPTER_MB)
+    assert not verdict.ok and "square formula's 16 MiB" in verdict.message
+
+
+def test_thrash_hit_is_the_panels_own_number():
+    panel = lru_thrash_panel()
+    shown = panel.row(budget_mb=448, zipf_s=0.0)["lru_hit_pct"]
+    assert grade_thrash_hit_pct(shown).ok and grade_thrash_hit_pct(100 * 28 / 40).ok
+    assert grade_thrash_hit_pct(panel.row(budget_mb=448)["lru_hit_pct"], zipf_s=1.0).ok
+
+
+@pytest.mark.parametrize(
+    ("answer", "hint"),
+    [(30, "miss rate"), (100, "whole working set"), (49.9, "at 320 MiB"), (87, "skewed traffic"),
+     (60, "holds 28 of 40"), (None, "Not answered")],
+)
+def test_thrash_hit_hints(answer, hint):
+    verdict = grade_thrash_hit_pct(answer)
     assert not verdict.ok and hint in verdict.message, verdict.message
 
 

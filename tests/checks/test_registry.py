@@ -6,6 +6,8 @@ import pytest
 
 from labcore import parse_version
 from labcore.checks import grade_releases_behind, grade_version_key
+from labcore.checks.registry import grade_stale_traffic_pct
+from labcore.panels import release_panel
 
 
 def test_version_key_accepts_real_semver_keys():
@@ -46,4 +48,24 @@ def test_releases_behind_right_and_wrong():
 )
 def test_releases_behind_hints(answer, hint):
     verdict = grade_releases_behind(answer)
+    assert not verdict.ok and hint in verdict.message, verdict.message
+
+
+def test_stale_traffic_is_the_release_panels_own_number():
+    shown = release_panel().row(minor_releases=20, pinned_pct=75)
+    assert grade_stale_traffic_pct(shown["stale_all_pct"]).ok
+    assert grade_stale_traffic_pct(13).ok and grade_stale_traffic_pct(13.5).ok  # the readout's whole percent
+    assert not grade_stale_traffic_pct(14).ok
+    assert grade_stale_traffic_pct(release_panel().row(minor_releases=12)["stale_all_pct"], minor_releases=12,
+                                   pinned_pct=0).ok
+
+
+@pytest.mark.parametrize(
+    ("answer", "hint"),
+    [(52.4, "stale share of unpinned traffic"), (39.3, "multiplies by the 75% that pin"),
+     (11.9, "leaves out the week of 1.10.0"), (13.75, "divides by the 20 releases"), (20, "Count the weeks"),
+     (None, "Not answered"), ("13", "Expected a number")],
+)
+def test_stale_traffic_hints(answer, hint):
+    verdict = grade_stale_traffic_pct(answer)
     assert not verdict.ok and hint in verdict.message, verdict.message

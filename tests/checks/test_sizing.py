@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from labcore import adapter_vram_mb
@@ -59,3 +61,66 @@ def test_adapters_that_fit_thousand_mib_hint_when_it_differs():
 def test_counts_accept_whole_floats():
     assert grade_adapters_that_fit(25.0).ok
     assert grade_adapters_that_fit(8192 // 320).ok
+
+
+from labcore.checks.sizing import (  # noqa: E402 - the chapter's newer exercises
+    KV_PROBE_MODELS,
+    TRADE_CASE,
+    grade_adapters_beside_kv,
+    grade_kv_bytes_per_token,
+)
+from labcore.kv_cache import kv_bytes_per_token  # noqa: E402
+from labcore.model_config import load_model_config  # noqa: E402
+
+
+def _right_kv(cfg):
+    return cfg.num_hidden_layers * cfg.num_key_value_heads * cfg.head_dim * 2 * 2
+
+
+@pytest.mark.parametrize(
+    ("function", "hint"),
+    [
+        (lambda c: c.num_hidden_layers * c.num_key_value_heads * c.head_dim * 2, "half"),
+        (lambda c: c.num_hidden_layers * c.num_key_value_heads * c.head_dim, "two factors of 2"),
+        (lambda c: c.num_hidden_layers * c.num_key_value_heads * c.head_dim * 2 * 4, "not 4 (fp32)"),
+        (lambda c: c.num_hidden_layers * c.num_attention_heads * c.head_dim * 4, "query width"),
+        (lambda c: c.num_key_value_heads * c.head_dim * 4, "one layer's"),
+        (lambda c: c.num_hidden_layers * c.num_key_value_heads * c.head_dim * 4 / 1024, "in KiB"),
+        (lambda c: 7, "labcore 57,344 bytes"),
+        (lambda c: c.no_such_field, "raised AttributeError"),
+        (lambda c: None, "returns None"),
+        (lambda c: "lots", "return a number"),
+        (None, "Not answered"),
+        (42, "Expected a function"),
+    ],
+)
+def test_kv_bytes_per_token_hints_name_the_mistake(function, hint):
+    verdict = grade_kv_bytes_per_token(function)
+    assert not verdict.ok and hint in verdict.message, verdict.message
+
+
+def test_kv_bytes_per_token_accepts_the_formula_and_agrees_with_labcore():
+    assert grade_kv_bytes_per_token(_right_kv).ok
+    assert all(_right_kv(load_model_config(m)) == kv_bytes_per_token(m) for m in KV_PROBE_MODELS)
+    assert "llama-3-8b" not in KV_PROBE_MODELS  # the chapter's worked example is not a probe
+
+
+def test_adapters_beside_kv_is_the_split_panels_state():
+    from labcore.panels.sizing import gpu_split_panel
+
+    shown = gpu_split_panel().row(**TRADE_CASE)["adapters"]
+    assert grade_adapters_beside_kv(shown, **TRADE_CASE).ok and shown == 2574
+
+
+@pytest.mark.parametrize(
+    ("answer", "hint"),
+    [(3205, "chapter's split"), (2092, "square formula"), (2602, "spec sheet"), (2492, "16 GiB base"),
+     (2514, "1000 MiB per GiB"), (1000, "⌊(GPU − base − KV) / adapter⌋"), (2574.5, "not a whole number")],
+)
+def test_adapters_beside_kv_hints(answer, hint):
+    verdict = grade_adapters_beside_kv(answer)
+    assert not verdict.ok and hint in verdict.message, verdict.message
+
+
+def test_adapters_beside_kv_accepts_a_prediction_from_rounded_figures():
+    assert grade_adapters_beside_kv(math.floor((79.6 - 15.0 - 32) * 1024 / 13)).ok

@@ -14,17 +14,22 @@ from labcore.checks import (
     grade_stale_hits,
     grade_ttft_behind_slots,
 )
+from labcore.checks.slots import fewest_slots_without_wait, grade_base_slots
 
 
 def test_slot_pool_right_answers():
-    assert grade_slot_pool_mb(512).ok and grade_slot_pool_mb(512.0).ok
-    assert grade_slot_pool_mb(128, max_lora_rank=16).ok  # slots at the adapters' own rank when it is the maximum
-    assert grade_slot_pool_mb(1024, max_slots=16).ok
+    # what vLLM allocates: every supported module of Llama-3-8B at rank 64, 8 slots (labcore.engines.lora_slot_bytes)
+    assert grade_slot_pool_mb(2818.5).ok and grade_slot_pool_mb(2818.5).message.endswith("2,818.5 MiB.")
+    assert grade_slot_pool_mb(704.625, max_lora_rank=16).ok  # at the adapters' own rank when it is the maximum
+    assert grade_slot_pool_mb(5637, max_slots=16).ok
+    assert grade_slot_pool_mb(2560, target_modules=["qkv_proj", "o_proj", "gate_up_proj", "down_proj"]).ok
 
 
 @pytest.mark.parametrize(("answer", "hint"), [
-    (128, "own rank 16"), (64, "is one slot"), (16, "one adapter at its own rank"), (256, "only A or only B"),
-    (1024, "4 bytes per parameter"), (300, "is not it"), (None, "Not answered"), ("512", "Expected a number"),
+    (512, "square formula over the adapters' own targets"), (128, "square formula at the adapters' own rank"),
+    (704.625, "own rank 16"), (2560, "decoder layers only"), (576, "only the modules the adapters target"),
+    (352.3125, "is one slot"), (5637, "4 bytes per parameter"), (300, "is not it"), (None, "Not answered"),
+    ("512", "Expected a number"),
 ])
 def test_slot_pool_hints(answer, hint):
     verdict = grade_slot_pool_mb(answer)
@@ -60,8 +65,17 @@ def test_stale_hits_hints(answer, hint):
     assert not verdict.ok and hint in verdict.message, verdict.message
 
 
+def test_base_slots_prediction_is_the_replay():
+    assert grade_base_slots(9).ok and fewest_slots_without_wait(8, 0.2) == 9
+    assert fewest_slots_without_wait(8, 0.2, base_takes_slot=False) == 8  # vLLM's rule: the base needs no slot
+    for answer, hint in ((8, "vLLM's rule"), (16, "one more is enough"), (7, "pin"), (9.5, "is not it"),
+                         (12, "Count the distinct ids")):
+        verdict = grade_base_slots(answer)
+        assert not verdict.ok and hint in verdict.message, verdict.message
+
+
 def test_checkers_print_one_line(capsys):
-    check_slot_pool_mb(512)
+    check_slot_pool_mb(2818.5)
     check_ttft_behind_slots(2054)
     check_stale_hits(2)
     lines = capsys.readouterr().out.splitlines()

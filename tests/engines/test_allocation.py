@@ -123,9 +123,13 @@ def test_the_worked_llama_3_8b_numbers():
     assert lora_slot_bytes("vllm", "llama-3-8b", slots=8, max_rank=16) / MIB == 704.625
 
 
-def test_the_slot_pool_estimate_of_slots_py_is_a_fifth_of_what_vllm_allocates():
-    # labcore.slots.slot_pool_mb counts 8 x 2*64*4096 x 32 layers x 2 targets (q, v) = 512 MiB
+def test_the_square_formula_is_a_fifth_of_what_vllm_allocates():
+    # the naive arithmetic: 8 slots x 2*64*4096 x 32 layers x 2 targets (q, v) = 512 MiB; labcore.slots.slot_pool_mb
+    # is lora_slot_bytes
+    from labcore.slots import slot_pool_mb
+
     assert lora_slot_bytes("vllm", "llama-3-8b", slots=8, max_rank=64) / MIB / 512 > 5
+    assert slot_pool_mb(8, max_lora_rank=64) * MIB == lora_slot_bytes("vllm", "llama-3-8b", slots=8, max_rank=64)
 
 
 def test_mixture_of_experts_buffers_follow_the_fused_moe_layer():

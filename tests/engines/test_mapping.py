@@ -63,7 +63,27 @@ def test_the_facts_the_chapter_quotes():
     assert "max-loras-per-batch - 1" in row(SGLANG, 'pinned adapters ("pinned": true)').does
     assert row(TENSORRT_LLM, "lora_cache_gpu_memory_fraction").default == "0.05"
     assert "after KV cache" in row(TENSORRT_LLM, "lora_cache_gpu_memory_fraction").does
-    assert row(LORAX, "--max-active-adapters").default == "128"
+    assert row(LORAX, "--max-active-adapters").default == "1024"
+    assert row(LORAX, "--adapter-memory-fraction").default == "0.1"
+    assert row(TENSORRT_LLM, "PeftCacheConfig.device_cache_percent").default == "0.02"
+    assert "None among them" in row(SGLANG, "--max-loras-per-batch").does
+    assert "every LoRA-capable module" in row(VLLM, "--max-lora-rank").does
+    assert "If None, all supported LoRA modules are used" in row(VLLM, "--lora-target-modules").does
+    vllm_versions = {r.version for r in settings_for(VLLM) if r.setting.startswith("--")}
+    assert all("v0.22.1" in v for v in vllm_versions), vllm_versions  # the flags cite the release alike
+
+
+def test_the_slide_summary_names_recorded_settings():
+    from labcore.engines import mapping_summary_html, summary_rows
+
+    rows = summary_rows()
+    assert 6 <= len(rows) <= 8 and all(set(r) == {"labcore", *ENGINES} for r in rows)
+    recorded = {(r.engine, r.setting) for r in ROWS}
+    for r in rows[:-1]:
+        for engine in ENGINES:
+            name = r[engine].split(" (")[0]
+            assert r[engine] == "\u2014" or any(s == name or r[engine].startswith(s) for e, s in recorded if e == engine)
+    assert mapping_summary_html().count("<tr>") == len(rows) + 1
     assert "between GPU and CPU memory" in row(LORAX, "Adapter Exchange Scheduling").does
 
 

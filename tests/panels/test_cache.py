@@ -11,3 +11,21 @@ def test_hit_rate_jumps_when_the_budget_reaches_the_working_set():
     assert at["p99_ms"] < below["p99_ms"]
     rows = [panel.row(budget_mb=b) for b in (128, 320, 512)]
     assert all(row["lru_hit_pct"] >= row["fifo_hit_pct"] for row in rows)
+
+
+def test_the_readout_names_the_cost_its_p99_charges():
+    """The p99 comes from chapter 8's replica, whose miss is a cold load from storage: the readout and the note say so."""
+    from labcore.links import OBJECT_STORE, PCIE4_X16
+
+    panel = lru_thrash_panel()
+    row = panel.row()
+    assert "misses from storage" in row["readout"] and "chapter 8" in panel.note
+    assert row["p99_ms"] == round(row["p50_ms"] + OBJECT_STORE.transfer_ms(16.0) + PCIE4_X16.transfer_ms(16.0), 6)
+
+
+def test_the_default_state_is_the_chapters_run():
+    from labcore.sim import cache_runs
+
+    runs, row = cache_runs(320, tenants=40, zipf_s=1.0), lru_thrash_panel().row()
+    assert row["lru_hit_pct"] == round(100 * runs["LRU"].hit_rate, 6) and row["lru_evictions"] == runs["LRU"].evictions
+    assert row["fifo_hit_pct"] == round(100 * runs["FIFO"].hit_rate, 6)

@@ -117,8 +117,25 @@ def test_rows_come_from_a_grid_file_only_when_it_is_the_panels(tmp_path, monkeyp
 
 
 def test_the_grid_key_of_a_displayed_spec_is_the_panels():
-    from labcore.panels._panel import spec_grid_key
+    from labcore.panels._grid import spec_grid_key
 
     assert spec_grid_key(_toy().spec()) == _toy().grid_key()
     assert spec_grid_key(_toy(controls=[Control("a", "a", values=(1, 2, 3), default=3),
                                         Control("mode", "m", values=("x", "y"), default="y")]).spec()) != _toy().grid_key()
+
+
+def test_a_value_the_room_proposes_becomes_the_panels_state_and_leaves_the_original_alone() -> None:
+    from labcore.panels import show
+
+    original = show("fleet_savings_panel")
+    before = [c.values for c in original.controls]
+    room = original.including(tenants=41, tenant_qps=1.2)
+    spec = room.spec()
+    assert {p["name"]: p["value"] for p in spec["params"]}["tenants"] == 41
+    shown = [r for r in spec["data"]["values"] if r["tenants"] == 41 and r["tenant_qps"] == 1.2
+             and r["gpu_hourly_usd"] == room.defaults()["gpu_hourly_usd"]
+             and r["adapter_vram_mb"] == room.defaults()["adapter_vram_mb"]]
+    assert [r[READOUT] for r in shown] == [original.row(tenants=41, tenant_qps=1.2)[READOUT]]
+    assert [c.values for c in original.controls] == before and 41 not in before[0]
+    with pytest.raises(KeyError, match="no control"):
+        original.including(tenant=41)

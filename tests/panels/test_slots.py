@@ -1,5 +1,6 @@
 """labcore.panels.slots: the panel's rows are labcore's slot runs, the cliff sits at the slot count."""
 
+from labcore.engines import lora_slot_bytes
 from labcore.panels.slots import PANEL_FIXES, slot_cliff_panel, slot_state
 from labcore.sim.scenarios.slots import FIX_AFFINITY, FIX_NONE, FIX_PIN, SLOT_CLIFF, slot_run
 
@@ -24,6 +25,7 @@ def test_fixes_change_the_tail_and_say_how():
     none, pin, aff = (panel.lookup(fix=f) for f in (FIX_NONE, FIX_PIN, FIX_AFFINITY))
     assert aff["p99_ms"] < none["p99_ms"] < pin["p99_ms"]
     assert "4 hottest pinned" in pin["readout"] and "2 replicas, adapters 7/9" in aff["readout"]
-    assert "128 MiB" in none["readout"] and "256 MiB" in aff["readout"]  # two replicas, two slot pools
+    assert "705 MiB" in none["readout"] and "1,409 MiB" in aff["readout"]  # two replicas, two slot pools
+    assert none["pool_mb"] == lora_slot_bytes("vllm", "llama-3-8b", slots=8, max_rank=16) / 2**20
     assert set(PANEL_FIXES) == {r["fix"] for r in panel.rows()}
     assert slot_state(8, 8, FIX_NONE)["waited"] == 0

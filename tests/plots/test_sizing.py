@@ -40,3 +40,14 @@ def test_plot_gpu_split_segments_add_up_to_the_gpu():
     assert sum(widths) == pytest.approx(80)
     assert ax.get_title() == f"{split.adapters_that_fit} adapters fit in 40.0 GiB"
     assert "GiB" in ax.get_xlabel()
+
+
+def test_plot_gpu_split_draws_the_courses_split_of_a_real_gpu():
+    from labcore.capacity import memory_split
+
+    split = memory_split(adapter_mb=13.0)   # Llama-3-8B on an H100 as its driver reports it, 24 sequences of 8,192
+    ax = plot_gpu_split(split).axes[0]
+    widths = [p.get_width() for p in ax.patches]
+    assert widths[:2] == [split.base_gib, split.kv_gib] and ax.get_xlim() == (0, split.gpu_gib)
+    assert sum(widths) == pytest.approx(split.gpu_gib)
+    assert ax.get_title() == f"{split.adapters_that_fit:,} adapters fit in {split.pool_gib:.1f} GiB"

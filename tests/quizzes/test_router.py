@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from labcore import Adapter, AdapterCache, AdapterRegistry, MultiLoRARouter, fleet_plan, tenant_adapters
+from labcore.capacity import DYNAMIC_OVERHEAD
 from labcore.quizzes import router_quiz
 from labcore.sim import onboarding_timeline
 
@@ -21,7 +22,7 @@ def test_the_unpinned_name_shares_the_pinned_latest_key_and_the_older_version_mi
     reg.register_base("llama-3-8b", "sha256:r")
     for v in ("2.0.0", "2.1.0"):
         reg.register(Adapter("support-bot", v, "llama-3-8b", "sha256:r", rank=16, vram_mb=16.0))
-    router = MultiLoRARouter(reg, AdapterCache(1024, 8.0), "llama-3-8b", base_latency_ms=40.0, dynamic_overhead=0.05)
+    router = MultiLoRARouter(reg, AdapterCache(1024, 8.0), "llama-3-8b", base_latency_ms=40.0, dynamic_overhead=DYNAMIC_OVERHEAD)
     hits = [router.route(f"llama-3-8b:{ref}").cache_hit for ref in ("support-bot@2.1.0", "support-bot",
                                                                      "support-bot@2.0.0")]
     assert hits == [False, True, False]
@@ -30,7 +31,7 @@ def test_the_unpinned_name_shares_the_pinned_latest_key_and_the_older_version_mi
 
 def test_a_dynamic_flagship_needs_its_load_times_one_plus_overhead():
     quiz = router_quiz()
-    plan = fleet_plan(tenant_adapters(1), tenant_qps=400, gpu_qps=20, dynamic_overhead=0.05)
+    plan = fleet_plan(tenant_adapters(1), tenant_qps=400, gpu_qps=20, dynamic_overhead=DYNAMIC_OVERHEAD)
     assert quiz.questions[1].answer == plan.multi_lora_gpus == math.ceil(400 * 1.05 / 20) == 21
     assert "merged" in quiz.grade(1, plan.dedicated_gpus)[1]
 

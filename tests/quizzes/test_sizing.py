@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from labcore import adapter_vram_mb, gpu_memory_split
-from labcore.model_config import load_model_config, target_dims
+from labcore import adapter_vram_mb
+from labcore.capacity import memory_split
+from labcore.model_config import exact_adapter_mb, load_model_config, target_dims
+from labcore.panels.sizing import gpu_split_panel
 from labcore.quizzes import sizing_quiz
 
 from ._helpers import assert_chapter_shape, right
@@ -22,12 +24,15 @@ def test_the_retrained_adapter_scales_linearly_in_rank_and_targets():
     assert "fp32" in quiz.grade(0, 2 * q.answer)[1] and "MB" in quiz.grade(0, q.answer * 2**20 / 1e6)[1]
 
 
-def test_a_bigger_kv_cache_pool_takes_its_gib_from_the_adapter_pool():
+def test_more_sequences_take_their_gib_from_the_adapter_pool():
     q = sizing_quiz().questions[1]
-    before = gpu_memory_split(80, base_vram_gb=16, kv_cache_gb=24, adapter_vram_mb=16.0)
-    after = gpu_memory_split(80, base_vram_gb=16, kv_cache_gb=48, adapter_vram_mb=16.0)
-    assert (before.adapters_that_fit, after.adapters_that_fit) == (2560, 1024)
+    exact = exact_adapter_mb("llama-3-8b", 16, ["q_proj", "v_proj"])
+    before, after = memory_split(adapter_mb=exact), memory_split(sequences=48, adapter_mb=exact)
+    assert (before.kv_gib, after.kv_gib) == (24.0, 48.0)  # one sequence of 8,192 tokens is 1 GiB for Llama-3-8B
+    assert (before.adapters_that_fit, after.adapters_that_fit) == (3205, 1314)
     assert right(q).text == f"{after.adapters_that_fit:,}"
+    assert f"{before.gpu_gib:.1f} GiB as its driver reports it" in q.question
+    assert gpu_split_panel().lookup(sequences=48)["adapters"] == after.adapters_that_fit
 
 
 def test_peft_stores_lora_a_as_rank_by_input_and_lora_b_as_output_by_rank():

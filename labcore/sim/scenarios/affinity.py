@@ -21,7 +21,7 @@ from ..._validate import count
 from ..replay import single_replica_router
 from ..workload import Trace, Workload, make_trace
 
-__all__ = ["run_policy", "compare_policies", "AFFINITY_DEFAULTS", "affinity_runs"]
+__all__ = ["run_policy", "compare_policies", "AFFINITY_DEFAULTS", "AFFINITY_TRACE", "affinity_runs"]
 
 
 def _arrivals(trace: Iterable[object], spacing_ms: float) -> Iterable[tuple[float, str | ModelRef]]:
@@ -93,11 +93,18 @@ def compare_policies(
 
 #: The chapter 10 story: 40 Zipf tenants over 4 replicas, each caching 12 adapters, bounded load c = 1.25.
 AFFINITY_DEFAULTS: dict[str, float] = {"zipf_s": 1.0, "replicas": 4, "load_factor": 1.25, "cache_adapters": 12}
+#: The rest of chapter 10's experiment (its trace), the same for the chapter's table and every state of its panel.
+AFFINITY_TRACE: dict[str, float] = {"tenants": 40, "requests": 10_000, "warmup": 2_000, "rate_per_replica_s": 125.0,
+                                    "seed": 1}
 
 
-def affinity_runs(zipf_s: float = 1.0, replicas: int = 4, load_factor: float = 1.25, cache_adapters: int = 12,
-                  *, tenants: int = 40, requests: int = 10_000, warmup: int = 2_000,
-                  rate_per_replica_s: float = 125.0, seed: int = 1,
+def affinity_runs(zipf_s: float = AFFINITY_DEFAULTS["zipf_s"], replicas: int = int(AFFINITY_DEFAULTS["replicas"]),
+                  load_factor: float = AFFINITY_DEFAULTS["load_factor"],
+                  cache_adapters: int = int(AFFINITY_DEFAULTS["cache_adapters"]), *,
+                  tenants: int = int(AFFINITY_TRACE["tenants"]), requests: int = int(AFFINITY_TRACE["requests"]),
+                  warmup: int = int(AFFINITY_TRACE["warmup"]),
+                  rate_per_replica_s: float = AFFINITY_TRACE["rate_per_replica_s"],
+                  seed: int = int(AFFINITY_TRACE["seed"]),
                   policies: Sequence[str] = POLICIES) -> dict[str, FleetRun]:
     """Run chapter 10's trace through every placement policy and return ``{policy: FleetRun}``.
 

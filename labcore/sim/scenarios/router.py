@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...capacity import DYNAMIC_OVERHEAD
 from ...implementation import Implementation, implementation
 from ...links import LAB_HOST_TO_GPU
 from ...router import ModelRef
@@ -18,12 +19,14 @@ ROUTER_BASE = "llama-3-8b"
 ROUTER_DIGEST = "sha256:llama-3-8b-demo"
 
 
-def route_examples(base_latency_ms: float = 40.0, dynamic_overhead: float = 0.05, adapter_vram_mb: float = 16.0,
+def route_examples(base_latency_ms: float = 40.0, dynamic_overhead: float = DYNAMIC_OVERHEAD,
+                   adapter_vram_mb: float = 16.0,
                    transfer_mb_per_ms: float = LAB_HOST_TO_GPU.mb_per_ms, *,
                    load_overhead_ms: float = LAB_HOST_TO_GPU.overhead_ms,
                    lab: Implementation | None = None) -> dict[str, Any]:
     """Route one request of each kind through a fresh router: base, dedicated, dynamic miss, dynamic hit.
 
+    The overhead is the course's one rule, :data:`labcore.capacity.DYNAMIC_OVERHEAD` (5%).
     Returns ``{label: RouteDecision}`` from the real ``MultiLoRARouter`` (a merged ``flagship`` adapter and a
     dynamic ``support-bot``), so the latency parts in the figure are the router's own numbers. ``lab`` builds the
     registry, cache and router from another implementation of the contract (a learner's ``lab/mine``).

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import functools
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -19,7 +20,7 @@ from ...affinity import rendezvous_owner, replica_names
 from ...links import LAB_HOST_TO_GPU
 from ...percentiles import percentiles
 from ...slots import SlotRequest, SlotScheduler, max_pinned, requests_from
-from ..._validate import count, number
+from ..._validate import count, flag, fraction, number
 from ..workload import Workload, make_trace
 
 __all__ = [
@@ -119,6 +120,10 @@ class SlotScenario:
     max_batch: int = 256
     replicas: int = 2
     seed: int = 13349
+    #: the share of requests sent to the bare base model (no adapter), drawn with the scenario's seed
+    base_share: float = 0.0
+    #: SGLang's rule (a base request takes a slot too) instead of vLLM's (it needs none)
+    base_takes_slot: bool = False
 
     def __post_init__(self) -> None:
         count("active_adapters", self.active_adapters)
@@ -133,6 +138,8 @@ class SlotScenario:
         count("max_batch", self.max_batch)
         count("replicas", self.replicas)
         count("seed", self.seed, minimum=0)
+        fraction("base_share", self.base_share)
+        flag("base_takes_slot", self.base_takes_slot)
 
     @property
     def request_ms(self) -> float:
@@ -194,11 +201,16 @@ class SlotRun:
 
 
 @functools.lru_cache(maxsize=8)
-def _requests(workload: Workload, output_tokens: int) -> tuple[tuple[SlotRequest, ...], tuple[str, ...]]:
-    """The trace of ``workload`` as slot requests, and the adapter keys by popularity (kept for a few workloads)."""
+def _requests(workload: Workload, output_tokens: int,
+              base_share: float = 0.0) -> tuple[tuple[SlotRequest, ...], tuple[str, ...]]:
+    """The trace of ``workload`` as slot requests, and the adapter keys by popularity (kept for a few workloads).
+
+    A seeded ``base_share`` of the requests names no adapter (the bare base model).
+    """
     trace = make_trace(workload)
     keys = tuple(a.key for a in workload.adapters())
-    adapters = [keys[i] for i in trace.tenant_index]
+    draw = random.Random(workload.seed + 1)
+    adapters: list[str | None] = [None if draw.random() < base_share else keys[i] for i in trace.tenant_index]
     return tuple(requests_from(trace.arrival_ms, adapters, output_tokens=output_tokens)), keys
 
 
@@ -220,14 +232,14 @@ def slot_run(scenario: SlotScenario = SLOT_CLIFF, *, fix: str = FIX_NONE, max_sl
         raise ValueError(f"unknown fix {fix!r}; valid fixes: {FIXES}")
     changes = {k: v for k, v in (("max_slots", max_slots), ("active_adapters", active_adapters)) if v is not None}
     s = replace(scenario, **changes) if changes else scenario
-    requests, keys = _requests(s.workload(), s.output_tokens)
+    requests, keys = _requests(s.workload(), s.output_tokens, s.base_share)
     slots = max(s.max_slots, s.active_adapters) if fix == FIX_MORE_SLOTS else s.max_slots
     pinned = keys[: max_pinned(slots) and min(slots // 2, len(keys))] if fix == FIX_PIN else ()
     replicas = s.replicas if fix in (FIX_ROUND_ROBIN, FIX_AFFINITY) else 1
     names = replica_names(replicas)
     groups: list[list[SlotRequest]] = [[] for _ in names]
     for request in requests:
-        if fix == FIX_AFFINITY:
+        if fix == FIX_AFFINITY and request.adapter is not None:
             owner = rendezvous_owner(split_key(request.adapter)[0], names)  # type: ignore[arg-type]
             groups[names.index(owner)].append(request)
         else:
@@ -236,7 +248,8 @@ def slot_run(scenario: SlotScenario = SLOT_CLIFF, *, fix: str = FIX_NONE, max_sl
     waited = loads = evictions = peak = 0
     for group in groups:
         scheduler = SlotScheduler(max_slots=slots, max_batch=s.max_batch, prefill_ms=s.prefill_ms,
-                                  decode_ms_per_token=s.decode_ms_per_token, load_ms=s.load_ms, pinned=pinned)
+                                  decode_ms_per_token=s.decode_ms_per_token, load_ms=s.load_ms, pinned=pinned,
+                                  base_takes_slot=s.base_takes_slot)
         for request in group:
             scheduler.submit(request)
         for outcome in scheduler.run():

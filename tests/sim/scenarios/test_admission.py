@@ -30,3 +30,11 @@ def test_the_record_validates_and_reads_by_key():
     assert (ADMISSION["rate_per_s"], ADMISSION["hold_ms"]) == (100.0, 300.0)
     with pytest.raises(ValueError, match="hold_ms must be a finite number >= 0, got -1"):
         AdmissionScenario(tenants=4, requests=10, zipf_s=0.0, rate_per_s=1.0, seed=0, hold_ms=-1, max_queue=0)
+
+
+def test_one_state_is_the_sweeps_run_and_is_kept():
+    from labcore.sim.scenarios.admission import admission_run, admission_runs
+
+    runs = admission_runs()
+    assert admission_run(24) is runs[24]  # the chapter, its panel and its checks share one computation
+    assert admission_run(32, hold_ms=600.0).queued > 0 == admission_run(36, hold_ms=600.0).queued

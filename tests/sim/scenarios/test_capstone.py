@@ -26,3 +26,67 @@ def test_the_record_derives_its_rate_and_keeps_its_targets_a_tuple():
     with pytest.raises(ValueError, match="rank must be a positive int, got 0"):
         dataclasses.replace(CAPSTONE, rank=0)
     assert isinstance(CAPSTONE, CapstoneScenario)
+
+
+# -- the design exercise (16.1) ---------------------------------------------------------------------------
+
+from labcore.capacity import DYNAMIC_OVERHEAD, memory_split  # noqa: E402
+from labcore.sim.scenarios.capstone import (  # noqa: E402
+    CAPSTONE_DESIGN,
+    CONSTRAINTS,
+    CapstoneDesign,
+    DesignScenario,
+    TenantClass,
+    evaluate_design,
+)
+
+RIGHT = {"sequences": 24, "flagship": "merged", "quiet": "dynamic", "replicas": 1}
+
+
+def test_the_right_design_holds_at_the_course_facts():
+    r = evaluate_design(RIGHT)
+    split = memory_split(sequences=24, adapter_mb=13.0)
+    assert r.holds and r.failures == () and r.gpus == 2 and r.merged_gpus == 1
+    assert r.monthly_usd == 2 * 3.20 * 730 <= CAPSTONE_DESIGN.budget_usd
+    assert r.p99_ms == 40.0 * (1 + DYNAMIC_OVERHEAD) <= CAPSTONE_DESIGN.p99_target_ms
+    assert r.adapters_that_fit == split.adapters_that_fit and r.sequences_needed == 20  # 19.5 req/s x 1 s
+
+
+@pytest.mark.parametrize(("design", "failed"), [
+    ({"flagship": "dynamic", "quiet": "dynamic", "replicas": 2}, ("load",)),   # 38.5 x 1.05 > 40
+    ({"flagship": "dynamic", "quiet": "dynamic", "replicas": 3}, ("budget",)),
+    ({"flagship": "merged", "quiet": "merged", "replicas": 0}, ("budget",)),
+    ({"sequences": 64}, ("memory", "p99")),                                    # the pool holds 54 of 95 adapters
+    ({"sequences": 66}, ("memory",)),                                          # base + KV exceed the GPU
+    ({"sequences": 12}, ("load",)),                                            # Little's law: 20 sequences needed
+    ({"replicas": 0}, ("load",)),
+    ({"replicas": 2}, ("budget",)),
+])
+def test_each_wrong_design_fails_on_its_constraint(design, failed):
+    r = evaluate_design(RIGHT | design)
+    assert r.failed == failed and not r.holds
+    assert list(r.failed) == sorted(r.failed, key=CONSTRAINTS.index)
+    assert all(why for _, why in r.failures)
+
+
+def test_designs_are_read_and_checked():
+    d = CapstoneDesign.of(RIGHT)
+    assert d.mode("flagship") == "merged" and CapstoneDesign.of(d) is d
+    with pytest.raises(ValueError, match=r"the design needs \['replicas'\]"):
+        CapstoneDesign.of({"sequences": 24, "flagship": "merged", "quiet": "dynamic"})
+    with pytest.raises(ValueError, match="quiet's mode must be one of"):
+        CapstoneDesign.of(RIGHT | {"quiet": "both"})
+    with pytest.raises(ValueError, match="a design is a dict"):
+        CapstoneDesign.of([24, "merged"])
+    with pytest.raises(ValueError, match="distinct names"):
+        DesignScenario("llama-3-8b", "H100-80GB", 3.2, (TenantClass("a", 1, 1.0, 16, ("q_proj",)),) * 2, 50, 5000)
+    assert CAPSTONE_DESIGN.cls("quiet").total_qps == 19.0 and CAPSTONE_DESIGN["budget_usd"] == 5000.0
+    with pytest.raises(KeyError, match="no tenant class 'vip'"):
+        CAPSTONE_DESIGN.cls("vip")
+
+
+def test_the_p99_comes_from_the_simulator_and_a_small_pool_thrashes():
+    squeezed = evaluate_design(RIGHT | {"sequences": 63})   # the last KV pool that still holds the 95 adapters
+    assert squeezed.holds and squeezed.adapters_that_fit >= 95
+    thrash = evaluate_design(RIGHT | {"sequences": 64})
+    assert thrash.p99_ms > 100 and thrash.shared_needed_memory == 2

@@ -23,3 +23,11 @@ def test_the_latency_parts_are_the_routers_numbers():
     assert miss.total_latency_ms == pytest.approx(58.0)
     assert d["dedicated"].total_latency_ms == d["base"].total_latency_ms == 50.0
     assert route_examples()["dynamic miss"].adapter_load_ms == LAB_HOST_TO_GPU.transfer_ms(16.0)
+
+
+def test_the_default_overhead_is_the_courses_one_rule():
+    from labcore.capacity import DYNAMIC_OVERHEAD
+
+    hit = route_examples()["dynamic hit"]
+    assert hit.overhead_ms == pytest.approx(40.0 * DYNAMIC_OVERHEAD)
+    assert hit.total_latency_ms == pytest.approx(40.0 * (1 + DYNAMIC_OVERHEAD))

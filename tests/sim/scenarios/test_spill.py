@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from labcore.links import OBJECT_STORE, PCIE4_X16
-from labcore.sim.scenarios.spill import SPILL, SPILL_TENANTS, SpillScenario, spill_runs
+from labcore.sim.scenarios.spill import SPILL, SPILL_TENANTS, SpillScenario, spill_pair, spill_runs
 
 
 @pytest.fixture(scope="module")
@@ -35,3 +35,10 @@ def test_the_record_validates_and_reads_by_key():
     assert (SPILL["gpu_adapters"], SPILL["host_adapters"]) == (32, 96)
     with pytest.raises(ValueError, match="host_adapters must be a positive int, got 0"):
         SpillScenario(gpu_adapters=32, host_adapters=0, requests=10, seed=0, warmup=0)
+
+
+def test_one_state_is_the_sweeps_run_and_is_kept(runs):
+    gpu_only, tiered = runs
+    assert spill_pair(64) == (gpu_only[64], tiered[64])
+    assert spill_pair(64) is spill_pair(64)  # the panel, the chapter and the checks share one computation
+    assert spill_pair(48, host_adapters=48)[1].p99_ms < 50 < spill_pair(64, host_adapters=48)[1].p99_ms
