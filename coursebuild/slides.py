@@ -71,75 +71,10 @@ _SOLUTION_START = re.compile(r"^(`{3,}|:{3,})\{solution-start\}", re.M)
 _SOLUTION_END = re.compile(r"^(`{3,}|:{3,})\{solution-end\}", re.M)
 _PAGE_LINK = re.compile(r"\]\((?![a-z]+:|#|/)(?P<path>[^)\s#]+)\.(?:ipynb|md)(?P<anchor>#[^)\s]*)?\)")
 
-#: the deck's own style: readable code and outputs, panels as wide as the slide
-DECK_CSS = """
-.reveal .slides section { text-align: left; }
-.reveal .slides section h1, .reveal .slides section h2, .reveal .slides section h3 { text-transform: none; }
-.reveal .slides section h1 { font-size: 44px; } .reveal .slides section h2 { font-size: 34px; }
-.reveal .slides section h3 { font-size: 28px; }
-.reveal .slides section p, .reveal .slides section li, .reveal .slides section td,
-.reveal .slides section th { font-size: 22px; line-height: 1.35; }
-.reveal .slides section li p, .reveal .slides section td p { font-size: inherit; }
-.reveal .slides section blockquote { width: 95%; font-size: 22px; }
-.reveal .slides section table { margin: 0.4em 0; }
-.reveal .slides section .jp-OutputArea-output pre, .reveal .slides section div.highlight > pre {
-  font-size: 16px; line-height: 1.3; }
-.reveal .slides section .jp-OutputArea-output img, .reveal .slides section .jp-OutputArea-output svg {
-  width: auto; }
-.reveal .slides section .jp-OutputArea-output table, .reveal .slides section .jp-OutputArea-output td,
-.reveal .slides section .jp-OutputArea-output th { font-size: 14px; line-height: 1.3; text-align: left; }
-.reveal .slides section .jp-OutputArea-output td, .reveal .slides section .jp-OutputArea-output th {
-  padding: 0.2em 0.4em; vertical-align: top; }
-.reveal .slides section .lc-panel { font-size: 18px; }
-.reveal .slides section .lc-panel .vega-bindings { font-size: 18px; }
-/* Readable from the back row (a 1280x720 projector): code wraps instead of running off the slide, and what is
-   taller than a slide (a figure, a quiz, a long output) gets a height it fits in, scrolling inside if it must. */
-.reveal .slides section pre, .reveal .slides section pre code { white-space: pre-wrap; overflow-wrap: anywhere; }
-.reveal .slides section .jp-OutputArea-output img, .reveal .slides section .jp-OutputArea-output svg {
-  max-height: 430px; }
-.reveal .slides section .jp-OutputArea-output:has(.Quiz), .reveal .slides section .jp-OutputArea-output:has(table) {
-  display: block; max-height: 470px; overflow-y: auto; }
-.reveal .slides section .lc-panel select, .reveal .slides section .lc-panel input { font-size: 18px; }
-.reveal .slide-number { color: #fff; background-color: rgba(0, 0, 0, 0.85); font-size: 16px; }
-.reveal .slides section .lc-panel svg { max-height: none; }
-.reveal .slides section .lc-panel .vega-bind-name { min-width: 13rem; }
-.reveal aside.notes { display: none; }
-"""
-#: the deck's script: redraw the panels of the slide that comes into view (a panel drawn while its slide was hidden
-#: measured a zero-width container; reveal dispatches its events on the page), and give the keys back to the slides
-#: after the presenter moves a slider with the mouse: a clicker's PageDown/PageUp always turn the slide (a focused
-#: range input would take them), and arrow keys do again once a slider moved by pointer lets go of the focus (a
-#: slider reached with Tab keeps it, so the keyboard can still move it)
-DECK_JS = """
-document.addEventListener("DOMContentLoaded", function () {
-  var reveal = document.querySelector(".reveal");
-  if (!reveal) return;
-  if (window.require) {  // the deck loads reveal.js as an AMD module: name the one instance for the keys below
-    window.require(["reveal.js/dist/reveal.js"], function (instance) { window.Reveal = instance; });
-  }
-  var resize = function () { window.dispatchEvent(new Event("resize")); };
-  ["ready", "slidechanged", "resize"].forEach(function (name) {
-    reveal.addEventListener(name, function (event) { if (name !== "resize" || event.detail) resize(); });
-  });
-  var byPointer = null;
-  document.addEventListener("pointerdown", function (event) {
-    byPointer = event.target.closest && event.target.closest(".lc-panel input, .lc-panel select");
-  }, true);
-  document.addEventListener("change", function (event) {
-    if (byPointer && event.target === byPointer) { byPointer.blur(); byPointer = null; }
-  }, true);
-  document.addEventListener("keydown", function (event) {
-    var control = event.target.closest && event.target.closest(".lc-panel input, .lc-panel select");
-    if (!control || !window.Reveal) return;
-    if (event.key === "PageDown" || event.key === "PageUp") {
-      event.preventDefault();
-      event.stopPropagation();
-      control.blur();
-      if (event.key === "PageDown") { Reveal.next(); } else { Reveal.prev(); }
-    }
-  }, true);
-});
-"""
+#: the deck's own style and script (inlined in every deck): readable code, panels redrawn and keys given back to
+#: the slides after a slider moves (see the comments in each file)
+DECK_CSS = (TEMPLATES / TEMPLATE / "deck.css").read_text(encoding="utf-8")
+DECK_JS = (TEMPLATES / TEMPLATE / "deck.js").read_text(encoding="utf-8")
 #: the notebook styles nbconvert inlines in every deck (about 250 KB each), written once beside the decks instead
 SHARED_CSS = "deck-notebook.css"
 _JUPYTER_STYLE = re.compile(r"<style type=\"text/css\">(?P<css>\s*/\*-{10,}\s*\|\s*Copyright \(c\) Jupyter Development "
@@ -227,13 +162,42 @@ def deck_notebook(nb: Mapping[str, Any], glue: Mapping[str, str] | None, *,
             if tags & NO_OUTPUT_TAGS:
                 cell["outputs"] = []
             cell["outputs"] = [_panel_output(o) for o in cell.get("outputs", []) if not _glue_only(o)]
-            if tags & NO_INPUT_TAGS:
+            if tags & NO_INPUT_TAGS or any('class="lc-panel"' in "".join(o.get("data", {}).get("text/html", ""))
+                                           for o in cell["outputs"]):  # a panel is presented without its call
                 meta.setdefault("transient", {})["remove_source"] = True
                 if not cell["outputs"]:
                     continue
         cells.append(cell)
-    nb["cells"] = cells
+    nb["cells"] = _split_tall_prose(cells)
     return nb
+
+
+def _split_tall_prose(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return ``cells`` with each markdown cell taller than a slide cut into parts, each after the first a sub-slide.
+
+    The notes that follow the cell stay with its first part (its section's cue on the section's first slide).
+    """
+    from .slide_layout import SLIDE_PX, markdown_px, split_markdown
+
+    out: list[dict[str, Any]] = []
+    i = 0
+    while i < len(cells):
+        cell = cells[i]
+        i += 1
+        text = _source(cell)
+        if cell.get("cell_type") != "markdown" or slide_type(cell) == "notes" or markdown_px(text) <= SLIDE_PX:
+            out.append(cell)
+            continue
+        first, *rest = split_markdown(text)
+        out.append({**cell, "source": first})
+        while i < len(cells) and slide_type(cells[i]) == "notes":
+            out.append(cells[i])
+            i += 1
+        for n, part in enumerate(rest, start=1):
+            meta = copy.deepcopy(cell.get("metadata", {}))
+            meta.setdefault("slideshow", {})["slide_type"] = "subslide"
+            out.append({**cell, "id": f"{cell.get('id', 'cell')}-{n}", "source": part, "metadata": meta})
+    return out
 
 
 def has_panels(nb: Mapping[str, Any]) -> bool:
@@ -326,13 +290,14 @@ def install_notes_plugin(slides_dir: Path) -> None:
 
 
 def build_decks(notebooks: list[Path], slides_dir: Path, *, executed_dir: Path | None = None,
-                on_error: Callable[[Path, Exception], None] | None = None) -> list[Path]:
+                on_error: Callable[[Path, Exception], None] | None = None,
+                keep: dict[str, dict[str, Any]] | None = None) -> list[Path]:
     """Write the deck of each notebook that carries slide metadata into ``slides_dir``; return their paths.
 
     Glue values come from the book build's executed copies in ``executed_dir`` (as the live site
     reads them, :func:`coursebuild.lite_site.glue_source`), else from the notebook's stored outputs.
     A deck that cannot be made (a glue key with no value) raises, or, with ``on_error``, is reported
-    and left out.
+    and left out. ``keep``, when given, receives each deck notebook under its notebook's stem.
     """
     import nbformat
 
@@ -349,7 +314,10 @@ def build_decks(notebooks: list[Path], slides_dir: Path, *, executed_dir: Path |
             if lite_notebooks.has_glue_roles(nb):
                 glue = (lite_site.glue_source(path, executed_dir, "build") if executed_dir is not None
                         else lite_notebooks.glue_values(nb))
-            written.append(writer.write(deck_notebook(nb, glue), slides_dir / deck_name(path)))
+            deck = deck_notebook(nb, glue)
+            written.append(writer.write(deck, slides_dir / deck_name(path)))
+            if keep is not None:
+                keep[path.stem] = deck
         except (KeyError, FileNotFoundError) as error:
             if on_error is None:
                 raise
@@ -405,12 +373,17 @@ def _on_build_finished(app: Any, exception: Exception | None) -> None:
     by_folder: dict[Path, list[Path]] = {}
     for path in notebooks:
         by_folder.setdefault(path.parent, []).append(path)
-    written = []
+    written: list[Path] = []
+    decks: dict[str, dict[str, Any]] = {}
     (Path(app.outdir) / SLIDES_DIR / SHARED_CSS).unlink(missing_ok=True)  # every deck is written again below
     for folder, paths in by_folder.items():
         rel = folder.relative_to(Path(app.srcdir))
         written += build_decks(paths, Path(app.outdir) / SLIDES_DIR, executed_dir=executed / rel,
-                               on_error=lambda path, error: logger.warning(f"[slides] no deck for {path.name}: {error}"))
+                               on_error=lambda path, error: logger.warning(f"[slides] no deck for {path.name}: {error}"),
+                               keep=decks)
+    from .session_plans import write_session_decks
+
+    written += write_session_decks(decks, Path(app.outdir) / SLIDES_DIR)  # the plans with a deck of their own
     for stale in set((Path(app.outdir) / SLIDES_DIR).glob(f"*{SUFFIX}")) - set(written):
         stale.unlink()  # a deck left by an earlier build whose notebook no longer has slides
     logger.info(

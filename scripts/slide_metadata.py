@@ -39,6 +39,7 @@ from typing import Any
 
 from coursebuild.speaker_notes import (NOTES_DIR, NOTES_TAG, headings, is_notes, load_notes,  # noqa: F401
                                        notes_cells_for)
+from coursebuild.slide_layout import SLIDE_PX, cell_px
 from coursebuild.speaker_notes import source as _source
 from labcore.site import VEGALITE_MIME
 
@@ -47,16 +48,6 @@ ROOT = Path(__file__).resolve().parents[1]
 #: table whose summary the slide shows instead)
 HIDDEN_TAGS = frozenset({"remove-cell", "hide-cell", "deck-skip"})
 RISE_METADATA = {"theme": "white", "transition": "none", "scroll": True, "start_slideshow_at": "beginning"}
-
-# The slide's height budget, in pixels of reveal's 960 x 700 slide (coursebuild/slides.py's DECK_CSS sizes).
-SLIDE_PX = 680
-PROSE_LINE_PX, PROSE_CHARS = 32, 80
-CODE_LINE_PX = 23
-PANEL_PX = 520
-FIGURE_PX = 420
-_SVG_SIZE = re.compile(r'<svg[^>]*?\bheight="([\d.]+)(pt|px)?"[^>]*?\bwidth="([\d.]+)(pt|px)?"'
-                       r'|<svg[^>]*?\bwidth="([\d.]+)(pt|px)?"[^>]*?\bheight="([\d.]+)(pt|px)?"', re.S)
-
 
 def _tags(cell: Mapping[str, Any]) -> set[str]:
     return set(cell.get("metadata", {}).get("tags", []))
@@ -82,50 +73,6 @@ def is_imports(source: str) -> bool:
         return (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
                 and isinstance(node.value.func, ast.Name) and node.value.func.id == "use_course_style")
     return bool(body) and all(harmless(node) for node in body)
-
-
-def _text_px(text: str, line_px: int, chars: int) -> int:
-    return sum(max(1, math.ceil(len(line) / chars)) * line_px if line.strip() else line_px // 2
-               for line in text.split("\n"))
-
-
-def _svg_px(svg: str) -> int:
-    match = _SVG_SIZE.search(svg)
-    if not match:
-        return FIGURE_PX
-    groups = match.groups()
-    if groups[0] is not None:
-        height, h_unit, width, w_unit = groups[0:4]
-    else:
-        width, w_unit, height, h_unit = groups[4:8]
-    to_px = {"pt": 4 / 3, "px": 1.0, None: 1.0}
-    h, w = float(height) * to_px[h_unit], float(width) * to_px[w_unit]
-    return int(min(520, h * min(1.0, 900 / w)))  # DECK_CSS: at most 520 px high, at most the slide's width
-
-
-def cell_px(cell: Mapping[str, Any]) -> int:
-    """Estimate a cell's height on a slide, in pixels (prose, code, text outputs, figures, panels)."""
-    if cell.get("cell_type") == "markdown":
-        return _text_px(_source(cell), PROSE_LINE_PX, PROSE_CHARS) + 20
-    px = _text_px(_source(cell), CODE_LINE_PX, 90) + 24
-    for out in cell.get("outputs", []):
-        data = out.get("data", {})
-        if out.get("output_type") == "stream":
-            px += min(_text_px("".join(out.get("text", "")), CODE_LINE_PX, 90), 600)
-        elif VEGALITE_MIME in data:
-            px += PANEL_PX
-        elif "image/svg+xml" in data:
-            px += _svg_px("".join(data["image/svg+xml"]))
-        elif "image/png" in data:
-            px += FIGURE_PX
-        elif "text/html" in data or "text/markdown" in data:
-            text = "".join(data.get("text/markdown") or data["text/html"])
-            plain = re.sub(r"<[^>]+>", "", text)
-            rows = max(text.count("<tr"), text.count("\n|"), 2)
-            px += min(30 * rows + 22 * math.ceil(len(plain) / 90), 2000)
-        elif "text/plain" in data:
-            px += min(_text_px("".join(data["text/plain"]), CODE_LINE_PX, 90), 600)
-    return px
 
 
 def slide_types(cells: list[Mapping[str, Any]]) -> list[str]:

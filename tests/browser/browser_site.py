@@ -80,3 +80,18 @@ def page_paths() -> list[str]:
 def chapter_pages() -> list[str]:
     """Return the site-relative HTML path of every chapter notebook."""
     return [f"book/{p.stem}.html" for p in chapter_sources()]
+
+
+#: the page's list of its panels: each one's name and, for a panel drawn on another implementation, its variant
+PANEL_NAMES_JS = "() => window.lcPanels.map(p => [p.name, (p.spec.usermeta || {}).labcore_variant || ''])"
+
+
+def labcore_panel(name: str, variant: str = ""):  # noqa: ANN201
+    """Return the labcore panel a page draws: ``show(name)``, or, for a variant (a lab with one mistake), that one."""
+    from labcore.panels import PANELS, show
+
+    if not variant:
+        return show(name)
+    from labcore.checks.lab import mistaken_lab
+
+    return PANELS[name](mistaken_lab(variant))

@@ -1,4 +1,4 @@
-"""The instructor pages: the cheat sheet prints on one page; the instructors' page links every chapter.
+"""The instructor pages: the cheat sheet and each plan's handout and answer key print on one page; the instructors' page links every chapter.
 
 Printing is Chromium's own (Playwright ``page.pdf()``, which uses the print media type and the page's
 ``@page`` rules), on A4 and on US Letter. The same print of the instructors' page, which does not load
@@ -12,11 +12,13 @@ import re
 import pytest
 
 import browser_site as site
+from coursebuild.session_plans import load_plans
 
 pytestmark = pytest.mark.browser
 
 CHEAT_SHEET = "book/cheat_sheet.html"
 INSTRUCTORS = "book/instructors.html"
+HANDOUTS = [f"book/{plan.handout}{suffix}.html" for plan in load_plans().values() for suffix in ("", "_key")]
 
 
 def _pages(pdf: bytes) -> int:
@@ -30,6 +32,18 @@ def _print(open_page, rel: str, paper: str) -> tuple[int, object]:  # noqa: ANN0
     page.evaluate("() => window.MathJax && MathJax.startup ? MathJax.startup.promise : null")
     assert not log.blocked and not log.unexpected_errors(), (log.blocked, log.unexpected_errors())
     return _pages(page.pdf(format=paper, print_background=False)), page
+
+
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+@pytest.mark.parametrize("rel", HANDOUTS)
+def test_each_handout_and_answer_key_prints_on_one_page(built_site, open_page, rel: str, paper: str) -> None:  # noqa: ANN001
+    """A plan's handout and its answer key each fit one sheet, their last exercise on it."""
+    pages, page = _print(open_page, rel, paper)
+    assert pages == 1, f"{rel} prints on {pages} {paper} pages"
+    page.emulate_media(media="print")
+    last = page.locator("article p strong").last
+    assert last.is_visible() and last.inner_text().rstrip(".") == load_plans()[rel.split("_", 1)[1].split(".")[0]
+                                                                             .removesuffix("_key")].exercises[-1]
 
 
 @pytest.mark.parametrize("paper", ["A4", "Letter"])

@@ -107,9 +107,9 @@ def test_every_control_moves_the_readout_and_the_figure(built_site, open_page, r
         # test_browser_pages loads every page and checks it draws as many panels as it holds
     page, log = open_page(rel)
     assert wait_for_panels(page) > 0, f"{rel} holds a panel but none drew"
-    names = page.evaluate("() => window.lcPanels.map(p => p.name)")
-    for i, name in enumerate(names):
-        panel = show(name)
+    names = page.evaluate(site.PANEL_NAMES_JS)
+    for i, (name, variant) in enumerate(names):
+        panel = site.labcore_panel(name, variant)
         state = panel.defaults()
         shown = _wait_readout(page, i, _row(panel, state)[READOUT])
         assert shown == _row(panel, state)[READOUT], f"{rel} {name} at its defaults shows {shown!r}"

@@ -1,0 +1,66 @@
+"""The session plans' slide numbers are the decks' own, and the 60-minute plan's deck presents its sections in order.
+
+For each plan slot, the chapter deck's slide the plan names for a section starts that section (reveal's
+``getSlides()``, the ``c/t`` numbering the decks show). The plan's own deck (``slides/<plan deck>.slides.html``)
+opens offline with no error, holds as many slides as :func:`coursebuild.session_plans.session_deck_notebook`
+makes, starts each section on the slide :func:`~coursebuild.session_plans.session_deck_sections` says, reads
+from the back row at 1280x720 and passes axe.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from coursebuild.session_plans import deck_sections, load_plans, session_deck_notebook, session_deck_sections
+from coursebuild.slides import SLIDES_DIR, SUFFIX
+from test_browser_pages import wait_for_panels
+from test_decks import PROJECTOR, READY_TIMEOUT_MS, _checked
+
+pytestmark = pytest.mark.browser
+
+PLANS = load_plans()
+_SLIDE_TEXT_JS = "(n) => { const s = Reveal.getSlides()[n - 1]; return s ? s.textContent.replace(/\\s+/g, ' ') : null; }"
+
+
+def _open(open_page, rel: str):  # noqa: ANN001, ANN202
+    page, log = open_page(rel, viewport=PROJECTOR)
+    page.wait_for_selector(".reveal.ready", state="attached", timeout=READY_TIMEOUT_MS)
+    page.wait_for_function("() => window.Reveal && Reveal.getTotalSlides", timeout=READY_TIMEOUT_MS)
+    return page, log
+
+
+def _chapter_slots() -> list[tuple[str, str, list]]:
+    out: dict[str, list] = {}
+    for plan in PLANS.values():
+        for slot in plan.slots:
+            if slot.deck:
+                out.setdefault(slot.deck, []).extend(slot.sections)
+    return sorted(out.items())
+
+
+@pytest.mark.parametrize("deck, sections", _chapter_slots(), ids=lambda v: v if isinstance(v, str) else "")
+def test_the_plans_slide_numbers_start_their_sections(built_site, open_page, deck: str, sections: list) -> None:  # noqa: ANN001
+    page, _log = _open(open_page, f"{SLIDES_DIR}/{deck}{SUFFIX}")
+    for section in sections:
+        text = page.evaluate(_SLIDE_TEXT_JS, section.first)
+        assert text is not None and section.heading in text, \
+            f"{deck}: the plans say slide {section.first} starts {section.heading!r}; it shows {str(text)[:80]!r}"
+
+
+@pytest.mark.parametrize("key", [k for k, p in PLANS.items() if p.deck])
+def test_the_plans_own_deck_presents_its_sections_in_order(built_site, open_page, key: str) -> None:  # noqa: ANN001
+    plan = PLANS[key]
+    rel = f"{SLIDES_DIR}/{plan.deck}{SUFFIX}"
+    assert (built_site / rel).is_file(), f"{rel} was not built"
+    page, log = _open(open_page, rel)
+    wait_for_panels(page)
+    deck = session_deck_notebook(plan)
+    assert page.evaluate("() => Reveal.getTotalSlides()") == deck_sections(deck)[1]
+    for slot, section, first in session_deck_sections(plan, deck):
+        text = page.evaluate(_SLIDE_TEXT_JS, first)
+        assert text is not None and section.heading in text, f"{rel}: slide {first} is not {section.heading!r}"
+    found = _checked(page, rel)
+    bad = [s for s in found["measured"]["slides"] if s["tall"] or s["clipped"] or s["small"]]
+    assert bad == [], f"{rel}: slides that do not read from the back row: {bad}"
+    assert found["axe"] == {"light": []}, f"{rel}: {found['axe']}"
+    assert not log.blocked and not log.failed and not log.console_errors + log.page_errors
