@@ -22,7 +22,7 @@ from labcore.site import VEGALITE_MIME
 
 from .speaker_notes import source as _source
 
-__all__ = ["SLIDE_PX", "cell_px", "markdown_px", "split_markdown"]
+__all__ = ["SLIDE_PX", "cell_px", "markdown_px", "split_markdown", "split_tall_prose"]
 
 # The slide's height budget, in pixels of reveal's 960 x 700 slide (coursebuild/slides.py's DECK_CSS sizes).
 SLIDE_PX = 680
@@ -103,3 +103,33 @@ def split_markdown(text: str, *, budget: int = SLIDE_PX) -> list[str]:
         else:
             parts.append(block)
     return parts
+
+
+def split_tall_prose(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return ``cells`` with each markdown cell taller than a slide cut into parts, each after the first a sub-slide.
+
+    The notes that follow the cell stay with its first part (its section's cue on the section's first slide).
+    """
+    import copy
+
+    from .slides import slide_type
+
+    out: list[dict[str, Any]] = []
+    i = 0
+    while i < len(cells):
+        cell = cells[i]
+        i += 1
+        text = _source(cell)
+        if cell.get("cell_type") != "markdown" or slide_type(cell) == "notes" or markdown_px(text) <= SLIDE_PX:
+            out.append(cell)
+            continue
+        first, *rest = split_markdown(text)
+        out.append({**cell, "source": first})
+        while i < len(cells) and slide_type(cells[i]) == "notes":
+            out.append(cells[i])
+            i += 1
+        for n, part in enumerate(rest, start=1):
+            meta = copy.deepcopy(cell.get("metadata", {}))
+            meta.setdefault("slideshow", {})["slide_type"] = "subslide"
+            out.append({**cell, "id": f"{cell.get('id', 'cell')}-{n}", "source": part, "metadata": meta})
+    return out

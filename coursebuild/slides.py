@@ -138,6 +138,7 @@ def deck_notebook(nb: Mapping[str, Any], glue: Mapping[str, str] | None, *,
     ['# Title 3', 'Ask the room.']
     """
     from .myst_text import to_commonmark
+    from .slide_layout import split_tall_prose
 
     nb = copy.deepcopy(dict(nb))
     nb.setdefault("metadata", {}).pop("widgets", None)
@@ -168,36 +169,8 @@ def deck_notebook(nb: Mapping[str, Any], glue: Mapping[str, str] | None, *,
                 if not cell["outputs"]:
                     continue
         cells.append(cell)
-    nb["cells"] = _split_tall_prose(cells)
+    nb["cells"] = split_tall_prose(cells)
     return nb
-
-
-def _split_tall_prose(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Return ``cells`` with each markdown cell taller than a slide cut into parts, each after the first a sub-slide.
-
-    The notes that follow the cell stay with its first part (its section's cue on the section's first slide).
-    """
-    from .slide_layout import SLIDE_PX, markdown_px, split_markdown
-
-    out: list[dict[str, Any]] = []
-    i = 0
-    while i < len(cells):
-        cell = cells[i]
-        i += 1
-        text = _source(cell)
-        if cell.get("cell_type") != "markdown" or slide_type(cell) == "notes" or markdown_px(text) <= SLIDE_PX:
-            out.append(cell)
-            continue
-        first, *rest = split_markdown(text)
-        out.append({**cell, "source": first})
-        while i < len(cells) and slide_type(cells[i]) == "notes":
-            out.append(cells[i])
-            i += 1
-        for n, part in enumerate(rest, start=1):
-            meta = copy.deepcopy(cell.get("metadata", {}))
-            meta.setdefault("slideshow", {})["slide_type"] = "subslide"
-            out.append({**cell, "id": f"{cell.get('id', 'cell')}-{n}", "source": part, "metadata": meta})
-    return out
 
 
 def has_panels(nb: Mapping[str, Any]) -> bool:

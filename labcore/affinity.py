@@ -41,23 +41,9 @@ from .router import MODE_DYNAMIC, AdapterTier, ModelRef, MultiLoRARouter, RouteD
 from ._validate import count as _count  # ``count`` is an argument name here
 from ._validate import fraction, number
 
-__all__ = [
-    "POLICY_ROUND_ROBIN",
-    "POLICY_LEAST_LOADED",
-    "POLICY_RENDEZVOUS",
-    "POLICY_BOUNDED",
-    "POLICIES",
-    "rendezvous_ranking",
-    "rendezvous_owner",
-    "modulo_owner",
-    "moved_fraction",
-    "replica_names",
-    "FleetRoute",
-    "FleetRun",
-    "AffinityFleet",
-    "bounded_capacity",
-    "bounded_choice",
-]
+__all__ = ["POLICY_ROUND_ROBIN", "POLICY_LEAST_LOADED", "POLICY_RENDEZVOUS", "POLICY_BOUNDED", "POLICIES",
+           "rendezvous_ranking", "rendezvous_owner", "modulo_owner", "moved_fraction", "replica_names",
+           "FleetRoute", "FleetRun", "AffinityFleet", "bounded_capacity", "bounded_choice"]
 
 POLICY_ROUND_ROBIN = "round-robin"
 POLICY_LEAST_LOADED = "least-loaded"
@@ -375,7 +361,7 @@ class AffinityFleet:
         """Zero the per-replica request, hit, miss, eviction and spill counters (caches stay warm)."""
         for r in self._replicas:
             r.routed = r.hits = r.misses = 0
-            r.evictions_before = _evictions(r.cache)
+            r.evictions_before = len(r.cache.eviction_log)
             r.adapters = set()
         self.spilled = 0
 
@@ -401,7 +387,7 @@ class AffinityFleet:
             hit_rate_per_replica=tuple(
                 r.hits / (r.hits + r.misses) if r.hits + r.misses else 0.0 for r in self._replicas
             ),
-            evictions=sum(_evictions(r.cache) - r.evictions_before for r in self._replicas),
+            evictions=sum(len(r.cache.eviction_log) - r.evictions_before for r in self._replicas),
             spilled=self.spilled,
             imbalance=max(per) / mean if mean else 0.0,
             adapters_per_replica=tuple(len(r.adapters) for r in self._replicas),
@@ -409,19 +395,3 @@ class AffinityFleet:
 
     def __repr__(self) -> str:
         return f"AffinityFleet(policy={self.policy!r}, replicas={len(self._replicas)}, routes={self.routes})"
-
-
-def _evictions(cache: object) -> int:
-    return len(getattr(cache, "eviction_log", ()))
-
-
-#: Chapters 8 and 10 import these from here; they live in :mod:`labcore.sim.scenarios.affinity`.
-_MOVED = frozenset({"AFFINITY_DEFAULTS", "affinity_runs", "run_policy"})
-
-
-def __getattr__(name: str) -> object:
-    """Hand on a name of the placement runs from :mod:`labcore.sim.scenarios.affinity`, where it moved."""
-    if name in _MOVED:
-        from .sim.scenarios import affinity  # on first use: that module imports this one (a cycle)
-        return getattr(affinity, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -361,15 +361,3 @@ def decision_table(log: Sequence[CanaryDecision]) -> str:
         lines.append(f"| {d.step} | {d.at_request:,} | {d.action} | {d.fraction_before:.0%} → {d.fraction_after:.0%} "
                      f"| {reason} |")
     return "\n".join(lines)
-
-
-#: Chapter 11 imports its rollout from here; it lives in :mod:`labcore.sim.scenarios.canary`.
-_MOVED = frozenset({"canary_log"})
-
-
-def __getattr__(name: str) -> object:
-    """Hand on the name of chapter 11's rollout from :mod:`labcore.sim.scenarios.canary`, where it moved."""
-    if name in _MOVED:
-        from .sim.scenarios import canary  # on first use: that module imports this one (a cycle)
-        return getattr(canary, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

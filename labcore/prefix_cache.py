@@ -148,15 +148,3 @@ VLLM_ISSUE_30931 = ReportedBug(
              "model to generate outputs using cached activations from the wrong LoRA weights, leading to "
              "incorrect/inconsistent behavior."),
 )
-
-
-#: Chapter 15 imports its prefix-cache run from here; it lives in :mod:`labcore.sim.scenarios.prefix_cache`.
-_MOVED = frozenset({"PREFIX_REPLACE", "prefix_cache_runs"})
-
-
-def __getattr__(name: str) -> object:
-    """Hand on a name of chapter 15's run from :mod:`labcore.sim.scenarios.prefix_cache`, where it moved."""
-    if name in _MOVED:
-        from .sim.scenarios import prefix_cache  # on first use: that module imports this one (a cycle)
-        return getattr(prefix_cache, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -52,16 +52,8 @@ from .engines import VLLM_ENGINE, lora_slot_bytes
 from .model_config import ModelConfig
 from ._validate import count, flag, instance, number, text
 
-__all__ = [
-    "LEFT_OUT",
-    "BASE_SLOT",
-    "SlotRequest",
-    "SlotOutcome",
-    "SlotScheduler",
-    "max_pinned",
-    "requests_from",
-    "slot_pool_mb",
-]
+__all__ = ["LEFT_OUT", "BASE_SLOT", "SlotRequest", "SlotOutcome", "SlotScheduler", "max_pinned",
+           "requests_from", "slot_pool_mb"]
 
 #: What :class:`SlotScheduler` does not model (chapter 15 says so next to every number it quotes).
 LEFT_OUT: tuple[str, ...] = (
@@ -399,16 +391,3 @@ def slot_pool_mb(max_slots: int, *, max_lora_rank: int, model: ModelConfig | str
     count("max_slots", max_slots)
     return lora_slot_bytes(engine, model, slots=max_slots, max_rank=max_lora_rank, target_modules=target_modules,
                            tp=tp, dtype_bytes=dtype_bytes) / 2**20
-
-
-#: Chapter 15 imports its runs from here; they live in :mod:`labcore.sim.scenarios.slots`.
-_MOVED = frozenset({"FIX_AFFINITY", "FIX_MORE_SLOTS", "FIX_NONE", "FIX_PIN", "FIX_ROUND_ROBIN", "SGLANG_PR_13349",
-                    "SLOT_CLIFF", "slot_fixes", "slot_sweep"})
-
-
-def __getattr__(name: str) -> object:
-    """Hand on a name of chapter 15's runs from :mod:`labcore.sim.scenarios.slots`, where it moved."""
-    if name in _MOVED:
-        from .sim.scenarios import slots  # on first use: that module imports this one (a cycle)
-        return getattr(slots, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -122,6 +122,11 @@
     entry.target.innerHTML = "";
     return vegaEmbed(entry.target, spec, opts).then(function (result) {
       entry.view = result.view;
+      const svg = entry.target.querySelector("svg");  // its text alternative: the takeaway and the chapter's reading
+      if (svg && entry.spec.description) {
+        svg.setAttribute("role", "img");
+        svg.setAttribute("aria-label", entry.spec.description);
+      }
       entry.theme = dark() ? "dark" : "light";
       for (const p of entry.spec.params) {
         result.view.addSignalListener(p.name, function () {

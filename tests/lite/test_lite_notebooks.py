@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from coursebuild import lite_notebooks as ln
+from coursebuild.live_code import live_code
 from coursebuild.lite_site import stage_contents
 from labcore.site import BOOK_BUILD, FIGURES_ENV, GRIDS_ENV, LAB_NOTEBOOK, PANELS_DIR, figures_index_path
 
@@ -71,7 +72,7 @@ def test_glue_import_becomes_a_function_not_a_package(monkeypatch):
 
 
 def test_numpy_cells_print_a_note_without_numpy_and_run_with_it():
-    source = ln.live_code("rng = np.random.default_rng(0)\nrng.integers(5, size=2).tolist()")
+    source = live_code("rng = np.random.default_rng(0)\nrng.integers(5, size=2).tolist()")
     printed = []
     exec(source, {"np": None, "print": printed.append, "display": printed.append})
     assert printed and "skipped in the live version" in printed[0] and "internet" not in printed[0]
