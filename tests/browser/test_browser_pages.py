@@ -127,7 +127,9 @@ def keyboard_panel(page) -> dict | None:  # noqa: ANN001
     page.wait_for_function("([div, before]) => div.querySelector('.lc-panel-live').textContent !== ''",
                            arg=[panel_div.element_handle(), before], timeout=RENDER_TIMEOUT_MS)
     name = active.evaluate("el => (el.closest('label') || el.parentElement).textContent")
-    return {"reached": True, "panel": focused["panel"], "before": before, "after": after, "name": name,
+    variant = panel_div.evaluate("d => (JSON.parse(d.querySelector('script.lc-panel-spec').textContent).usermeta || {})"
+                                 ".labcore_variant || ''")
+    return {"reached": True, "panel": focused["panel"], "variant": variant, "before": before, "after": after, "name": name,
             "focus_visible": focused["outline"] != "none" and focused["width"] >= 2,
             "announced": panel_div.locator(".lc-panel-live").text_content()}
 
@@ -352,15 +354,13 @@ def test_every_page_is_accessible_in_both_themes(built_site, open_page, rel: str
 def test_a_panel_works_with_the_keyboard_alone(built_site, open_page, rel: str) -> None:  # noqa: ANN001
     """Tab reaches the page's first panel slider, focus shows, ArrowRight moves it, and the live region announces
     exactly labcore's readout for the new state."""
-    from labcore.panels import PANELS
-
     seen = visit(open_page, rel).keyboard
     if seen is None:
         pytest.skip(f"{rel} has no panel slider")
     assert seen["reached"], f"{rel}: Tab never reached a panel slider"
     assert seen["focus_visible"], f"{rel}: the focused slider shows no focus ring"
     assert seen["after"] != seen["before"], f"{rel}: ArrowRight did not move the slider"
-    panel = PANELS[seen["panel"]]()
+    panel = site.labcore_panel(seen["panel"], seen["variant"])
     control = next(c for c in panel.controls if c.kind == "range")
     assert control.label in seen["name"], (control.label, seen["name"])
     value = min(control.values, key=lambda v: abs(v - float(seen["after"])))

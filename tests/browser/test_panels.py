@@ -78,7 +78,7 @@ _ROWS: dict[tuple, dict] = {}
 
 def _row(panel, state: dict) -> dict:  # noqa: ANN001
     """Return ``panel.row(**state)`` for a full state, computed once per panel name and state in this module."""
-    key = (panel.name, tuple(sorted(state.items())))
+    key = (panel.name, panel.variant, tuple(sorted(state.items())))
     if key not in _ROWS:
         _ROWS[key] = panel.row(**state)
     return _ROWS[key]
