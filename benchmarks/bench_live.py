@@ -1,6 +1,6 @@
 """Benchmark a live panel's change in the kernel: python benchmarks/bench_live.py
 
-For the panels of chapters 1, 2, 4 and 6 (``Panel.live()``, ipywidgets), the kernel-side cost of one change: the
+For the panels of chapters 1, 2, 4 and 6 (``labcore.panels.live_panel``, ipywidgets), the kernel-side cost of one change: the
 x control moved to a value off the grid (one new row), and another control moved (the x sweep recomputed), from
 the new value to the chart ready to draw (``LivePanel.chart()`` with its spec). The peer is one ``panel.row()``
 at the same state, the least any change can cost. Drawing the chart in the browser is ``bench_panels.py``'s
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 
-from labcore.panels import show
+from labcore.panels import live_panel, show
 
 PANELS = {"1": "fleet_savings_panel", "2": "gpu_split_panel", "4": "lru_thrash_panel", "6": "fleet_load_panel"}
 
@@ -37,17 +37,17 @@ def main() -> None:
             off = x.default + (x.values[1] - x.values[0]) / 3
 
         def move_x() -> None:
-            view = panel.live()
+            view = live_panel(panel)
             view.set(**{x.name: off})
             view.drawn.spec()
 
         def move_other() -> None:
-            view = panel.live()
+            view = live_panel(panel)
             value = next(v for v in other.values if v != other.default)
             view.set(**{other.name: value})
             view.drawn.spec()
 
-        base = _best(lambda: panel.live())  # building the view draws the default state once
+        base = _best(lambda: live_panel(panel))  # building the view draws the default state once
         peer = _best(lambda: panel.row(**{x.name: off}))
         moved_x, moved_other = _best(move_x) - base, _best(move_other) - base
         print(f"{chapter:8} {name:20} {max(moved_x, 0):13.1f} ms {max(moved_other, 0):11.1f} ms {peer:12.2f} ms"

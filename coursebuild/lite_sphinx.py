@@ -21,20 +21,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-LITE_MODULES = ("jupyterlite_sphinx", "jupyterlite_core", "jupyterlite_pyodide_kernel")
+from .lite_requirements import missing_requirement
+
 #: jupyterlite-sphinx's settings that ``_config.yml`` sets (declared here too when the live site is skipped)
 LITE_CONFIG_VALUES = ("jupyterlite_dir", "jupyterlite_content_dir", "jupyterlite_bind_ipynb_suffix")
-
-
-def missing_requirement() -> str | None:
-    """Return why the Lite site is not built (a requirement not installed, or ``COURSE_LITE=0``), or None."""
-    import importlib.util
-    import os
-
-    if os.environ.get("COURSE_LITE", "1") == "0":
-        return "COURSE_LITE=0 is set"
-    missing = next((m for m in LITE_MODULES if importlib.util.find_spec(m) is None), None)
-    return f"{missing} is not installed" if missing else None
 
 
 def _lite_dir(app) -> Path:

@@ -6,7 +6,8 @@ makes them (reveal numbers every slide and sub-slide: ``c/t``). :func:`load_plan
 sections take longer than the slot, when the slots do not add up to the plan, or when a section, deck or
 exercise it names does not exist. The instructors' page prints :func:`plan_markdown`; a plan with a ``deck``
 also gets its own deck (:func:`session_deck_notebook`: the sections it uses, in order, with a slide before
-each slot and the notes' pace cues counted on the session's clock).
+each slot and the notes' pace cues counted on the session's clock), written into the site's ``slides/`` by this
+module as a Sphinx extension (``_config.yml``: ``coursebuild.session_plans``, after ``coursebuild.slides``).
 
 >>> clock(0), clock(75)
 ('0:00', '1:15')
@@ -110,7 +111,7 @@ def deck_sections(deck: Mapping[str, Any]) -> tuple[dict[str, tuple[int, int]], 
     >>> deck_sections({"cells": [md("# T", "-"), md("## A", "slide"), md("x", "subslide"), md("## B", "slide")]})
     ({'A': (2, 3), 'B': (4, 4)}, 4)
     """
-    from .slides import slide_type
+    from .slide_layout import slide_type
 
     starts: dict[str, int] = {}
     number = 0
@@ -293,7 +294,7 @@ def session_deck_sections(plan: Plan, deck: Mapping[str, Any]) -> list[tuple[Slo
 
     The session deck may show two sections of one heading (from two chapters): they are matched in order.
     """
-    from .slides import slide_type
+    from .slide_layout import slide_type
 
     firsts, number = [], 0
     for cell in deck.get("cells", []):
@@ -317,3 +318,21 @@ def write_session_decks(decks: Mapping[str, Mapping[str, Any]], slides_dir: Path
     writer = DeckWriter()
     return [writer.write(session_deck_notebook(plan, decks), slides_dir / f"{plan.deck}{SUFFIX}")
             for plan in plans.values() if plan.deck]
+
+
+def _on_build_finished(app: Any, exception: Exception | None) -> None:
+    """Write the plans' own decks beside the chapter decks (after coursebuild.slides has cleared stale ones)."""
+    if exception is not None or app.builder.format != "html":
+        return
+    from sphinx.util import logging
+
+    from .slides import SLIDES_DIR
+
+    written = write_session_decks({}, Path(app.outdir) / SLIDES_DIR)
+    logging.getLogger(__name__).info(f"[slides] {len(written)} session decks: {', '.join(p.name for p in written)}")
+
+
+def setup(app: Any) -> dict[str, Any]:
+    """Register the session decks' writer, to run after coursebuild.slides has written the chapter decks."""
+    app.connect("build-finished", _on_build_finished, priority=600)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -22,7 +22,7 @@ from labcore.site import VEGALITE_MIME
 
 from .speaker_notes import source as _source
 
-__all__ = ["SLIDE_PX", "cell_px", "markdown_px", "split_markdown", "split_tall_prose"]
+__all__ = ["SLIDE_PX", "cell_px", "markdown_px", "slide_type", "split_markdown", "split_tall_prose"]
 
 # The slide's height budget, in pixels of reveal's 960 x 700 slide (coursebuild/slides.py's DECK_CSS sizes).
 SLIDE_PX = 680
@@ -78,6 +78,15 @@ def cell_px(cell: Mapping[str, Any]) -> int:
     return px
 
 
+def slide_type(cell: Mapping[str, Any]) -> str | None:
+    """Return a cell's ``slideshow.slide_type``, or None when it has none.
+
+    >>> slide_type({"metadata": {"slideshow": {"slide_type": "notes"}}}), slide_type({"metadata": {}})
+    ('notes', None)
+    """
+    return (cell.get("metadata", {}).get("slideshow") or {}).get("slide_type")
+
+
 def markdown_px(text: str) -> int:
     """Estimate the height of markdown prose on a slide."""
     return _text_px(text, PROSE_LINE_PX, PROSE_CHARS) + 20
@@ -111,8 +120,6 @@ def split_tall_prose(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
     The notes that follow the cell stay with its first part (its section's cue on the section's first slide).
     """
     import copy
-
-    from .slides import slide_type
 
     out: list[dict[str, Any]] = []
     i = 0

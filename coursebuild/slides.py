@@ -45,6 +45,7 @@ from .panels_site import SCRIPTS as PANEL_SCRIPTS
 from labcore.site import VEGALITE_MIME
 
 from .panels_site import panel_html
+from .slide_layout import slide_type, split_tall_prose
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -84,15 +85,6 @@ _JUPYTER_STYLE = re.compile(r"<style type=\"text/css\">(?P<css>\s*/\*-{10,}\s*\|
 def _source(cell: Mapping[str, Any]) -> str:
     src = cell.get("source", "")
     return "".join(src) if isinstance(src, list) else src
-
-
-def slide_type(cell: Mapping[str, Any]) -> str | None:
-    """Return a cell's ``slideshow.slide_type``, or None when it has none.
-
-    >>> slide_type({"metadata": {"slideshow": {"slide_type": "notes"}}}), slide_type({"metadata": {}})
-    ('notes', None)
-    """
-    return (cell.get("metadata", {}).get("slideshow") or {}).get("slide_type")
 
 
 def has_slides(nb: Mapping[str, Any]) -> bool:
@@ -138,7 +130,6 @@ def deck_notebook(nb: Mapping[str, Any], glue: Mapping[str, str] | None, *,
     ['# Title 3', 'Ask the room.']
     """
     from .myst_text import to_commonmark
-    from .slide_layout import split_tall_prose
 
     nb = copy.deepcopy(dict(nb))
     nb.setdefault("metadata", {}).pop("widgets", None)
@@ -263,14 +254,13 @@ def install_notes_plugin(slides_dir: Path) -> None:
 
 
 def build_decks(notebooks: list[Path], slides_dir: Path, *, executed_dir: Path | None = None,
-                on_error: Callable[[Path, Exception], None] | None = None,
-                keep: dict[str, dict[str, Any]] | None = None) -> list[Path]:
+                on_error: Callable[[Path, Exception], None] | None = None) -> list[Path]:
     """Write the deck of each notebook that carries slide metadata into ``slides_dir``; return their paths.
 
     Glue values come from the book build's executed copies in ``executed_dir`` (as the live site
     reads them, :func:`coursebuild.lite_site.glue_source`), else from the notebook's stored outputs.
     A deck that cannot be made (a glue key with no value) raises, or, with ``on_error``, is reported
-    and left out. ``keep``, when given, receives each deck notebook under its notebook's stem.
+    and left out.
     """
     import nbformat
 
@@ -287,10 +277,7 @@ def build_decks(notebooks: list[Path], slides_dir: Path, *, executed_dir: Path |
             if lite_notebooks.has_glue_roles(nb):
                 glue = (lite_site.glue_source(path, executed_dir, "build") if executed_dir is not None
                         else lite_notebooks.glue_values(nb))
-            deck = deck_notebook(nb, glue)
-            written.append(writer.write(deck, slides_dir / deck_name(path)))
-            if keep is not None:
-                keep[path.stem] = deck
+            written.append(writer.write(deck_notebook(nb, glue), slides_dir / deck_name(path)))
         except (KeyError, FileNotFoundError) as error:
             if on_error is None:
                 raise
@@ -347,16 +334,11 @@ def _on_build_finished(app: Any, exception: Exception | None) -> None:
     for path in notebooks:
         by_folder.setdefault(path.parent, []).append(path)
     written: list[Path] = []
-    decks: dict[str, dict[str, Any]] = {}
     (Path(app.outdir) / SLIDES_DIR / SHARED_CSS).unlink(missing_ok=True)  # every deck is written again below
     for folder, paths in by_folder.items():
         rel = folder.relative_to(Path(app.srcdir))
         written += build_decks(paths, Path(app.outdir) / SLIDES_DIR, executed_dir=executed / rel,
-                               on_error=lambda path, error: logger.warning(f"[slides] no deck for {path.name}: {error}"),
-                               keep=decks)
-    from .session_plans import write_session_decks
-
-    written += write_session_decks(decks, Path(app.outdir) / SLIDES_DIR)  # the plans with a deck of their own
+                               on_error=lambda path, error: logger.warning(f"[slides] no deck for {path.name}: {error}"))
     for stale in set((Path(app.outdir) / SLIDES_DIR).glob(f"*{SUFFIX}")) - set(written):
         stale.unlink()  # a deck left by an earlier build whose notebook no longer has slides
     logger.info(

@@ -21,7 +21,8 @@ import nbformat
 import pytest
 
 from labcore.site import VEGALITE_MIME
-from coursebuild.slides import DeckWriter, deck_notebook, has_slides, page_links, slide_type
+from coursebuild.slide_layout import slide_type
+from coursebuild.slides import DeckWriter, deck_notebook, has_slides, page_links
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))

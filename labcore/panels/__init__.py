@@ -25,6 +25,7 @@ from .cache import lru_thrash_panel, your_cache_panel
 from .canary import canary_panel
 from .fleet import fleet_calculator_panel, fleet_load_panel, fleet_savings_panel, your_fleet_panel
 from .launch import launch_panel
+from .live import LivePanel, live_panel
 from .registry import release_panel, your_registry_panel
 from .router import route_latency_panel, your_router_panel
 from .sim import customer41_panel, onboarding_panel, your_simulator_panel
@@ -32,7 +33,7 @@ from .sizing import adapter_vram_panel, fit_quiz_panel, gpu_fit_panel, gpu_split
 from .slots import slot_cliff_panel
 from .tiers import spill_panel
 
-__all__ = ["Control", "Lines", "PANELS", "Panel", "Series", "Text", "show", *sorted([
+__all__ = ["Control", "Lines", "LivePanel", "PANELS", "Panel", "Series", "Text", "live_panel", "show", *sorted([
     "admission_panel", "affinity_panel", "fleet_calculator_panel", "batch_panel", "lru_thrash_panel", "canary_panel", "fleet_load_panel",
     "fleet_savings_panel", "release_panel", "route_latency_panel", "customer41_panel", "onboarding_panel",
     "adapter_vram_panel", "fit_quiz_panel", "gpu_fit_panel", "gpu_split_panel", "spill_panel", "slot_cliff_panel",

@@ -248,12 +248,6 @@ class Panel:
         copy.__dict__.update(self.__dict__, controls=tuple(controls), _rows=None)
         return copy
 
-    def live(self) -> Any:
-        """Return this panel under ipywidgets controls, for a kernel that has them: any value, computed on change."""
-        from .live import live_panel  # a cycle: labcore.panels.live builds on this module
-
-        return live_panel(self)
-
     def rows(self) -> list[dict[str, Any]]:
         """Return every state's row (computed once per panel object, in control order).
 

@@ -9,7 +9,7 @@ The contract (see README "Tests"):
 - no upscaled bitmap: every raster image is shown at most at its natural width;
 - every control in the article belongs to a kernel-free panel (nothing that needs a kernel);
 - the panels' scripts load only on pages with a panel, and every panel draws;
-- a chapter page loads at most ``PAGE_WEIGHT_LIMIT_BYTES`` more than a blank page of the theme,
+- a page loads at most ``PAGE_WEIGHT_LIMIT_BYTES`` more than a blank page of the theme,
   counting every file at its gzip size.
 ``test_panels.py`` moves every control of every panel.
 
@@ -285,11 +285,11 @@ def test_live_buttons_lead_to_a_served_notebook(built_site, rel: str) -> None:  
         assert "lite/notebooks/index.html?path=" in html, f"{rel}: chapter without a Live button"
 
 
-def test_chapter_pages_stay_light(built_site, open_page) -> None:  # noqa: ANN001
-    """No chapter page loads more than the limit above a blank page of the theme (gzip, as a static host sends)."""
+def test_every_page_stays_light(built_site, open_page) -> None:  # noqa: ANN001
+    """No page loads more than the limit above a blank page of the theme (gzip, as a static host sends)."""
     blank = visit(open_page, site.BLANK_PAGE).gzip_bytes
     heavy = []
-    for rel in site.chapter_pages():
+    for rel in site.page_paths():
         seen = visit(open_page, rel)
         total, parts = seen.gzip_bytes, seen.largest(4)
         if total - blank > site.PAGE_WEIGHT_LIMIT_BYTES:

@@ -24,7 +24,8 @@ import pytest
 
 import browser_site as site
 from coursebuild.session_plans import load_plans
-from coursebuild.slides import SLIDES_DIR, SUFFIX, deck_name, deck_notebook, has_slides, slide_type
+from coursebuild.slide_layout import slide_type
+from coursebuild.slides import SLIDES_DIR, SUFFIX, deck_name, deck_notebook, has_slides
 from labcore.panels import show
 from labcore.panels._panel import READOUT
 from test_browser_pages import wait_for_panels

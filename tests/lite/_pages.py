@@ -321,6 +321,9 @@ labcore.panels.show("adapter_vram_panel")"""
 ROW_CELL = """\
 print("ROW", labcore.panels.show("adapter_vram_panel").row(rank=12, budget_gib=3.0)["readout"].replace("\\n", " | "))
 print("GRID FROM THE BOOK BUILD", labcore.panels.show("adapter_vram_panel").stored_rows() is not None)"""
+#: a value the room proposes, off the panel's grid, shown on the panel itself (the instructors' page's route)
+ROOM_CELL = """\
+labcore.panels.show("fleet_savings_panel").including(tenants=41, tenant_qps=1.2)"""
 
 
 def demo_notebook(path: Path) -> None:
@@ -339,6 +342,7 @@ def demo_notebook(path: Path) -> None:
         nbformat.v4.new_code_cell(BYTECODE_CELL),
         nbformat.v4.new_code_cell(PANEL_CELL),
         nbformat.v4.new_code_cell(ROW_CELL),
+        nbformat.v4.new_code_cell(ROOM_CELL),
     ]
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, path)

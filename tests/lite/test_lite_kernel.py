@@ -4,7 +4,8 @@ The site (built once by ``conftest.lite_site``) holds a small check notebook (``
 beside the chapters: its cells print the platform, run a registry/cache/router walk-through whose
 line must equal the same code run here in CPython, check that IPython and labcore were imported from
 the bytecode the site serves (``coursebuild.lite_bytecode``), show a panel from a blank notebook in one
-call, and compute a panel state off its grid (equal to CPython's). It is served with a kernelspec
+call, compute a panel state off its grid (equal to CPython's), and draw a panel at a value off its grid
+(``Panel.including``, the instructors' route for a value the room proposes). It is served with a kernelspec
 that matches no kernel, so it also checks that the site starts its one kernel by itself, with no
 "Select Kernel" dialog (``autoStartDefaultKernel``), even for a notebook it cannot match.
 Every request is recorded; any outside 127.0.0.1 is aborted and fails this test.
@@ -57,7 +58,7 @@ def test_live_kernel_boots_offline_and_runs_labcore(server: str, lite_site: Path
     async def main():
         async with async_playwright() as pw:
             browser = await launch(pw, tmp_path / "profile")
-            run = await run_notebook(browser, server, "live_check.ipynb", 6, move=shot)
+            run = await run_notebook(browser, server, "live_check.ipynb", 7, move=shot)
             await browser.close()
             return run
 
@@ -78,11 +79,13 @@ def test_live_kernel_boots_offline_and_runs_labcore(server: str, lite_site: Path
     assert "GRID FROM THE BOOK BUILD True" in text, text  # the live kernel read the staged grid and accepted it
     assert run.blocked == [] and all(is_local(url) for url in run.requests), run.blocked
     assert run.stderr == [] and run.page_errors == [], (run.stderr, run.page_errors)
-    from labcore.panels import adapter_vram_panel
+    from labcore.panels import adapter_vram_panel, show
 
     panel = adapter_vram_panel()
-    assert len(run.panels) == 1 and len(run.panels[0]["controls"]) == len(panel.controls), run.panels
+    assert len(run.panels) == 2 and len(run.panels[0]["controls"]) == len(panel.controls), run.panels
     assert all(line in run.panels[0]["texts"] for line in panel.row()["readout"].split("\n")), run.panels
+    room = show("fleet_savings_panel").row(tenants=41, tenant_qps=1.2)["readout"]  # the room's value, drawn live
+    assert all(line in run.panels[1]["texts"] for line in room.split("\n")), run.panels[1]["texts"]
 
 
 def test_every_chapter_has_the_setup_cell() -> None:

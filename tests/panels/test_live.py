@@ -6,13 +6,13 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
-from labcore.panels import show  # noqa: E402
+from labcore.panels import live_panel, show  # noqa: E402
 from labcore.panels._panel import READOUT  # noqa: E402
 
 
 def test_an_off_grid_value_is_computed_and_drawn_in_the_same_chart() -> None:
     panel = show("fleet_savings_panel")
-    view = panel.live()
+    view = live_panel(panel)
     view.set(tenants=41, tenant_qps=1.2)
     assert view.readout() == panel.row(tenants=41, tenant_qps=1.2)[READOUT]
     spec = view.drawn.spec()
@@ -23,7 +23,7 @@ def test_an_off_grid_value_is_computed_and_drawn_in_the_same_chart() -> None:
 
 
 def test_the_slider_and_the_box_are_one_value() -> None:
-    view = show("fleet_load_panel").live()
+    view = live_panel(show("fleet_load_panel"))
     box = view.controls["tenant_qps"]
     slider = next(child for row in view.widget.children[:-1] for child in getattr(row, "children", ())
                   if child is not box and getattr(child, "value", None) == box.value)
@@ -32,7 +32,7 @@ def test_the_slider_and_the_box_are_one_value() -> None:
 
 
 def test_a_control_it_does_not_have_is_refused_and_nothing_changes() -> None:
-    view = show("fleet_savings_panel").live()
+    view = live_panel(show("fleet_savings_panel"))
     before = view.state()
     with pytest.raises(KeyError, match="no control"):
         view.set(tenant=41)
@@ -44,7 +44,7 @@ def test_rows_already_computed_are_kept() -> None:
     calls = []
     compute = panel.compute
     panel.compute = lambda **state: calls.append(state) or compute(**state)
-    view = panel.live()
+    view = live_panel(panel)
     first = len(calls)
     view.set(tenants=41)
     view.set(tenants=panel.defaults()["tenants"])
