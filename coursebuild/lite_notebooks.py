@@ -64,6 +64,7 @@ SETUP_CELL = SETUP_CELL_HEAD.format(packages='["labcore"]')
 #: the site's Pyodide lock) or shows a quiz (``jupyterquiz`` is served by the site)
 SUITE_PACKAGES = ("pytest", "hypothesis")
 QUIZ_PACKAGES = ("jupyterquiz",)
+WIDGET_PACKAGES = ("ipywidgets",)
 SETUP_CELL_OS = """
     import os"""
 #: appended in chapters that show a panel: labcore reads the grid the book build computed (when it is the panel's)
@@ -76,6 +77,7 @@ FIGURE_HINTS = ("matplotlib", "labcore.plots", "labcore.widgets")
 PANEL_HINTS = ("_panel", "labcore.panels")
 QUIZ_HINTS = ("labcore.quizzes", "jupyterquiz")
 SUITE_HINTS = ("run_contract_suite", "count_contract_tests", "Workbench")
+WIDGET_HINTS = ("live_panel",)
 
 RESULTS_FILE = re.compile(r"""Path\("results"\)\s*/\s*(["'])([^"']+)\1""")
 
@@ -98,7 +100,8 @@ def setup_cell(code_sources: list[str], name: str | None = None) -> str:
     def uses(hints: tuple[str, ...]) -> bool:
         return any(hint in src for src in code_sources for hint in hints)
 
-    packages = ["labcore", *(SUITE_PACKAGES if uses(SUITE_HINTS) else ()), *(QUIZ_PACKAGES if uses(QUIZ_HINTS) else ())]
+    packages = ["labcore", *(SUITE_PACKAGES if uses(SUITE_HINTS) else ()), *(QUIZ_PACKAGES if uses(QUIZ_HINTS) else ()),
+                *(WIDGET_PACKAGES if uses(WIDGET_HINTS) else ())]
     text = SETUP_CELL_HEAD.format(packages=json.dumps(packages))
     env = SETUP_CELL_GRIDS if uses(PANEL_HINTS) else ""
     if name is not None and uses(FIGURE_HINTS):
@@ -153,8 +156,9 @@ def has_glue_roles(nb: Mapping[str, Any]) -> bool:
 def panel_grids(nb: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """Return the grid of every panel a notebook's stored outputs display, by its key (see ``labcore.panels``).
 
-    Each value is what the site serves as ``panels/<key>.json``: ``{"panel", "key", "rows"}``, the
-    rows exactly as the stored Vega-Lite spec holds them (the book build computed them).
+    Each value is what the site serves as ``panels/<key>.json``: ``{"panel", "key", "rows", "variant"}``, the
+    rows exactly as the stored Vega-Lite spec holds them (the book build computed them), and the implementation
+    they were computed on when not labcore's (a lab with one mistake: :func:`labcore.checks.lab.mistaken_lab`).
 
     >>> spec = {"usermeta": {"labcore_panel": "toy_panel", "controls": ["a"]},
     ...         "params": [{"name": "a", "value": 1}], "data": {"values": [{"a": 1, "y": 2}, {"a": 2, "y": 4}]}}
@@ -168,7 +172,8 @@ def panel_grids(nb: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
             spec = out.get("data", {}).get(VEGALITE_MIME)
             if isinstance(spec, Mapping) and "labcore_panel" in spec.get("usermeta", {}):
                 key = spec_grid_key(spec)
-                grids[key] = {"panel": spec["usermeta"]["labcore_panel"], "key": key, "rows": spec["data"]["values"]}
+                grids[key] = {"panel": spec["usermeta"]["labcore_panel"], "key": key, "rows": spec["data"]["values"],
+                              "variant": spec["usermeta"].get("labcore_variant", "")}
     return grids
 
 

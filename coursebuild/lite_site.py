@@ -179,7 +179,6 @@ def lite_build(lite_dir: Path, contents: Path, site: Path) -> None:
 #: JupyterLab extensions of this environment that the live site leaves out, and why
 LEFT_OUT_EXTENSIONS = {
     "jupyterlab-rise": "RISE presents from a Jupyter server; in the live site its button opened a 404",
-    "@jupyter-widgets/jupyterlab-manager": "no chapter shows a widget (the panels are Vega-Lite)",
 }
 
 

@@ -33,8 +33,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 #: wheels served through piplite, at this environment's versions (``requirements.txt`` pins them): ``comm`` (the
-#: kernel installs it while booting), ``jupyterquiz`` (the quizzes) and ``hypothesis`` (the contract suite)
-PIPLITE_DISTS = ("comm", "jupyterquiz", "hypothesis")
+#: kernel installs it while booting), ``jupyterquiz`` (the quizzes), ``hypothesis`` (the contract suite) and
+#: ipywidgets with the two packages it requires (a panel's live controls, ``labcore.panels.live_panel``)
+PIPLITE_DISTS = ("comm", "jupyterquiz", "hypothesis", "ipywidgets", "widgetsnbextension", "jupyterlab_widgets")
 #: Pyodide's Python (the version ``pip download`` picks pure-Python wheels for)
 PYODIDE_PYTHON = "3.14"
 #: the date a built wheel's files carry (``SOURCE_DATE_EPOCH``, 2020-01-01) instead of their mtimes: an unchanged

@@ -2,7 +2,7 @@
 
 The static page holds a panel's precomputed grid; a kernel can compute any state. :func:`live_panel` shows
 the same chart and readout with ipywidgets controls: each numeric control a slider over the grid's range
-(finer steps) linked to a box that takes any number, each other control a dropdown. On every change labcore
+(finer steps) that sets a box, which takes any number (beyond the range too), each other control a dropdown. On every change labcore
 computes the states the chart needs (the x control's values, with the current value among them, at the
 other controls' current values; rows already computed are kept) and the chart is drawn again in place.
 
@@ -42,7 +42,7 @@ def _widget(control: Control) -> tuple[Any, list[Any]]:
             box = w.FloatText(value=control.default, description=label, style={"description_width": "initial"})
             slider = w.FloatSlider(value=control.default, min=low, max=high, step=step, readout=False,
                                    description="", layout={"width": "14rem"})
-        w.link((slider, "value"), (box, "value"))
+        w.dlink((slider, "value"), (box, "value"))  # the box takes any number; the slider moves in the grid's range
         return box, [w.HBox([box, slider])]
     options = list(zip(control.labels, control.values)) if control.labels else list(control.values)
     drop = w.Dropdown(options=options, value=control.default, description=label, style={"description_width": "initial"})

@@ -1,10 +1,12 @@
-"""Present a chapter live with RISE: JupyterLab (from requirements.txt) on 127.0.0.1, offline.
+"""Present a chapter live with RISE, and a panel's live controls, in JupyterLab (requirements.txt) on 127.0.0.1, offline.
 
 The test starts ``jupyter lab`` itself (token off, a free port, this repository as its root, its own
 config and runtime folders, no news or update checks), opens ``/rise/book/<chapter>.ipynb`` in Chromium with
 every request outside 127.0.0.1 blocked, and checks that RISE presents the chapter: reveal.js ready, as many
 slides as the notebook's slide metadata asks for, the speaker-notes cells as reveal notes, and the chapter's
-panel drawn by JupyterLab's own Vega-Lite renderer. One chapter keeps it fast.
+panel drawn by JupyterLab's own Vega-Lite renderer. One chapter keeps it fast. In the same JupyterLab, a panel
+under live controls (``labcore.panels.live_panel``, ipywidgets) takes a number typed off its grid and draws
+labcore's readout for it.
 """
 
 from __future__ import annotations
@@ -115,3 +117,57 @@ def test_rise_presents_a_chapter_offline(lab: str, browser) -> None:  # noqa: AN
         assert not ours, f"console errors while presenting: {ours}"
     finally:
         context.close()
+
+
+#: the notebook the live-controls test opens in JupyterLab: a panel under ipywidgets controls
+LIVE_CONTROLS = "from labcore.panels import live_panel, show\nview = live_panel(show('fleet_savings_panel'))\nview.widget"
+#: every string the panels' canvases drew, inside the widget's output area
+_WIDGET_TEXTS = ("() => [...document.querySelectorAll('.jupyter-widgets .jp-RenderedVegaLite')].flatMap("
+                 "el => [...[...el.querySelectorAll('canvas')].flatMap(c => c.__texts || []),"
+                 " ...[...el.querySelectorAll('svg text')].flatMap(t => t.querySelector('tspan') ?"
+                 " [...t.querySelectorAll('tspan')].map(s => s.textContent) : [t.textContent])])")
+
+
+def test_live_controls_redraw_in_jupyterlab(lab: str, browser) -> None:  # noqa: ANN001
+    """In JupyterLab, a panel under live controls takes a value off its grid (41 tenants typed into its box) and
+    draws labcore's readout for it in the same chart, computed in the kernel."""
+    import nbformat
+
+    from labcore.panels import show
+    from tests.lite._pages import RECORD_CANVAS_TEXT
+
+    path = site.ROOT / "_build" / "live_controls_check.ipynb"
+    path.parent.mkdir(exist_ok=True)
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(LIVE_CONTROLS)])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, path)
+    expected = show("fleet_savings_panel").row(tenants=41)["readout"].split("\n")
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
+    context.route("**/*", lambda r: r.continue_() if r.request.url.startswith((lab, "data:", "blob:", "ws://127.0.0.1"))
+                  else r.abort("blockedbyclient"))
+    context.add_init_script(RECORD_CANVAS_TEXT)
+    page = context.new_page()
+    try:
+        page.goto(lab + "lab/tree/_build/live_controls_check.ipynb", wait_until="load", timeout=90_000)
+        page.locator(".jp-CodeCell").first.wait_for(timeout=90_000)
+        box = page.locator(".widget-text:has(label:text-is('tenants')) input").first
+        for _attempt in range(3):  # the kernel may still be connecting when the notebook first reads idle
+            page.wait_for_function("() => /\\| Idle/.test(document.querySelector('.jp-StatusBar-Widget, "
+                                   "#jp-main-statusbar').innerText)", timeout=90_000)
+            page.locator(".jp-CodeCell .jp-InputArea-editor").first.click()
+            page.keyboard.press("Shift+Enter")
+            try:
+                box.wait_for(timeout=30_000)
+                break
+            except Exception:  # noqa: BLE001 - run the cell again once the kernel is up
+                continue
+        box.wait_for(timeout=30_000)
+        box.fill("41")
+        box.press("Enter")
+        page.wait_for_function("([js, line]) => eval(js)().includes(line)", arg=[_WIDGET_TEXTS, expected[0]],
+                               timeout=60_000)
+        drawn = page.evaluate(_WIDGET_TEXTS)
+        assert all(line in drawn for line in expected), (expected, drawn)
+    finally:
+        context.close()
+        path.unlink(missing_ok=True)

@@ -324,6 +324,10 @@ print("GRID FROM THE BOOK BUILD", labcore.panels.show("adapter_vram_panel").stor
 #: a value the room proposes, off the panel's grid, shown on the panel itself (the instructors' page's route)
 ROOM_CELL = """\
 labcore.panels.show("fleet_savings_panel").including(tenants=41, tenant_qps=1.2)"""
+#: a panel under live controls (ipywidgets, served by the site): the test types a value off the grid into one
+WIDGET_CELL = """\
+view = labcore.panels.live_panel(labcore.panels.show("fleet_savings_panel"))
+view.widget"""
 
 
 def demo_notebook(path: Path) -> None:
@@ -343,6 +347,7 @@ def demo_notebook(path: Path) -> None:
         nbformat.v4.new_code_cell(PANEL_CELL),
         nbformat.v4.new_code_cell(ROW_CELL),
         nbformat.v4.new_code_cell(ROOM_CELL),
+        nbformat.v4.new_code_cell(WIDGET_CELL),
     ]
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, path)

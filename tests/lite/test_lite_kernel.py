@@ -32,6 +32,9 @@ from ._pages import CHAPTERS, LABCORE_CELL, ROOT, ROW_CELL, UNMATCHED_KERNELSPEC
 
 pytestmark = [pytest.mark.lite, pytest.mark.browser]
 
+#: what the live controls must draw once the test types 41 tenants (labcore in CPython, at the other defaults)
+WIDGET_41 = __import__("labcore.panels", fromlist=["show"]).show("fleet_savings_panel").row(tenants=41)["readout"]
+
 
 def _run_here(source: str) -> str:
     """Run ``source`` in this CPython process and return what it printed."""
@@ -53,12 +56,23 @@ def test_live_kernel_boots_offline_and_runs_labcore(server: str, lite_site: Path
     assert served["metadata"]["kernelspec"] == UNMATCHED_KERNELSPEC
 
     async def shot(page, run) -> None:
+        # the live controls: type a tenant count off the grid into the panel's number box, as a reader would
+        box = page.locator(".widget-text:has(label:text-is('tenants')) input").first
+        await box.fill("41")
+        await box.press("Enter")
+        first_line = WIDGET_41.split("\n")[0]
+        texts = ("() => [...document.querySelectorAll('.jupyter-widgets .jp-RenderedVegaLite')].flatMap("
+                 "el => [...[...el.querySelectorAll('canvas')].flatMap(c => c.__texts || []),"
+                 " ...[...el.querySelectorAll('svg text')].flatMap(t => t.querySelector('tspan') ?"
+                 " [...t.querySelectorAll('tspan')].map(s => s.textContent) : [t.textContent])])")
+        await page.wait_for_function(f"line => ({texts})().includes(line)", arg=first_line, timeout=60_000)
+        run.moves.append({"widget": await page.evaluate(texts)})
         await page.screenshot(path=str(ROOT / "_build" / "lite_kernel_test.png"))
 
     async def main():
         async with async_playwright() as pw:
             browser = await launch(pw, tmp_path / "profile")
-            run = await run_notebook(browser, server, "live_check.ipynb", 7, move=shot)
+            run = await run_notebook(browser, server, "live_check.ipynb", 8, move=shot)
             await browser.close()
             return run
 
@@ -82,10 +96,12 @@ def test_live_kernel_boots_offline_and_runs_labcore(server: str, lite_site: Path
     from labcore.panels import adapter_vram_panel, show
 
     panel = adapter_vram_panel()
-    assert len(run.panels) == 2 and len(run.panels[0]["controls"]) == len(panel.controls), run.panels
+    assert len(run.panels) == 3 and len(run.panels[0]["controls"]) == len(panel.controls), run.panels
     assert all(line in run.panels[0]["texts"] for line in panel.row()["readout"].split("\n")), run.panels
     room = show("fleet_savings_panel").row(tenants=41, tenant_qps=1.2)["readout"]  # the room's value, drawn live
     assert all(line in run.panels[1]["texts"] for line in room.split("\n")), run.panels[1]["texts"]
+    # the live controls: 41 tenants typed into the widget, computed in the kernel and drawn again in the same chart
+    assert run.moves and all(line in run.moves[0]["widget"] for line in WIDGET_41.split("\n")), run.moves
 
 
 def test_every_chapter_has_the_setup_cell() -> None:

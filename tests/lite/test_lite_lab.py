@@ -97,6 +97,10 @@ async def _chapter_on_mine(page, chapter: str, panel: str) -> str:
     await page.locator(".lm-TabBar-tab.lm-mod-current", has_text=chapter).first.wait_for(timeout=30_000)
     panel_ = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
     await panel_.locator(".jp-CodeCell").first.wait_for(timeout=60_000)
+    await page.wait_for_function(  # the notebook lays its cells out progressively: wait for the switch's
+        "([a, b]) => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .cm-content')]"
+        ".some(e => e.textContent.includes(a) && e.textContent.includes(b))",
+        arg=['implementation("reference")', panel], timeout=60_000)
     sources = await panel_.locator(".jp-CodeCell .cm-content").evaluate_all("els => els.map(e => e.textContent)")
     switch = next(i for i, s in enumerate(sources) if 'implementation("reference")' in s and panel in s)
     cell = panel_.locator(".jp-CodeCell").nth(switch)
