@@ -50,7 +50,8 @@ _GOTO_PANEL_JS = """(i) => {
 _PRESENT_JS = "(i) => window.lcPanels[i].div.closest('section').classList.contains('present')"
 #: a projector: the decks are checked at this window size
 PROJECTOR = {"width": 1280, "height": 720}
-#: each slide shown in turn: taller than the deck, code clipped on the right, panel text under 16 px on the screen
+#: each slide shown in turn: taller than the deck, code clipped on the right, panel text under 16 px on the screen,
+#: and the start of its text (the session plans name slides by number)
 _MEASURE_JS = """async () => {
   const H = Reveal.getConfig().height, out = [];
   for (const slide of Reveal.getSlides()) {
@@ -63,7 +64,8 @@ _MEASURE_JS = """async () => {
     const small = [...slide.querySelectorAll('.lc-panel svg text, .lc-panel label, .lc-panel select')]
       .map(e => parseFloat(getComputedStyle(e).fontSize) * scale).filter(px => px > 0 && px < 16);
     out.push({at: `${at.h}/${at.v || 0}`, title, height: slide.scrollHeight, tall: slide.scrollHeight > H + 2,
-              clipped, small: small.length ? Math.min(...small) : null});
+              clipped, small: small.length ? Math.min(...small) : null,
+              text: slide.textContent.replace(/\s+/g, ' ').slice(0, 400)});
   }
   Reveal.slide(0, 0);
   return {height: H, slides: out};
@@ -254,3 +256,22 @@ def test_after_a_slider_the_keys_move_the_slides(built_site, open_page) -> None:
     page.keyboard.press("PageDown")
     assert where() != at, "PageDown (a clicker) must turn the slide even from a focused slider"
     assert not log.page_errors, log.page_errors
+
+
+def _plan_sections() -> dict[str, list]:
+    out: dict[str, list] = {}
+    for plan in load_plans().values():
+        for slot in plan.slots:
+            if slot.deck:
+                out.setdefault(slot.deck, []).extend(slot.sections)
+    return out
+
+
+@pytest.mark.parametrize("source", [p for p in deck_sources() if p.stem in _plan_sections()], ids=lambda p: p.stem)
+def test_the_session_plans_slide_numbers_start_their_sections(built_site, open_page, source: Path) -> None:  # noqa: ANN001
+    """Each slide number a session plan gives a section (coursebuild.session_plans) is the slide that starts it."""
+    slides = _deck(open_page, source)["measured"]["slides"]
+    for section in _plan_sections()[source.stem]:
+        shown = slides[section.first - 1]["text"] if section.first <= len(slides) else None
+        assert shown is not None and section.heading in shown, \
+            f"{source.stem}: the plans say slide {section.first} starts {section.heading!r}; it shows {str(shown)[:80]!r}"
