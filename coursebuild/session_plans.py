@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from . import speaker_notes
+from .slide_layout import slide_type
 from .speaker_notes import headings, minutes_text, retime
 
 __all__ = ["PLANS_FILE", "BOOK_DIR", "Section", "Slot", "Plan", "clock", "deck_sections", "load_plans",
@@ -111,9 +112,18 @@ def deck_sections(deck: Mapping[str, Any]) -> tuple[dict[str, tuple[int, int]], 
     >>> deck_sections({"cells": [md("# T", "-"), md("## A", "slide"), md("x", "subslide"), md("## B", "slide")]})
     ({'A': (2, 3), 'B': (4, 4)}, 4)
     """
-    from .slide_layout import slide_type
-
     starts: dict[str, int] = {}
+    found, number = _heading_slides(deck)
+    for heading, first in found:
+        starts.setdefault(heading, first)
+    order = sorted(starts.items(), key=lambda item: item[1])
+    ends = [first - 1 for _, first in order[1:]] + [number]
+    return {heading: (first, max(first, end)) for (heading, first), end in zip(order, ends)}, number
+
+
+def _heading_slides(deck: Mapping[str, Any]) -> tuple[list[tuple[str, int]], int]:
+    """Return every ``##`` heading of a deck notebook with the slide it is on, in order, and the number of slides."""
+    found: list[tuple[str, int]] = []
     number = 0
     for cell in deck.get("cells", []):
         kind = slide_type(cell) or "-"
@@ -121,11 +131,8 @@ def deck_sections(deck: Mapping[str, Any]) -> tuple[dict[str, tuple[int, int]], 
             continue
         if number == 0 or kind in ("slide", "subslide"):
             number += 1
-        for heading in headings(cell):
-            starts.setdefault(heading, number)
-    order = sorted(starts.items(), key=lambda item: item[1])
-    ends = [first - 1 for _, first in order[1:]] + [number]
-    return {heading: (first, max(first, end)) for (heading, first), end in zip(order, ends)}, number
+        found += [(heading, number) for heading in headings(cell)]
+    return found, number
 
 
 @cache
@@ -294,15 +301,7 @@ def session_deck_sections(plan: Plan, deck: Mapping[str, Any]) -> list[tuple[Slo
 
     The session deck may show two sections of one heading (from two chapters): they are matched in order.
     """
-    from .slide_layout import slide_type
-
-    firsts, number = [], 0
-    for cell in deck.get("cells", []):
-        kind = slide_type(cell) or "-"
-        if kind in ("notes", "skip"):
-            continue
-        number += number == 0 or kind in ("slide", "subslide")
-        firsts += [(heading, number) for heading in headings(cell)]
+    firsts, _ = _heading_slides(deck)
     wanted = [(slot, section) for slot in plan.slots for section in slot.sections]
     if [h for h, _ in firsts] != [s.heading for _, s in wanted]:
         raise ValueError(f"the deck of plan {plan.key!r} does not show its sections in the plan's order")
