@@ -22,7 +22,8 @@ True
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from .adapter import REF_SEPARATORS, Adapter, adapter_key, split_key
@@ -221,17 +222,45 @@ class MultiLoRARouter:
             # counted only once the cache access succeeded: a refused request is not a request served
             access = self.cache.access(plan.adapter, pin=True) if pin else self.cache.access(plan.adapter)
             self.requests_by_mode[MODE_DYNAMIC] += 1
-            if access.hit:
-                return plan.decision
-            hit = plan.decision
-            return RouteDecision(
-                mode=MODE_DYNAMIC, adapter=hit.adapter, cache_hit=False, evicted=access.evicted,
-                adapter_load_ms=access.load_ms, total_latency_ms=hit.total_latency_ms + access.load_ms, ref=hit.ref,
-                base=hit.base, version_pinned=hit.version_pinned, base_latency_ms=hit.base_latency_ms,
-                overhead_ms=hit.overhead_ms,
-            )
+            return plan.decision if access.hit else _missed(plan.decision, access)
         finally:
             lock.release()
+
+    def route_many(self, refs: Iterable[str | ModelRef]) -> list[RouteDecision]:
+        """Route ``refs`` in order under one hold of the lock: the decisions ``[route(r) for r in refs]`` gives.
+
+        The simulator's batch path (a million requests a second): the loop is :meth:`route`'s, with the
+        lock taken once and the counters added once. A ref that fails raises as :meth:`route` does, and
+        the requests routed before it stay counted.
+
+        >>> from labcore.sim import single_replica_router
+        >>> router = single_replica_router(2, budget_mb=16)
+        >>> [(d.mode, d.cache_hit) for d in router.route_many(["llama-3-8b:tenant-01"] * 2 + ["llama-3-8b"])]
+        [('dynamic', False), ('dynamic', True), ('base', None)]
+        """
+        decisions: list[RouteDecision] = []
+        append = decisions.append
+        plans, registry, access = self._plans, self.registry, self.cache.access
+        others = dict.fromkeys(self.requests_by_mode, 0)
+        dynamic = 0
+        with self._lock:
+            try:
+                for ref in refs:
+                    plan = plans.get(ref.text if ref.__class__ is ModelRef else ref)
+                    if plan is None or plan.generation != registry.generation:
+                        plan = self._plan(ref)
+                    if plan.mode != MODE_DYNAMIC:
+                        others[plan.mode] += 1
+                        append(plan.decision)
+                        continue
+                    result = access(plan.adapter)
+                    dynamic += 1
+                    append(plan.decision if result.hit else _missed(plan.decision, result))
+            finally:
+                others[MODE_DYNAMIC] += dynamic
+                for mode, routed in others.items():
+                    self.requests_by_mode[mode] += routed
+        return decisions
 
     def release(self, decision: RouteDecision) -> None:
         """Unpin the adapter of a decision routed with ``pin=True`` once its request finishes."""
@@ -279,3 +308,9 @@ class MultiLoRARouter:
             f"MultiLoRARouter(base_model={self.base_model!r}, base_latency_ms={self.base_latency_ms:g}, "
             f"dynamic_overhead={self.dynamic_overhead:g}, requests={self.requests})"
         )
+
+
+def _missed(hit: RouteDecision, access: CacheAccess) -> RouteDecision:
+    """Return the decision of a cache miss: the plan's hit decision plus the load the miss paid."""
+    return replace(hit, cache_hit=False, evicted=access.evicted, adapter_load_ms=access.load_ms,
+                   total_latency_ms=hit.total_latency_ms + access.load_ms)

@@ -82,3 +82,55 @@ def test_router_is_safe_from_many_threads():
     cache = router.cache
     assert cache.hits + cache.misses == 8 * 400
     assert cache.used_mb <= cache.budget_mb and len(cache) <= 4
+
+
+def _twin_routers():
+    """Two equal routers over 6 adapters, 2 resident at a time, one of them merged (dedicated)."""
+    def build():
+        reg = AdapterRegistry()
+        reg.register_base("llama-3-8b", "sha256:1")
+        for i in range(6):
+            reg.register(Adapter(f"t{i}", "1.0.0", "llama-3-8b", "sha256:1", rank=16, vram_mb=16.0, merged=i == 5))
+        return MultiLoRARouter(reg, AdapterCache(32.0, 8.0), "llama-3-8b", base_latency_ms=40.0, dynamic_overhead=0.05)
+    return build(), build()
+
+
+def test_route_many_gives_what_route_gives_one_by_one():
+    one_by_one, batch = _twin_routers()
+    refs = [f"llama-3-8b:t{(i * 5) % 6}" for i in range(60)] + ["llama-3-8b", parse_model_ref("llama-3-8b:t1")]
+    expected = []
+    for ref in refs:
+        expected.append(one_by_one.route(ref))
+        assert one_by_one.cache.used_mb <= one_by_one.cache.budget_mb
+    assert batch.route_many(refs) == expected
+    assert batch.requests_by_mode == one_by_one.requests_by_mode == {"base": 1, "dynamic": 51, "dedicated": 10}
+    assert batch.cache.resident == one_by_one.cache.resident and batch.cache.used_mb <= batch.cache.budget_mb
+    assert {d.cache_hit for d in expected if d.mode == "dynamic"} == {True, False}  # both paths were taken
+
+
+def test_route_many_stops_at_a_bad_ref_with_the_requests_before_it_counted():
+    router, _ = _twin_routers()
+    with pytest.raises(Exception, match="no-such") as raised:
+        router.route_many(["llama-3-8b:t0", "llama-3-8b", "llama-3-8b:no-such"])
+    assert raised.type.__name__ == "AdapterNotFoundError"
+    assert router.requests_by_mode == {"base": 1, "dynamic": 1, "dedicated": 0}
+    assert router.cache.resident == ["t0@1.0.0"]
+
+
+def test_the_simulator_keeps_a_subclass_route():
+    """A router whose class overrides ``route`` alone is replayed through that ``route``, not the batch loop."""
+    from labcore.sim import Trace, simulate
+
+    class Counting(MultiLoRARouter):
+        calls = 0
+
+        def route(self, ref, *, pin=False):
+            Counting.calls += 1
+            return super().route(ref, pin=pin)
+
+    plain, _ = _twin_routers()
+    counting = Counting(plain.registry, AdapterCache(32.0, 8.0), "llama-3-8b", base_latency_ms=40.0,
+                        dynamic_overhead=0.05)
+    trace = Trace.from_pairs([(i, f"llama-3-8b:t{i % 3}") for i in range(9)])
+    assert simulate(counting, trace, windows=1) == simulate(plain, trace, windows=1)
+    assert Counting.calls == 9
