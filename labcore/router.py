@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from .adapter import REF_SEPARATORS, Adapter, adapter_key, split_key
@@ -312,5 +312,7 @@ class MultiLoRARouter:
 
 def _missed(hit: RouteDecision, access: CacheAccess) -> RouteDecision:
     """Return the decision of a cache miss: the plan's hit decision plus the load the miss paid."""
-    return replace(hit, cache_hit=False, evicted=access.evicted, adapter_load_ms=access.load_ms,
-                   total_latency_ms=hit.total_latency_ms + access.load_ms)
+    return RouteDecision(mode=hit.mode, adapter=hit.adapter, cache_hit=False, evicted=access.evicted,
+                         adapter_load_ms=access.load_ms, total_latency_ms=hit.total_latency_ms + access.load_ms,
+                         ref=hit.ref, base=hit.base, version_pinned=hit.version_pinned,
+                         base_latency_ms=hit.base_latency_ms, overhead_ms=hit.overhead_ms)

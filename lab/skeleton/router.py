@@ -24,6 +24,7 @@ True
 """
 from __future__ import annotations
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 from .adapter import REF_SEPARATORS, Adapter, adapter_key, split_key

@@ -12,8 +12,7 @@ from typing import Any
 from ..cache import AdapterCache, FifoAdapterCache
 from ..implementation import YOURS_COLOR, Implementation, Missing, on_your_code
 from ..plots import OKABE_ITO
-from ..sim import (CACHE_REQUESTS, CACHE_SEED, CACHE_TRANSFER_MB_PER_MS, Workload, cache_runs, make_trace,
-                   replay_cache, simulate, single_replica_router)
+from ..sim import CACHE_TRANSFER_MB_PER_MS, cache_runs, cache_trace, replay_cache, simulate, single_replica_router
 from ._panel import Control, Lines, Panel, Series
 
 __all__ = ["lru_thrash_panel", "thrash_state", "your_cache_panel", "your_cache_state"]
@@ -34,8 +33,8 @@ def thrash_state(budget_mb: float, tenants: int, zipf_s: float) -> dict[str, Any
     0
     """
     runs = cache_runs(budget_mb, tenants, zipf_s)
-    w = Workload(tenants=tenants, requests=CACHE_REQUESTS, zipf_s=zipf_s, seed=CACHE_SEED)
-    sim = simulate(lambda: single_replica_router(w, budget_mb=budget_mb), make_trace(w), windows=0, warmup=WARMUP)
+    trace = cache_trace(tenants, zipf_s)
+    sim = simulate(lambda: single_replica_router(trace.workload, budget_mb=budget_mb), trace, windows=0, warmup=WARMUP)
     lru, fifo = runs["LRU"], runs["FIFO"]
     return {"working_set_mb": lru.working_set_mb, "lru_hit_pct": 100 * lru.hit_rate,
             "fifo_hit_pct": 100 * fifo.hit_rate, "lru_evictions": lru.evictions, "fifo_evictions": fifo.evictions,
@@ -92,9 +91,9 @@ def your_cache_state(lab: Implementation, budget_mb: float, zipf_s: float) -> di
     >>> s["yours_hit_pct"] == s["lru_hit_pct"] > s["fifo_hit_pct"]
     True
     """
-    w = Workload(tenants=40, requests=CACHE_REQUESTS, zipf_s=zipf_s, seed=CACHE_SEED)
-    order = make_trace(w).tenant_index
-    reference = w.adapters()
+    trace = cache_trace(40, zipf_s)
+    order = trace.tenant_index
+    reference = trace.workload.adapters()
     trace = [reference[i] for i in order]
     mine = lab.get("tenant_adapters")(40, vram_mb=ADAPTER_MB)
     yours = [mine[i] for i in order]

@@ -22,6 +22,7 @@ from .cache import (
     CacheRun,
     budget_sweep,
     cache_runs,
+    cache_trace,
     replay_cache,
 )
 from .canary import VersionBehaviour, canary_log, simulate_canary
@@ -60,6 +61,7 @@ __all__ = [
     "CacheRun",
     "replay_cache",
     "cache_runs",
+    "cache_trace",
     "budget_sweep",
     # router (chapter 5)
     "ROUTER_BASE",

@@ -11,6 +11,7 @@ True
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +19,7 @@ from typing import Any
 from ...cache import AdapterCache, FifoAdapterCache
 from ...links import LAB_HOST_TO_GPU
 from ..._validate import count
-from ..workload import Workload, make_trace
+from ..workload import Trace, Workload, make_trace
 
 __all__ = [
     "CACHE_REQUESTS",
@@ -26,6 +27,7 @@ __all__ = [
     "CACHE_SEED",
     "CACHE_TRANSFER_MB_PER_MS",
     "CacheRun",
+    "cache_trace",
     "replay_cache",
     "cache_runs",
     "budget_sweep",
@@ -138,10 +140,22 @@ def replay_cache(cache: Any, adapters: Sequence[Any], *, tenants: int, zipf_s: f
                     load_ms, window, tuple(w_req), tuple(w_hits), tuple(w_ev), tuple(w_ms), tuple(used), tuple(peaks))
 
 
-def _trace_adapters(tenants: int, zipf_s: float, requests: int, seed: int) -> list[Any]:
-    workload = Workload(tenants=tenants, requests=requests, zipf_s=zipf_s, seed=seed)
-    adapters = workload.adapters()
-    return [adapters[i] for i in make_trace(workload).tenant_index]
+@functools.lru_cache(maxsize=64)
+def cache_trace(tenants: int = 40, zipf_s: float = 1.0, requests: int = CACHE_REQUESTS, seed: int = CACHE_SEED) -> Trace:
+    """Return chapter 4's seeded Zipf trace (a trace is immutable: made once per mix, as a panel sweep replays it
+    at every budget).
+
+    >>> cache_trace(40, 1.0) is cache_trace(40, 1.0), len(cache_trace(40, 1.0))
+    (True, 2000)
+    """
+    return make_trace(Workload(tenants=tenants, requests=requests, zipf_s=zipf_s, seed=seed))
+
+
+@functools.lru_cache(maxsize=64)
+def _trace_adapters(tenants: int, zipf_s: float, requests: int, seed: int) -> tuple[Any, ...]:
+    trace = cache_trace(tenants, zipf_s, requests, seed)
+    adapters = trace.workload.adapters()
+    return tuple(adapters[i] for i in trace.tenant_index)
 
 
 def cache_runs(budget_mb: float, tenants: int = 40, zipf_s: float = 1.0, *, requests: int = CACHE_REQUESTS,
