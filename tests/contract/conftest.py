@@ -11,13 +11,14 @@ import importlib
 import os
 
 import pytest
-from hypothesis import settings
+from hypothesis import Phase, settings
 
 LAB_MODULE = os.environ.get("LAB_MODULE", "labcore")
 #: hypothesis derandomized (the same examples every run), with no deadline and no database: the same files give the
 #: same report in CPython and in the browser's Python, and no example saved by an earlier run is replayed
 HYPOTHESIS_PROFILE = "course"
 settings.register_profile(HYPOTHESIS_PROFILE, derandomize=True, deadline=None, database=None, max_examples=200,
+                          phases=tuple(p for p in Phase if p is not Phase.explain),
                           print_blob=True)
 settings.load_profile(HYPOTHESIS_PROFILE)
 BASE = "llama-3-8b"

@@ -4,6 +4,7 @@ import importlib
 import random
 
 import pytest
+from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
@@ -176,3 +177,5 @@ class CacheAgainstModel(RuleBasedStateMachine):
 
 
 TestCacheAgainstModel = CacheAgainstModel.TestCase
+#: 100 random runs of up to 50 accesses each, checked against the model after every access
+TestCacheAgainstModel.settings = settings(max_examples=100, stateful_step_count=50)
