@@ -15,8 +15,12 @@
   kernel never asks for a file the site does not have; an import of one fails at once with
   ``ImportError`` (the live copies guard numpy and matplotlib, see :mod:`coursebuild.lite_notebooks`).
 
-:func:`write_config` writes ``jupyter-lite.json``, which turns the PyPI fallback off so a missing
-package fails at once instead of asking PyPI, and ``overrides.json`` (JupyterLab settings).
+:func:`preload_wheels` adds more wheels to that lock: the kernel extension's own (piplite, the ipykernel shim,
+pyodide-kernel), which its worker would otherwise install one by one after the runtime has loaded, and the
+wheels every live copy's first cell installs (labcore, jupyterquiz, comm). :func:`write_config` writes
+``jupyter-lite.json``, which has ``loadPyodide`` load them all with the runtime in one batch and turns the PyPI
+fallback off so a missing package fails at once instead of asking PyPI, and ``overrides.json`` (JupyterLab
+settings).
 
 >>> lock_closure({"a": {"depends": ["B"]}, "b": {"depends": []}}, ("a",))
 ['a', 'b']
@@ -44,6 +48,12 @@ BOOT_ROOTS = ("micropip", "ipython", "jedi")
 SUITE_ROOTS = ("pytest", "sortedcontainers")
 #: preloaded by ``loadPyodide`` in parallel with the runtime (saves round trips at boot)
 PRELOAD = ("micropip", "ipython", "jedi")
+#: the kernel extension's own wheels, which its worker otherwise installs one by one through micropip and piplite
+#: after the runtime has loaded (it skips each one ``loadPyodideOptions.packages`` names)
+KERNEL_WHEELS = ("piplite", "ipykernel", "pyodide-kernel")
+#: piplite wheels that every live copy installs in its first cell (``comm`` is pyodide-kernel's requirement):
+#: in the lock and preloaded too, so that install finds them in place
+PRELOADED_PIPLITE = ("comm", "labcore", "jupyterquiz")
 #: JupyterLab settings of the site: every cell of a chapter is laid out (not only those in view),
 #: so "Run All" leaves every output on the page and the browser's find sees the whole chapter; and a
 #: notebook starts the site's one kernel by itself, never asking "Select Kernel" (JupyterLab asked
@@ -173,9 +183,57 @@ def prepare_pyodide(out: Path, cache: Path) -> dict:
     return {"version": version, "npm": npm, "boot": boot, "suite": suite, "rehashed": rehashed}
 
 
-def write_config(out: Path) -> None:
-    """Write the lite folder's ``jupyter-lite.json`` (no PyPI fallback), ``overrides.json`` and build config."""
-    settings = {"disablePyPIFallback": True, "loadPyodideOptions": {"packages": list(PRELOAD)}}
+def kernel_extension_wheels() -> list[Path]:
+    """Return the wheels of :data:`KERNEL_WHEELS` that the installed pyodide-kernel extension ships (its ``wheelDir``)."""
+    from jupyter_core.paths import jupyter_path
+
+    for root in jupyter_path("labextensions"):
+        package = Path(root) / "@jupyterlite" / "pyodide-kernel-extension" / "package.json"
+        if package.is_file():
+            folder = package.parent / json.loads(package.read_text(encoding="utf-8"))["piplite"]["wheelDir"]
+            found = {normalize(w.name.split("-")[0]): w for w in folder.glob("*-none-any.whl")}
+            missing = [n for n in KERNEL_WHEELS if n not in found]
+            if missing:
+                raise FileNotFoundError(f"the pyodide-kernel extension at {folder} has no wheel of {missing}")
+            return [found[n] for n in KERNEL_WHEELS]
+    raise FileNotFoundError("no @jupyterlite/pyodide-kernel-extension in the Jupyter paths (requirements-lite.txt)")
+
+
+def preload_wheels(out: Path, wheels: list[Path]) -> list[str]:
+    """Serve ``wheels`` beside the runtime and list them in its lock; return their lock names (to preload).
+
+    Each entry's ``depends`` are the wheel's own requirements, which the lock or ``wheels`` must serve.
+    """
+    dest = out / "static" / "pyodide"
+    lock_path = dest / "pyodide-lock.json"
+    lock = json.loads(lock_path.read_text(encoding="utf-8"))
+    python = ".".join(lock["info"]["python"].split(".")[:2])
+    entries = {}
+    for whl in wheels:
+        with zipfile.ZipFile(whl) as zf:
+            meta = next(n for n in zf.namelist() if n.endswith(".dist-info/METADATA"))
+            headers = email.parser.Parser().parsestr(zf.read(meta).decode("utf-8"), headersonly=True)
+            imports = sorted({n.split("/")[0] for n in zf.namelist() if "/" in n and ".dist-info/" not in n})
+        depends = wheel_requires(whl, python)
+        entries[normalize(headers["Name"])] = (whl, {
+            "name": headers["Name"], "version": headers["Version"], "file_name": whl.name, "install_dir": "site",
+            "package_type": "package", "sha256": sha256_of(whl), "imports": imports, "depends": depends,
+            "unvendored_tests": False})
+    for whl, entry in entries.values():  # checked before anything is written: the folder and its lock stay as they were
+        unknown = [d for d in entry["depends"] if d not in lock["packages"] and d not in entries]
+        if unknown:
+            raise KeyError(f"{whl.name} requires {unknown}, which neither the lock nor these wheels serve")
+    for name, (whl, entry) in entries.items():
+        shutil.copy2(whl, dest / whl.name)
+        lock["packages"][name] = entry
+    lock_path.write_text(json.dumps(lock, indent=1), encoding="utf-8")
+    return list(entries)
+
+
+def write_config(out: Path, preload: tuple[str, ...] | list[str] = PRELOAD) -> None:
+    """Write the lite folder's ``jupyter-lite.json`` (no PyPI fallback, ``preload`` loaded with the runtime),
+    ``overrides.json`` and build config."""
+    settings = {"disablePyPIFallback": True, "loadPyodideOptions": {"packages": list(preload)}}
     (out / "jupyter-lite.json").write_text(json.dumps({
         "jupyter-lite-schema-version": 0,
         "jupyter-config-data": {

@@ -55,7 +55,15 @@ def prepare_runtime(lite_dir: Path, cache: Path, root: Path = ROOT) -> dict:
     wheels = lite_wheels.prepare_piplite(lite_dir, cache, root)
     compile_wheels(wheels, summary["npm"], cache / "bytecode", keep_source=("labcore",))
     summary["piplite"] = [whl.name for whl in wheels]
-    lite_runtime.write_config(lite_dir)
+    # the kernel's own wheels and the first cell's installs, loaded with the runtime instead of one by one after it
+    kernel_dir = cache / "kernel-wheels"  # copies: the installed extension's wheels stay as they are
+    shutil.rmtree(kernel_dir, ignore_errors=True)
+    kernel_dir.mkdir(parents=True)
+    kernel = [Path(shutil.copy2(w, kernel_dir / w.name)) for w in lite_runtime.kernel_extension_wheels()]
+    compile_wheels(kernel, summary["npm"], cache / "bytecode")
+    first_cell = [w for w in wheels if lite_wheels.normalize(w.name.split("-")[0]) in lite_runtime.PRELOADED_PIPLITE]
+    summary["preloaded"] = lite_runtime.preload_wheels(lite_dir, kernel + first_cell)
+    lite_runtime.write_config(lite_dir, lite_runtime.PRELOAD + tuple(summary["preloaded"]))
     return summary
 
 

@@ -41,3 +41,58 @@ def test_another_pyodide_version_is_refused(monkeypatch: pytest.MonkeyPatch, tmp
     monkeypatch.setattr(vendor, "installed_version", lambda name, root: "0.29.0")
     with pytest.raises(RuntimeError, match=r'pins pyodide 0\.29\.0.*expects 314\.0\.6.*"pyodide": "314\.0\.6"'):
         lite_runtime.pyodide_package("314.0.6", tmp_path)
+
+
+def _wheel(folder: Path, name: str, version: str, requires: tuple[str, ...] = ()) -> Path:
+    """Write a tiny pure-Python wheel of ``name`` (one module) requiring ``requires``."""
+    import zipfile
+
+    module = name.replace("-", "_")
+    path = folder / f"{module}-{version}-py3-none-any.whl"
+    meta = f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n" + "".join(f"Requires-Dist: {r}\n" for r in requires)
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr(f"{module}/__init__.py", "")
+        zf.writestr(f"{module}-{version}.dist-info/METADATA", meta)
+    return path
+
+
+def _runtime(tmp_path: Path) -> Path:
+    (tmp_path / "static" / "pyodide").mkdir(parents=True)
+    lock = {"info": {"python": "3.14.2"}, "packages": {"ipython": {"name": "ipython", "depends": []}}}
+    (tmp_path / "static" / "pyodide" / "pyodide-lock.json").write_text(json.dumps(lock), encoding="utf-8")
+    return tmp_path
+
+
+def test_preloaded_wheels_are_served_beside_the_runtime_and_listed_in_its_lock(tmp_path: Path) -> None:
+    out = _runtime(tmp_path / "lite")
+    wheels = [_wheel(tmp_path, "pyodide-kernel", "0.8.6", ("comm", "ipython", 'numpy; sys_platform == "win32"')),
+              _wheel(tmp_path, "comm", "0.2.3")]  # a requirement may come later in the batch
+    assert lite_runtime.preload_wheels(out, wheels) == ["pyodide-kernel", "comm"]
+    lock = json.loads((out / "static" / "pyodide" / "pyodide-lock.json").read_text(encoding="utf-8"))
+    entry = lock["packages"]["pyodide-kernel"]
+    assert entry["depends"] == ["comm", "ipython"]  # the marker that is false in Pyodide is left out
+    assert (entry["file_name"], entry["imports"], entry["install_dir"]) == (wheels[0].name, ["pyodide_kernel"], "site")
+    assert (out / "static" / "pyodide" / wheels[0].name).read_bytes() == wheels[0].read_bytes()
+    assert entry["sha256"] == lite_runtime.sha256_of(wheels[0])
+
+
+def test_a_preloaded_wheel_whose_requirement_is_not_served_is_refused(tmp_path: Path) -> None:
+    out = _runtime(tmp_path / "lite")
+    before = (out / "static" / "pyodide" / "pyodide-lock.json").read_text(encoding="utf-8")
+    with pytest.raises(KeyError, match=r"needs_numpy-1.0-py3-none-any.whl requires \['numpy'\], which neither"):
+        lite_runtime.preload_wheels(out, [_wheel(tmp_path, "needs-numpy", "1.0", ("numpy",))])
+    assert (out / "static" / "pyodide" / "pyodide-lock.json").read_text(encoding="utf-8") == before
+    assert sorted(p.name for p in (out / "static" / "pyodide").iterdir()) == ["pyodide-lock.json"]
+
+
+def test_the_config_preloads_the_kernels_wheels(tmp_path: Path) -> None:
+    lite_runtime.write_config(tmp_path, lite_runtime.PRELOAD + ("piplite", "ipykernel"))
+    settings = json.loads((tmp_path / "jupyter-lite.json").read_text(encoding="utf-8"))["jupyter-config-data"]
+    packages = settings["litePluginSettings"][lite_runtime.KERNEL_PLUGIN]["loadPyodideOptions"]["packages"]
+    assert packages == ["micropip", "ipython", "jedi", "piplite", "ipykernel"]
+
+
+def test_the_kernel_extension_ships_the_wheels_its_worker_would_install() -> None:
+    pytest.importorskip("jupyterlite_pyodide_kernel", reason="requirements-lite.txt is not installed")
+    wheels = lite_runtime.kernel_extension_wheels()
+    assert [lite_runtime.normalize(w.name.split("-")[0]) for w in wheels] == list(lite_runtime.KERNEL_WHEELS)

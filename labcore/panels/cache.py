@@ -12,7 +12,8 @@ from typing import Any
 from ..cache import AdapterCache, FifoAdapterCache
 from ..implementation import YOURS_COLOR, Implementation, Missing, on_your_code
 from ..plots import OKABE_ITO
-from ..sim import CACHE_TRANSFER_MB_PER_MS, cache_runs, cache_trace, replay_cache, simulate, single_replica_router
+from ..sim import (CACHE_TRANSFER_MB_PER_MS, cache_trace, cache_trace_adapters, replay_cache, simulate,
+                   single_replica_router)
 from ._panel import Control, Lines, Panel, Series
 
 __all__ = ["lru_thrash_panel", "thrash_state", "your_cache_panel", "your_cache_state"]
@@ -23,20 +24,29 @@ WARMUP = 500
 
 
 def thrash_state(budget_mb: float, tenants: int, zipf_s: float) -> dict[str, Any]:
-    """Replay one seeded trace through LRU and FIFO caches, and through a replica for the request p50 and p99.
+    """Replay one seeded trace through a FIFO cache, and through a replica whose cache is the LRU one.
 
-    The hit rates charge a miss chapter 4's copy from host RAM; the replica is chapter 8's
-    (:func:`labcore.sim.single_replica_router`), whose miss also fetches the adapter from object storage, so its p99
-    is a cold load once more than 1% of the requests after the warmup miss.
+    The replica is chapter 8's (:func:`labcore.sim.single_replica_router`): its cache is chapter 4's LRU
+    ``AdapterCache`` at ``budget_mb``, so routing the trace through it is chapter 4's LRU run (the same hits and
+    evictions as :func:`labcore.sim.cache_runs`, which the tests check), and it also gives the request p50 and p99.
+    A replica's miss fetches the adapter from object storage, so its p99 is a cold load once more than 1% of the
+    requests after the warmup miss. The FIFO cache meets the same requests, its counters read at the end (chapter
+    4's :func:`~labcore.sim.replay_cache` also records each request, which a panel's sweep does not draw).
 
     >>> thrash_state(640, 40, 1.0)["lru_evictions"]     # the working set fits: nothing is evicted
     0
     """
-    runs = cache_runs(budget_mb, tenants, zipf_s)
     trace = cache_trace(tenants, zipf_s)
-    sim = simulate(lambda: single_replica_router(trace.workload, budget_mb=budget_mb), trace, windows=0, warmup=WARMUP)
-    lru, fifo = runs["LRU"], runs["FIFO"]
-    return {"working_set_mb": lru.working_set_mb, "lru_hit_pct": 100 * lru.hit_rate,
+    replica = single_replica_router(trace.workload, budget_mb=budget_mb)
+    sim = simulate(replica, trace, windows=0, warmup=WARMUP)
+    lru = replica.cache.stats()
+    adapters = cache_trace_adapters(tenants, zipf_s)
+    fifo_cache = FifoAdapterCache(budget_mb, CACHE_TRANSFER_MB_PER_MS)
+    for _ in map(fifo_cache.access, adapters):  # the cache keeps its own wall; only its counters are read
+        pass
+    fifo = fifo_cache.stats()
+    working_set_mb = sum({a.key: a.vram_mb for a in adapters}.values())
+    return {"working_set_mb": working_set_mb, "lru_hit_pct": 100 * lru.hit_rate,
             "fifo_hit_pct": 100 * fifo.hit_rate, "lru_evictions": lru.evictions, "fifo_evictions": fifo.evictions,
             "p99_ms": sim.p99_ms, "p50_ms": sim.p50_ms}
 
@@ -91,12 +101,9 @@ def your_cache_state(lab: Implementation, budget_mb: float, zipf_s: float) -> di
     >>> s["yours_hit_pct"] == s["lru_hit_pct"] > s["fifo_hit_pct"]
     True
     """
-    trace = cache_trace(40, zipf_s)
-    order = trace.tenant_index
-    reference = trace.workload.adapters()
-    trace = [reference[i] for i in order]
+    trace = cache_trace_adapters(40, zipf_s)
     mine = lab.get("tenant_adapters")(40, vram_mb=ADAPTER_MB)
-    yours = [mine[i] for i in order]
+    yours = [mine[i] for i in cache_trace(40, zipf_s).tenant_index]
     return {"lru_hit_pct": _hit_pct(AdapterCache, trace, budget_mb), "fifo_hit_pct": _hit_pct(FifoAdapterCache, trace,
             budget_mb), "yours_hit_pct": _hit_pct(lab.get("AdapterCache"), yours, budget_mb)}
 

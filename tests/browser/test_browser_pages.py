@@ -91,9 +91,10 @@ def axe_findings(page, themes: tuple[str, ...] = ("light", "dark")) -> dict[str,
         if page.locator("div.lc-panel").count():
             page.wait_for_function(f"() => window.lcPanels.every(p => p.theme === '{theme}' "
                                    "&& p.target.dataset.ready === '1')", timeout=RENDER_TIMEOUT_MS)
-        # the theme's colours ease in (CSS transitions): judge them once every transition has finished
-        page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')",
-                               timeout=RENDER_TIMEOUT_MS)
+        # the theme's colours ease in (CSS transitions): judge them once every transition has finished (a deck's
+        # looping animations, such as reveal.js's bouncing arrow, move things but change no colour)
+        page.wait_for_function("() => document.getAnimations().every(a => !(a instanceof CSSTransition)"
+                               " || a.playState !== 'running')", timeout=RENDER_TIMEOUT_MS)
         found[theme] = page.evaluate(_AXE_RUN_JS, list(site.AXE_TAGS))
     return found
 

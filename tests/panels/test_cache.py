@@ -29,3 +29,15 @@ def test_the_default_state_is_the_chapters_run():
     runs, row = cache_runs(320, tenants=40, zipf_s=1.0), lru_thrash_panel().row()
     assert row["lru_hit_pct"] == round(100 * runs["LRU"].hit_rate, 6) and row["lru_evictions"] == runs["LRU"].evictions
     assert row["fifo_hit_pct"] == round(100 * runs["FIFO"].hit_rate, 6)
+
+
+def test_the_replicas_cache_is_chapter_4s_lru_run_in_every_mix():
+    """The panel reads LRU from the replica it routes the trace through; that is chapter 4's LRU replay, state by state."""
+    from labcore.panels.cache import thrash_state
+    from labcore.sim import cache_runs
+
+    for budget, tenants, skew in [(64, 10, 0.0), (320, 40, 1.0), (576, 60, 0.5), (1216, 80, 1.5), (640, 41, 1.0)]:
+        state, runs = thrash_state(budget, tenants, skew), cache_runs(budget, tenants, skew)
+        assert (state["lru_hit_pct"], state["lru_evictions"]) == (100 * runs["LRU"].hit_rate, runs["LRU"].evictions)
+        assert (state["fifo_hit_pct"], state["fifo_evictions"]) == (100 * runs["FIFO"].hit_rate, runs["FIFO"].evictions)
+        assert state["working_set_mb"] == runs["LRU"].working_set_mb  # the adapters the trace asks for

@@ -23,6 +23,7 @@ from .cache import (
     budget_sweep,
     cache_runs,
     cache_trace,
+    cache_trace_adapters,
     replay_cache,
 )
 from .canary import VersionBehaviour, canary_log, simulate_canary
@@ -62,6 +63,7 @@ __all__ = [
     "replay_cache",
     "cache_runs",
     "cache_trace",
+    "cache_trace_adapters",
     "budget_sweep",
     # router (chapter 5)
     "ROUTER_BASE",

@@ -28,6 +28,7 @@ __all__ = [
     "CACHE_TRANSFER_MB_PER_MS",
     "CacheRun",
     "cache_trace",
+    "cache_trace_adapters",
     "replay_cache",
     "cache_runs",
     "budget_sweep",
@@ -152,7 +153,13 @@ def cache_trace(tenants: int = 40, zipf_s: float = 1.0, requests: int = CACHE_RE
 
 
 @functools.lru_cache(maxsize=64)
-def _trace_adapters(tenants: int, zipf_s: float, requests: int, seed: int) -> tuple[Any, ...]:
+def cache_trace_adapters(tenants: int = 40, zipf_s: float = 1.0, requests: int = CACHE_REQUESTS,
+                         seed: int = CACHE_SEED) -> tuple[Any, ...]:
+    """Return the adapter each request of :func:`cache_trace` asks for, in order (what a cache replay sends).
+
+    >>> [a.name for a in cache_trace_adapters(40, 1.0)[:3]]
+    ['tenant-01', 'tenant-29', 'tenant-01']
+    """
     trace = cache_trace(tenants, zipf_s, requests, seed)
     adapters = trace.workload.adapters()
     return tuple(adapters[i] for i in trace.tenant_index)
@@ -166,7 +173,7 @@ def cache_runs(budget_mb: float, tenants: int = 40, zipf_s: float = 1.0, *, requ
     >>> runs["LRU"].hit_rate > runs["FIFO"].hit_rate, runs["LRU"].hot_evictions < runs["FIFO"].hot_evictions
     (True, True)
     """
-    trace = _trace_adapters(tenants, zipf_s, requests, seed)
+    trace = cache_trace_adapters(tenants, zipf_s, requests, seed)
     return {
         policy: replay_cache(cls(budget_mb, CACHE_TRANSFER_MB_PER_MS), trace, tenants=tenants, zipf_s=zipf_s)
         for policy, cls in (("LRU", AdapterCache), ("FIFO", FifoAdapterCache))
@@ -180,7 +187,7 @@ def budget_sweep(budgets_mb: Sequence[float], tenants: int = 40, zipf_s: float =
     >>> [round(r.hit_rate, 3) for r in budget_sweep([320, 640])["LRU"]]
     [0.771, 0.98]
     """
-    trace = _trace_adapters(tenants, zipf_s, requests, seed)
+    trace = cache_trace_adapters(tenants, zipf_s, requests, seed)
     return {
         policy: [replay_cache(cls(b, CACHE_TRANSFER_MB_PER_MS), trace, tenants=tenants, zipf_s=zipf_s)
                  for b in budgets_mb]
