@@ -159,6 +159,10 @@ class Lines:
     x_format: str = ",.3~r"
 
 
+#: the chart's width when it binds no inputs (a live panel's), in CSS pixels
+LIVE_WIDTH_PX = 480
+
+
 class Panel:
     """A kernel-free panel: controls, a labcore ``compute`` per state, a readout, a chart.
 
@@ -169,7 +173,8 @@ class Panel:
 
     def __init__(self, name: str, *, title: str, controls: Sequence[Control],
                  compute: Callable[..., Mapping[str, Any]], readout: Callable[[Mapping[str, Any]], str],
-                 chart: Lines, note: str = "", variant: str = "", texts: Sequence[Text] = ()) -> None:
+                 chart: Lines, note: str = "", variant: str = "", texts: Sequence[Text] = (),
+                 curve: Callable[..., Mapping[str, Any]] | None = None) -> None:
         if not name.isidentifier():
             raise ValueError(f"panel name must be a Python identifier, got {name!r}")
         names = [c.name for c in controls]
@@ -191,6 +196,12 @@ class Panel:
         self.readout = readout
         self.chart = chart
         self.note = note
+        #: optional: the chart's series alone for a state, cheaper than ``compute`` and equal to its values (a live
+        #: panel draws the rest of the x sweep with it and computes the whole row for the current state only)
+        self.curve = curve
+        #: whether the spec binds each control to an input (the page's controls); a live panel's drawn chart has
+        #: ipywidgets for controls, so it binds none
+        self.bound = True
         self._rows: list[dict[str, Any]] | None = None
 
     # ------------------------------------------------------------------ values
@@ -312,7 +323,8 @@ class Panel:
     # ------------------------------------------------------------------ drawing
     def spec(self) -> dict[str, Any]:
         """Return the Vega-Lite v5 spec: bound parameters, the grid as data, the chart and the readout."""
-        params = [{"name": c.name, "value": c.default, "bind": c.binding()} for c in self.controls]
+        params = [{"name": c.name, "value": c.default, **({"bind": c.binding()} if self.bound else {})}
+                  for c in self.controls]
         current = " && ".join(c.test() for c in self.controls)
         chart = lines_layer(self, current)
         readout = {
@@ -325,6 +337,8 @@ class Panel:
             "encoding": {"text": {"field": READOUT, "type": "nominal"}, "x": {"value": 0}, "y": {"value": 2}},
             "view": {"stroke": None},
         }
+        if not self.bound:  # no inputs below to give the container its width (a live panel's chart): a fixed one
+            chart["width"] = readout["width"] = LIVE_WIDTH_PX
         return {
             "$schema": VEGALITE_SCHEMA,
             "description": self.description(),

@@ -16,7 +16,7 @@ from ..sim import (CACHE_TRANSFER_MB_PER_MS, cache_trace, cache_trace_adapters, 
                    single_replica_router)
 from ._panel import Control, Lines, Panel, Series
 
-__all__ = ["lru_thrash_panel", "thrash_state", "your_cache_panel", "your_cache_state"]
+__all__ = ["lru_thrash_panel", "thrash_state", "thrash_curve", "your_cache_panel", "your_cache_state"]
 
 ADAPTER_MB = 16.0
 #: Requests that warm the replica before its latency percentiles count (cold first loads are not thrash).
@@ -41,14 +41,31 @@ def thrash_state(budget_mb: float, tenants: int, zipf_s: float) -> dict[str, Any
     sim = simulate(replica, trace, windows=0, warmup=WARMUP)
     lru = replica.cache.stats()
     adapters = cache_trace_adapters(tenants, zipf_s)
-    fifo_cache = FifoAdapterCache(budget_mb, CACHE_TRANSFER_MB_PER_MS)
-    for _ in map(fifo_cache.access, adapters):  # the cache keeps its own wall; only its counters are read
-        pass
-    fifo = fifo_cache.stats()
+    fifo = _counted(FifoAdapterCache(budget_mb, CACHE_TRANSFER_MB_PER_MS), adapters)
     working_set_mb = sum({a.key: a.vram_mb for a in adapters}.values())
     return {"working_set_mb": working_set_mb, "lru_hit_pct": 100 * lru.hit_rate,
             "fifo_hit_pct": 100 * fifo.hit_rate, "lru_evictions": lru.evictions, "fifo_evictions": fifo.evictions,
             "p99_ms": sim.p99_ms, "p50_ms": sim.p50_ms}
+
+
+def _counted(cache: Any, adapters: Any) -> Any:
+    """Send ``adapters`` through ``cache`` (it keeps its own wall) and return its counters."""
+    for _ in map(cache.access, adapters):
+        pass
+    return cache.stats()
+
+
+def thrash_curve(budget_mb: float, tenants: int, zipf_s: float) -> dict[str, float]:
+    """Return the thrash chart's two hit rates alone: the same LRU and FIFO caches over the same requests, no replica.
+
+    A live panel draws the budget sweep with this and computes :func:`thrash_state` at the current budget only.
+
+    >>> thrash_curve(320, 40, 1.0) == {k: v for k, v in thrash_state(320, 40, 1.0).items() if k.endswith("hit_pct")}
+    True
+    """
+    adapters = cache_trace_adapters(tenants, zipf_s)
+    return {"lru_hit_pct": 100 * _counted(AdapterCache(budget_mb, CACHE_TRANSFER_MB_PER_MS), adapters).hit_rate,
+            "fifo_hit_pct": 100 * _counted(FifoAdapterCache(budget_mb, CACHE_TRANSFER_MB_PER_MS), adapters).hit_rate}
 
 
 def _readout(r: Any) -> str:
@@ -71,6 +88,7 @@ def lru_thrash_panel() -> Panel:
             Control("zipf_s", "popularity skew s (Zipf)", values=(0.0, 0.5, 1.0, 1.5), default=1.0),
         ],
         compute=thrash_state,
+        curve=thrash_curve,
         readout=_readout,
         chart=Lines("budget_mb", (Series("lru_hit_pct", "LRU", OKABE_ITO["bluish_green"]),
                                   Series("fifo_hit_pct", "FIFO", OKABE_ITO["orange"], dashed=True)),

@@ -2,9 +2,11 @@
 
 The static page holds a panel's precomputed grid; a kernel can compute any state. :func:`live_panel` shows
 the same chart and readout with ipywidgets controls: each numeric control a slider over the grid's range
-(finer steps) that sets a box, which takes any number (beyond the range too), each other control a dropdown. On every change labcore
-computes the states the chart needs (the x control's values, with the current value among them, at the
-other controls' current values; rows already computed are kept) and the chart is drawn again in place.
+(finer steps) that sets a box, which takes any number (beyond the range too), each other control a dropdown. On
+every change labcore computes the states the chart needs (the x control's values, with the current value among
+them, at the other controls' current values; rows already computed are kept) and the chart is drawn again in
+place, with no input of its own: the readout is the current state's row, and where the panel has a ``curve``
+(the series alone, cheaper) the other points of the sweep are drawn with it.
 
 >>> from labcore.panels import show
 >>> view = live_panel(show("fleet_savings_panel"))
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._panel import READOUT, Control, Panel, _is_number
+from ._panel import READOUT, Control, Panel, _is_number, _json_number
 
 __all__ = ["LivePanel", "live_panel"]
 
@@ -57,6 +59,7 @@ class LivePanel:
 
         self.panel = panel
         self._rows: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self._points: dict[tuple[Any, ...], dict[str, Any]] = {}  # the sweep's points computed by the panel's curve
         self.controls = {}
         shown = []
         for control in panel.controls:
@@ -86,17 +89,30 @@ class LivePanel:
             self._rows[key] = self.panel.row(**state)
         return self._rows[key]
 
+    def _point(self, state: dict[str, Any]) -> dict[str, Any]:
+        """Return a point of the sweep: the whole row when it is kept, else the panel's ``curve`` (the series alone)."""
+        key = tuple(state[c.name] for c in self.panel.controls)
+        if key in self._rows or self.panel.curve is None:
+            return self._row(state)
+        if key not in self._points:
+            self._points[key] = state | {k: _json_number(v) for k, v in self.panel.curve(**state).items()} | {READOUT: ""}
+        return self._points[key]
+
     def chart(self) -> Panel:
-        """Return the panel drawn at the current state: the x control's sweep at the other controls' values."""
+        """Return the panel drawn at the current state: the x control's sweep at the other controls' values.
+
+        The chart binds no input of its own (the widgets are the controls): its readout is the current state's.
+        """
         state = self.state()
         x = self.panel.chart.x
         current = next(c for c in self.panel.controls if c.name == x)
         xs = tuple(sorted(set(current.values) | {state[x]}))
         controls = tuple(Control(c.name, c.label, values=xs if c.name == x else (state[c.name],), default=state[c.name])
                          for c in self.panel.controls)
+        here = self._row(state)
         drawn = Panel.__new__(Panel)
-        drawn.__dict__.update(self.panel.__dict__, controls=controls,
-                              _rows=[self._row(state | {x: value}) for value in xs])
+        drawn.__dict__.update(self.panel.__dict__, controls=controls, bound=False,
+                              _rows=[here if value == state[x] else self._point(state | {x: value}) for value in xs])
         drawn.row = lambda **values: self._row(state | values)  # its text alternative reads the kept row
         return drawn
 

@@ -168,6 +168,14 @@ def test_live_controls_redraw_in_jupyterlab(lab: str, browser) -> None:  # noqa:
                                timeout=60_000)
         drawn = page.evaluate(_WIDGET_TEXTS)
         assert all(line in drawn for line in expected), (expected, drawn)
+        # the widgets are its only controls: the chart they draw has no inputs of its own (no dead one-value lists)
+        chart_inputs = page.locator(".jp-OutputArea .vega-embed .vega-bindings input, "
+                                    ".jp-OutputArea .vega-embed .vega-bindings select").count()
+        assert chart_inputs == 0, f"{chart_inputs} Vega inputs under the live controls' chart"
+        width = page.evaluate("() => Math.max(...[...document.querySelectorAll('.jp-OutputArea .vega-embed canvas, "
+                              ".jp-OutputArea .vega-embed svg')].map(c => c.getBoundingClientRect().width))")
+        assert width >= 400, f"the live chart is drawn {width:.0f} px wide"
+        page.screenshot(path=str(site.ROOT / "_build" / "live_controls_test.png"))
     finally:
         context.close()
         path.unlink(missing_ok=True)

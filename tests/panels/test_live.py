@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 pytest.importorskip("ipywidgets")
 
-from labcore.panels import live_panel, show  # noqa: E402
+from labcore.panels import PANELS, live_panel, show  # noqa: E402
 from labcore.panels._panel import READOUT  # noqa: E402
 
 
@@ -49,3 +51,44 @@ def test_rows_already_computed_are_kept() -> None:
     view.set(tenants=41)
     view.set(tenants=panel.defaults()["tenants"])
     assert len(calls) - first == 1, "moving back to a state already drawn computed it again"
+
+
+def test_the_drawn_chart_binds_no_input_of_its_own() -> None:
+    """The widgets are a live panel's controls: its chart has no Vega inputs beside them (the page's panel has)."""
+    panel = show("fleet_savings_panel")
+    assert all("bind" in p for p in panel.spec()["params"])
+    view = live_panel(panel)
+    view.set(tenants=41)
+    assert [p for p in view.drawn.spec()["params"] if "bind" in p] == []
+
+
+@pytest.mark.parametrize("name", sorted(n for n in PANELS if show(n).curve))
+def test_a_panels_curve_gives_its_rows_series(name) -> None:
+    """Where a panel has a cheaper ``curve`` for the sweep, it gives the series values its rows hold, state by state."""
+    panel = show(name)
+    series = [s.field for s in panel.chart.series]
+    states = [dict(zip((c.name for c in panel.controls), combo)) for combo in
+              itertools.product(*(c.values for c in panel.controls))][::7]  # every 7th state of the grid
+    for state in states:
+        row = panel.row(**state)
+        curve = panel.curve(**state)
+        assert {k: round(curve[k], 6) for k in series} == {k: row[k] for k in series}, state
+
+
+def test_a_move_computes_the_whole_row_only_where_the_reader_is() -> None:
+    """Chapter 4's panel: a tenants move replays the whole replica once; the other budgets take the curve."""
+    panel = show("lru_thrash_panel")
+    calls = []
+    compute = panel.compute
+    panel.compute = lambda **state: calls.append(state) or compute(**state)
+    view = live_panel(panel)
+    calls.clear()
+    view.set(tenants=41)
+    assert calls == [panel.defaults() | {"tenants": 41}]
+    assert view.readout() == show("lru_thrash_panel").row(tenants=41)[READOUT]
+    rows = view.drawn.spec()["data"]["values"]
+    budgets = [r["budget_mb"] for r in rows]
+    assert budgets == sorted(budgets) and len(budgets) == 20
+    curve = [show("lru_thrash_panel").row(tenants=41, budget_mb=b) for b in (64, 640, 1280)]
+    assert [next(r["lru_hit_pct"] for r in rows if r["budget_mb"] == c["budget_mb"]) for c in curve] == \
+        [c["lru_hit_pct"] for c in curve]
