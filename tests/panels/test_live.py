@@ -41,11 +41,16 @@ def test_a_control_it_does_not_have_is_refused_and_nothing_changes() -> None:
     assert view.state() == before
 
 
-def test_rows_already_computed_are_kept() -> None:
-    panel = show("fleet_savings_panel")
-    calls = []
+def _recording(name: str):  # noqa: ANN202
+    """Return the panel ``name`` whose ``compute`` records each state it is asked for, and that record."""
+    panel, calls = show(name), []
     compute = panel.compute
     panel.compute = lambda **state: calls.append(state) or compute(**state)
+    return panel, calls
+
+
+def test_rows_already_computed_are_kept() -> None:
+    panel, calls = _recording("fleet_savings_panel")
     view = live_panel(panel)
     first = len(calls)
     view.set(tenants=41)
@@ -77,10 +82,7 @@ def test_a_panels_curve_gives_its_rows_series(name) -> None:
 
 def test_a_move_computes_the_whole_row_only_where_the_reader_is() -> None:
     """Chapter 4's panel: a tenants move replays the whole replica once; the other budgets take the curve."""
-    panel = show("lru_thrash_panel")
-    calls = []
-    compute = panel.compute
-    panel.compute = lambda **state: calls.append(state) or compute(**state)
+    panel, calls = _recording("lru_thrash_panel")
     view = live_panel(panel)
     calls.clear()
     view.set(tenants=41)
