@@ -122,10 +122,6 @@ def test_rise_presents_a_chapter_offline(lab: str, browser) -> None:  # noqa: AN
 #: the notebook the live-controls test opens in JupyterLab: a panel under ipywidgets controls
 LIVE_CONTROLS = "from labcore.panels import live_panel, show\nview = live_panel(show('fleet_savings_panel'))\nview.widget"
 #: every string the panels' canvases drew, inside the widget's output area
-_WIDGET_TEXTS = ("() => [...document.querySelectorAll('.jupyter-widgets .jp-RenderedVegaLite')].flatMap("
-                 "el => [...[...el.querySelectorAll('canvas')].flatMap(c => c.__texts || []),"
-                 " ...[...el.querySelectorAll('svg text')].flatMap(t => t.querySelector('tspan') ?"
-                 " [...t.querySelectorAll('tspan')].map(s => s.textContent) : [t.textContent])])")
 
 
 def test_live_controls_redraw_in_jupyterlab(lab: str, browser) -> None:  # noqa: ANN001
@@ -134,7 +130,7 @@ def test_live_controls_redraw_in_jupyterlab(lab: str, browser) -> None:  # noqa:
     import nbformat
 
     from labcore.panels import show
-    from tests.lite._pages import RECORD_CANVAS_TEXT
+    from tests.lite._pages import LIVE_PANEL_TEXTS, RECORD_CANVAS_TEXT
 
     path = site.ROOT / "_build" / "live_controls_check.ipynb"
     path.parent.mkdir(exist_ok=True)
@@ -164,9 +160,9 @@ def test_live_controls_redraw_in_jupyterlab(lab: str, browser) -> None:  # noqa:
         box.wait_for(timeout=30_000)
         box.fill("41")
         box.press("Enter")
-        page.wait_for_function("([js, line]) => eval(js)().includes(line)", arg=[_WIDGET_TEXTS, expected[0]],
+        page.wait_for_function("([js, line]) => eval(js)().includes(line)", arg=[LIVE_PANEL_TEXTS, expected[0]],
                                timeout=60_000)
-        drawn = page.evaluate(_WIDGET_TEXTS)
+        drawn = page.evaluate(LIVE_PANEL_TEXTS)
         assert all(line in drawn for line in expected), (expected, drawn)
         # the widgets are its only controls: the chart they draw has no inputs of its own (no dead one-value lists)
         chart_inputs = page.locator(".jp-OutputArea .vega-embed .vega-bindings input, "

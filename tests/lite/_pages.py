@@ -41,6 +41,12 @@ RECORD_CANVAS_TEXT = """
 })();
 """
 
+#: every string a live panel (``labcore.panels.live_panel``, inside its widget) draws, on canvas or as SVG text
+LIVE_PANEL_TEXTS = ("() => [...document.querySelectorAll('.jupyter-widgets .jp-RenderedVegaLite')].flatMap("
+                    "el => [...[...el.querySelectorAll('canvas')].flatMap(c => c.__texts || []),"
+                    " ...[...el.querySelectorAll('svg text')].flatMap(t => t.querySelector('tspan') ?"
+                    " [...t.querySelectorAll('tspan')].map(s => s.textContent) : [t.textContent])])")
+
 
 def tool_missing() -> str | None:
     """Return why the browser tests cannot run here, or None."""

@@ -28,7 +28,8 @@ import pytest
 
 from coursebuild.lite_site import LEFT_OUT_EXTENSIONS
 
-from ._pages import CHAPTERS, LABCORE_CELL, ROOT, ROW_CELL, UNMATCHED_KERNELSPEC, is_local, launch, run_notebook
+from ._pages import (CHAPTERS, LABCORE_CELL, LIVE_PANEL_TEXTS, ROOT, ROW_CELL, UNMATCHED_KERNELSPEC, is_local, launch,
+                     run_notebook)
 
 pytestmark = [pytest.mark.lite, pytest.mark.browser]
 
@@ -61,10 +62,7 @@ def test_live_kernel_boots_offline_and_runs_labcore(server: str, lite_site: Path
         await box.fill("41")
         await box.press("Enter")
         first_line = WIDGET_41.split("\n")[0]
-        texts = ("() => [...document.querySelectorAll('.jupyter-widgets .jp-RenderedVegaLite')].flatMap("
-                 "el => [...[...el.querySelectorAll('canvas')].flatMap(c => c.__texts || []),"
-                 " ...[...el.querySelectorAll('svg text')].flatMap(t => t.querySelector('tspan') ?"
-                 " [...t.querySelectorAll('tspan')].map(s => s.textContent) : [t.textContent])])")
+        texts = LIVE_PANEL_TEXTS
         await page.wait_for_function(f"line => ({texts})().includes(line)", arg=first_line, timeout=60_000)
         run.moves.append({"widget": await page.evaluate(texts)})
         await page.screenshot(path=str(ROOT / "_build" / "lite_kernel_test.png"))
