@@ -90,7 +90,11 @@ def single_replica_router(
 
 # --------------------------------------------------------------------------- simulate
 class Router(Protocol):
-    """Anything that routes a ref, its text or parsed, to a :class:`RouteDecision` (one replica or a whole fleet)."""
+    """Anything that routes a ref, its text or parsed, to a :class:`RouteDecision` (one replica or a whole fleet).
+
+    A router may also offer ``route_many(refs)``, the same decisions for a slice at once (``MultiLoRARouter`` does);
+    :func:`simulate` uses it when the class that defines ``route`` defines it too.
+    """
 
     def route(self, ref: str | ModelRef, *, pin: bool = False) -> RouteDecision: ...
 
