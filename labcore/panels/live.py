@@ -109,10 +109,10 @@ class LivePanel:
         xs = tuple(sorted(set(current.values) | {state[x]}))
         controls = tuple(Control(c.name, c.label, values=xs if c.name == x else (state[c.name],), default=state[c.name])
                          for c in self.panel.controls)
-        here = self._row(state)
+        self._row(state)  # the whole row where the reader is; the sweep's other points may be the curve's
         drawn = Panel.__new__(Panel)
         drawn.__dict__.update(self.panel.__dict__, controls=controls, bound=False,
-                              _rows=[here if value == state[x] else self._point(state | {x: value}) for value in xs])
+                              _rows=[self._point(state | {x: value}) for value in xs])
         drawn.row = lambda **values: self._row(state | values)  # its text alternative reads the kept row
         return drawn
 
