@@ -33,6 +33,7 @@ import json
 import shutil
 import zipfile
 from pathlib import Path
+from typing import Any
 
 from . import vendor
 from .lite_bytecode import compile_wheels
@@ -99,13 +100,25 @@ def lock_closure(packages: dict, roots: tuple[str, ...]) -> list[str]:
     return sorted(seen)
 
 
+def _lock_python(lock: dict) -> str:
+    """Return the ``major.minor`` Python version of a Pyodide lock (its wheels' markers are evaluated for it)."""
+    return ".".join(lock["info"]["python"].split(".")[:2])
+
+
+def _metadata(whl: Path) -> tuple[Any, list[str]]:
+    """Return a wheel's ``METADATA`` headers and the top-level names it installs (its import names)."""
+    with zipfile.ZipFile(whl) as zf:
+        meta = next(n for n in zf.namelist() if n.endswith(".dist-info/METADATA"))
+        headers = email.parser.Parser().parsestr(zf.read(meta).decode("utf-8"), headersonly=True)
+        tops = sorted({n.split("/")[0] for n in zf.namelist() if "/" in n and ".dist-info/" not in n})
+    return headers, tops
+
+
 def wheel_requires(whl: Path, python: str) -> list[str]:
     """Return the distributions a wheel requires in Pyodide's kernel (markers evaluated, no extras)."""
     from packaging.requirements import Requirement
 
-    with zipfile.ZipFile(whl) as zf:
-        meta = next(n for n in zf.namelist() if n.endswith(".dist-info/METADATA"))
-        headers = email.parser.Parser().parsestr(zf.read(meta).decode("utf-8"), headersonly=True)
+    headers, _ = _metadata(whl)
     env = {**PYODIDE_MARKERS, "python_version": python, "python_full_version": f"{python}.0"}
     out = []
     for line in headers.get_all("Requires-Dist") or []:
@@ -166,7 +179,7 @@ def prepare_pyodide(out: Path, cache: Path) -> dict:
 
     lock = json.loads((npm / "pyodide-lock.json").read_text(encoding="utf-8"))
     packages = lock["packages"]
-    python = ".".join(lock["info"]["python"].split(".")[:2])
+    python = _lock_python(lock)
     wheel_cache = cache / "boot-wheels"
     boot = lock_closure(packages, BOOT_ROOTS)
     suite = suite_closure(packages, boot, wheel_cache, python)
@@ -207,13 +220,10 @@ def preload_wheels(out: Path, wheels: list[Path]) -> list[str]:
     dest = out / "static" / "pyodide"
     lock_path = dest / "pyodide-lock.json"
     lock = json.loads(lock_path.read_text(encoding="utf-8"))
-    python = ".".join(lock["info"]["python"].split(".")[:2])
+    python = _lock_python(lock)
     entries = {}
     for whl in wheels:
-        with zipfile.ZipFile(whl) as zf:
-            meta = next(n for n in zf.namelist() if n.endswith(".dist-info/METADATA"))
-            headers = email.parser.Parser().parsestr(zf.read(meta).decode("utf-8"), headersonly=True)
-            imports = sorted({n.split("/")[0] for n in zf.namelist() if "/" in n and ".dist-info/" not in n})
+        headers, imports = _metadata(whl)
         depends = wheel_requires(whl, python)
         entries[normalize(headers["Name"])] = (whl, {
             "name": headers["Name"], "version": headers["Version"], "file_name": whl.name, "install_dir": "site",
