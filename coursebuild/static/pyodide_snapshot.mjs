@@ -2,7 +2,8 @@
 // node pyodide_snapshot.mjs <served pyodide folder> <job.json>
 // job.json: {"wheels": [file names in that folder], "imports": [module names], "out": path, "sys_executable": str}
 // Boots the served runtime as the kernel's worker would, unpacks the wheels into site-packages, applies
-// pyodide-kernel's sys.modules mocks, imports the modules and writes the gzipped snapshot to "out".
+// pyodide-kernel's sys.modules mocks, imports the modules and writes the gzipped snapshot to "out";
+// refuses when a file other than the standard streams is still open.
 import { pathToFileURL } from "node:url";
 import fs from "node:fs";
 import zlib from "node:zlib";
@@ -42,10 +43,20 @@ def _prepare(wheels, imports):
     # loadPyodide puts "" first on sys.path after every boot, a restored one too: leave it to that
     if sys.path[0] == "":
         del sys.path[0]
+    # importlib.metadata's path cache keeps a ZipFile of the stdlib zip open; its descriptor would not exist
+    # after the restore (a later file could take its number): drop the cache and collect what it held
+    importlib.invalidate_caches()
+    import gc
+    gc.collect()
 
 _prepare(WHEELS, IMPORTS)
 del _prepare, WHEELS, IMPORTS
 `);
+// a file open now would be a stale descriptor in every restored kernel: refuse the snapshot
+const open = pyodide.FS.streams.filter((stream) => stream && !stream.path.startsWith("/dev/")).map((s) => s.path);
+if (open.length) {
+  throw new Error(`files still open when the snapshot would be taken: ${open.join(", ")}`);
+}
 const snapshot = pyodide.makeMemorySnapshot();
 fs.writeFileSync(job.out, zlib.gzipSync(snapshot, { level: 6 }));
 console.log(`[build_lite] kernel snapshot: ${job.imports.length} modules imported, heap ${(snapshot.length / 2 ** 20).toFixed(1)} MiB`);
