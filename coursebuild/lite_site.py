@@ -2,7 +2,6 @@
 
 The jobs are split by noun: :mod:`coursebuild.lite_runtime` (Pyodide, served wheels, the lock,
 ``jupyter-lite.json``), :mod:`coursebuild.lite_wheels` (piplite wheels, labcore's included),
-:mod:`coursebuild.lite_snapshot` (the kernel's memory snapshot and boot module),
 :mod:`coursebuild.lite_notebooks` (the live copy of a chapter) and :mod:`coursebuild.lite_sphinx`
 (the book build's hooks). This module puts them together:
 
@@ -34,7 +33,7 @@ from pathlib import Path
 
 from labcore.site import BOOK_BUILD, FIGURES_DIR, LAB_NOTEBOOK, PANELS_DIR, figures_index_path, grid_path
 
-from . import lite_notebooks, lite_runtime, lite_snapshot, lite_wheels
+from . import lite_notebooks, lite_runtime, lite_wheels
 from .lab_download import SUITE_FILES
 from .lite_bytecode import compile_wheels
 from .lite_wheels import log
@@ -64,10 +63,7 @@ def prepare_runtime(lite_dir: Path, cache: Path, root: Path = ROOT) -> dict:
     compile_wheels(kernel, summary["npm"], cache / "bytecode")
     first_cell = [w for w in wheels if lite_wheels.normalize(w.name.split("-")[0]) in lite_runtime.PRELOADED_PIPLITE]
     summary["preloaded"] = lite_runtime.preload_wheels(lite_dir, kernel + first_cell)
-    preload = lite_runtime.PRELOAD + tuple(summary["preloaded"])
-    lite_runtime.write_config(lite_dir, preload)
-    # the kernel restores IPython & co. imported from a snapshot instead of importing them at each start
-    lite_snapshot.make_snapshot(lite_dir / "static" / "pyodide", preload, cache / "snapshot")
+    lite_runtime.write_config(lite_dir, lite_runtime.PRELOAD + tuple(summary["preloaded"]))
     return summary
 
 
@@ -215,7 +211,6 @@ def finish_site(site: Path) -> int:
         schemas.write_text(json.dumps(kept), encoding="utf-8")
     for name in LEFT_OUT_EXTENSIONS:
         shutil.rmtree(site / "extensions" / name, ignore_errors=True)
-    lite_snapshot.point_kernel_at_boot(site)
     size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
     log(f"lite site {site}: {size / 2**20:.1f} MiB (left out: {', '.join(LEFT_OUT_EXTENSIONS)})")
     return size

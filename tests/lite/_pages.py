@@ -132,8 +132,6 @@ class Run:
     requests: list[str] = field(default_factory=list)
     blocked: list[str] = field(default_factory=list)
     page_errors: list[str] = field(default_factory=list)
-    #: what the page's web workers (the kernel's among them) wrote to the console
-    worker_console: list[str] = field(default_factory=list)
     failure: str | None = None
     unrun: int = 0
 
@@ -205,7 +203,6 @@ async def run_notebook(browser, base: str, name: str, n_code: int, *, n_total: i
     page = await browser.new_page()
     page.on("request", lambda req: run.requests.append(req.url))
     page.on("pageerror", lambda err: run.page_errors.append(str(err)))
-    page.on("worker", lambda worker: worker.on("console", lambda msg: run.worker_console.append(msg.text)))
     started = time.perf_counter()
     try:
         await page.goto(f"{base}/lite/notebooks/index.html?path={name}")

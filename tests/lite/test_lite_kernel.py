@@ -91,9 +91,6 @@ def test_live_kernel_boots_offline_and_runs_labcore(server: str, lite_site: Path
     assert "GRID FROM THE BOOK BUILD True" in text, text  # the live kernel read the staged grid and accepted it
     assert run.blocked == [] and all(is_local(url) for url in run.requests), run.blocked
     assert run.stderr == [] and run.page_errors == [], (run.stderr, run.page_errors)
-    # the kernel started from the site's snapshot (coursebuild.lite_snapshot), not by importing IPython again
-    assert any(line.startswith("kernel: restored from the snapshot") for line in run.worker_console), run.worker_console
-    assert not any("without the snapshot" in line for line in run.worker_console), run.worker_console
     from labcore.panels import adapter_vram_panel, show
 
     panel = adapter_vram_panel()
