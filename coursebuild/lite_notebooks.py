@@ -56,17 +56,22 @@ SETUP_CELL_HEAD = """\
 # kernel and point it at what the book build computed. Under a normal Python kernel it does nothing.
 import sys
 if sys.platform == "emscripten":
+    import os
+    if not os.getcwd().startswith("/drive"):  # the kernel started without the site's files (see DRIVE_MISSING)
+        raise RuntimeError("{drive_missing}")
     import piplite
     await piplite.install({packages})"""
+#: why a live kernel may not see the site's files, and what the reader does about it: JupyterLite mounts them
+#: (at ``/drive``) only when the page's service worker is registered before the kernel is created
+DRIVE_MISSING = ("This kernel cannot see the site's files: it started before the browser's service worker "
+                 "was ready. Reload this tab, then run the notebook again.")
 #: the setup cell of a chapter that needs nothing but labcore
-SETUP_CELL = SETUP_CELL_HEAD.format(packages='["labcore"]')
+SETUP_CELL = SETUP_CELL_HEAD.format(packages='["labcore"]', drive_missing=DRIVE_MISSING)
 #: installed beside labcore (in the same call) where a chapter runs the contract suite (``pytest`` comes from
 #: the site's Pyodide lock) or shows a quiz (``jupyterquiz`` is served by the site)
 SUITE_PACKAGES = ("pytest", "hypothesis")
 QUIZ_PACKAGES = ("jupyterquiz",)
 WIDGET_PACKAGES = ("ipywidgets",)
-SETUP_CELL_OS = """
-    import os"""
 #: appended in chapters that show a panel: labcore reads the grid the book build computed (when it is the panel's)
 SETUP_CELL_GRIDS = f"""
     os.environ["{GRIDS_ENV}"] = os.path.abspath("{BOOK_BUILD}/{PANELS_DIR}")  # the panels' grids"""
@@ -92,8 +97,7 @@ def setup_cell(code_sources: list[str], name: str | None = None) -> str:
 
     >>> "pytest" in setup_cell(["run_contract_suite('labcore')"]), "FIGURES" in setup_cell(["x = 1"], "a.ipynb")
     (True, False)
-    >>> print(setup_cell(["import matplotlib.pyplot as plt", "p = cache_panel()"], "04_x.ipynb").split("\\n", 6)[-1])
-        import os
+    >>> print(setup_cell(["import matplotlib.pyplot as plt", "p = cache_panel()"], "04_x.ipynb").split("\\n", 9)[-1])
         os.environ["LABCORE_PANEL_GRIDS"] = os.path.abspath("book_build/panels")  # the panels' grids
         os.environ["LABCORE_BOOK_FIGURES"] = os.path.abspath("book_build/figures/04_x.json")  # its figures
     """
@@ -102,11 +106,11 @@ def setup_cell(code_sources: list[str], name: str | None = None) -> str:
 
     packages = ["labcore", *(SUITE_PACKAGES if uses(SUITE_HINTS) else ()), *(QUIZ_PACKAGES if uses(QUIZ_HINTS) else ()),
                 *(WIDGET_PACKAGES if uses(WIDGET_HINTS) else ())]
-    text = SETUP_CELL_HEAD.format(packages=json.dumps(packages))
+    text = SETUP_CELL_HEAD.format(packages=json.dumps(packages), drive_missing=DRIVE_MISSING)
     env = SETUP_CELL_GRIDS if uses(PANEL_HINTS) else ""
     if name is not None and uses(FIGURE_HINTS):
         env += SETUP_CELL_FIGURES.format(stem=Path(name).stem)
-    return text + (SETUP_CELL_OS + env if env else "")
+    return text + env
 
 
 def glue_values(executed: Mapping[str, Any]) -> dict[str, str]:

@@ -2,6 +2,8 @@
 
 The jobs are split by noun: :mod:`coursebuild.lite_runtime` (Pyodide, served wheels, the lock,
 ``jupyter-lite.json``), :mod:`coursebuild.lite_wheels` (piplite wheels, labcore's included),
+:mod:`coursebuild.lite_snapshot` (the kernel's memory snapshot and boot module),
+:mod:`coursebuild.lite_service_worker` (the pages' service worker, registered before the kernel starts),
 :mod:`coursebuild.lite_notebooks` (the live copy of a chapter) and :mod:`coursebuild.lite_sphinx`
 (the book build's hooks). This module puts them together:
 
@@ -33,7 +35,7 @@ from pathlib import Path
 
 from labcore.site import BOOK_BUILD, FIGURES_DIR, LAB_NOTEBOOK, PANELS_DIR, figures_index_path, grid_path
 
-from . import lite_notebooks, lite_runtime, lite_wheels
+from . import lite_notebooks, lite_runtime, lite_service_worker, lite_snapshot, lite_wheels
 from .lab_download import SUITE_FILES
 from .lite_bytecode import compile_wheels
 from .lite_wheels import log
@@ -63,7 +65,10 @@ def prepare_runtime(lite_dir: Path, cache: Path, root: Path = ROOT) -> dict:
     compile_wheels(kernel, summary["npm"], cache / "bytecode")
     first_cell = [w for w in wheels if lite_wheels.normalize(w.name.split("-")[0]) in lite_runtime.PRELOADED_PIPLITE]
     summary["preloaded"] = lite_runtime.preload_wheels(lite_dir, kernel + first_cell)
-    lite_runtime.write_config(lite_dir, lite_runtime.PRELOAD + tuple(summary["preloaded"]))
+    preload = lite_runtime.PRELOAD + tuple(summary["preloaded"])
+    lite_runtime.write_config(lite_dir, preload)
+    # the kernel restores IPython & co. imported from a snapshot instead of importing them at each start
+    lite_snapshot.make_snapshot(lite_dir / "static" / "pyodide", preload, cache / "snapshot")
     return summary
 
 
@@ -191,7 +196,9 @@ LEFT_OUT_EXTENSIONS = {
 
 
 def finish_site(site: Path) -> int:
-    """Remove source maps and the :data:`LEFT_OUT_EXTENSIONS` from a built lite site; return its size in bytes.
+    """Remove source maps and the :data:`LEFT_OUT_EXTENSIONS` from a built lite site, point its kernel at the
+    snapshot (:mod:`coursebuild.lite_snapshot`) and its pages at the worker-version record
+    (:mod:`coursebuild.lite_service_worker`); return its size in bytes.
 
     An extension leaves its folder, the ``federated_extensions`` of ``jupyter-lite.json`` and its
     settings schemas, so the app neither loads nor lists it.
@@ -211,6 +218,8 @@ def finish_site(site: Path) -> int:
         schemas.write_text(json.dumps(kept), encoding="utf-8")
     for name in LEFT_OUT_EXTENSIONS:
         shutil.rmtree(site / "extensions" / name, ignore_errors=True)
+    lite_snapshot.point_kernel_at_boot(site)
+    lite_service_worker.record_worker_version(site)
     size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
     log(f"lite site {site}: {size / 2**20:.1f} MiB (left out: {', '.join(LEFT_OUT_EXTENSIONS)})")
     return size

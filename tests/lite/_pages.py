@@ -97,6 +97,11 @@ PROMPTS = """() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')
 PANELS_DRAWN = """() => [...document.querySelectorAll('.jp-RenderedVegaLite')]
   .every(el => [...el.querySelectorAll('canvas')].some(c => (c.__texts || []).length > 0))"""
 
+#: every image output on the page holds its loaded image (JupyterLab adds an output's widget at once and its
+#: image when the renderer is done: a fast kernel finishes Run All before the last figures' images are in)
+IMAGES_DRAWN = """() => [...document.querySelectorAll('.jp-RenderedSVG, .jp-RenderedImage')]
+  .every(el => [...el.querySelectorAll('img')].some(i => i.complete && i.naturalWidth > 0))"""
+
 #: every image output on the page (an SVG or PNG figure): whether it loaded, and its drawn width
 IMAGES = """() => [...document.querySelectorAll('.jp-RenderedSVG img, .jp-RenderedImage img')].map(i => ({
   loaded: i.complete && i.naturalWidth > 0, width: Math.round(i.getBoundingClientRect().width)}))"""
@@ -132,6 +137,9 @@ class Run:
     requests: list[str] = field(default_factory=list)
     blocked: list[str] = field(default_factory=list)
     page_errors: list[str] = field(default_factory=list)
+    #: what the page, and its web workers (the kernel's among them), wrote to the console
+    console: list[str] = field(default_factory=list)
+    worker_console: list[str] = field(default_factory=list)
     failure: str | None = None
     unrun: int = 0
 
@@ -203,6 +211,8 @@ async def run_notebook(browser, base: str, name: str, n_code: int, *, n_total: i
     page = await browser.new_page()
     page.on("request", lambda req: run.requests.append(req.url))
     page.on("pageerror", lambda err: run.page_errors.append(str(err)))
+    page.on("console", lambda msg: run.console.append(msg.text))
+    page.on("worker", lambda worker: worker.on("console", lambda msg: run.worker_console.append(msg.text)))
     started = time.perf_counter()
     try:
         await page.goto(f"{base}/lite/notebooks/index.html?path={name}")
@@ -247,6 +257,7 @@ async def run_notebook(browser, base: str, name: str, n_code: int, *, n_total: i
         run.collapsed = await _collapsed(page)
         await page.wait_for_function(PANELS_DRAWN, timeout=60_000, polling=200)  # a big grid may still be drawing
         run.panels = await page.evaluate(PANELS)
+        await page.wait_for_function(IMAGES_DRAWN, timeout=60_000, polling=200)
         run.images = await page.evaluate(IMAGES)
         if move is not None:
             await move(page, run)
@@ -304,9 +315,12 @@ routes = [router.route(f"llama-3-8b:tenant-{i:02d}") for i in [1, 2, 3, 1, 4, 5,
 print("LABCORE", len(reg), cache.hits, cache.misses, len(cache.eviction_log),
       [d.mode for d in routes][0], round(sum(d.total_latency_ms for d in routes), 3))"""
 
+#: the platform, and where the kernel runs: ``/drive`` (the site's files) when the page's service worker was
+#: registered before the kernel was created (``coursebuild.lite_service_worker``)
 PROBE_CELL = """\
-import sys
-print("PYODIDE", sys.platform, sys.version.split()[0])"""
+import os, sys
+print("PYODIDE", sys.platform, sys.version.split()[0])
+print("CWD", os.getcwd())"""
 
 #: whether the kernel imported IPython (sourceless) and labcore (source beside it) from the bytecode the site serves,
 #: written by Pyodide's own Python (``coursebuild.lite_bytecode``): same magic number as this interpreter's

@@ -1,7 +1,8 @@
 """Prove the live (JupyterLite) site boots a Pyodide kernel where labcore runs, with no network.
 
 The site (built once by ``conftest.lite_site``) holds a small check notebook (``_pages.demo_notebook``)
-beside the chapters: its cells print the platform, run a registry/cache/router walk-through whose
+beside the chapters: its cells print the platform and the kernel's folder (``/drive``, the site's files, on a
+first and on a second visit: ``coursebuild.lite_service_worker``), run a registry/cache/router walk-through whose
 line must equal the same code run here in CPython, check that IPython and labcore were imported from
 the bytecode the site serves (``coursebuild.lite_bytecode``), show a panel from a blank notebook in one
 call, compute a panel state off its grid (equal to CPython's), and draw a panel at a value off its grid
@@ -71,11 +72,13 @@ def test_live_kernel_boots_offline_and_runs_labcore(server: str, lite_site: Path
         async with async_playwright() as pw:
             browser = await launch(pw, tmp_path / "profile")
             run = await run_notebook(browser, server, "live_check.ipynb", 8, move=shot)
+            # a second visit in the same profile: the page finds the first one's service worker in control
+            again = await run_notebook(browser, server, "live_check.ipynb", 8)
             await browser.close()
-            return run
+            return run, again
 
     (ROOT / "_build").mkdir(exist_ok=True)
-    run = asyncio.run(main())
+    run, again = asyncio.run(main())
     text = "\n".join(run.outputs)
     print(f"\n[lite] check notebook ran in {run.seconds:.1f} s; {len(run.requests)} requests, "
           f"{len(run.blocked)} blocked")
@@ -84,6 +87,14 @@ def test_live_kernel_boots_offline_and_runs_labcore(server: str, lite_site: Path
     assert "run" in run.toolbar and not any("RISE" in item for item in run.toolbar), run.toolbar
     assert run.failure is None and run.unrun == 0, f"{run.failure}, {run.unrun} cells not run\n{text}"
     assert "PYODIDE emscripten" in text, text
+    # both visits' kernels see the site's files: the second page kept the first one's service worker registered
+    # (coursebuild.lite_service_worker) instead of re-registering it after its kernel was created
+    assert "CWD /drive" in text, text
+    assert again.failure is None and "CWD /drive" in "\n".join(again.outputs), (again.failure, again.outputs)
+    # the cause of the race, which the timing above may hide: without the recorded version the second page
+    # unregisters every worker ("New version, ...") and registers one again while its kernel is being created
+    workers = [line for line in again.console if "ServiceWorker" in line or "service workers" in line]
+    assert workers == ["JupyterLite ServiceWorker was already registered"], workers
     assert _run_here(LABCORE_CELL) in text, text
     assert "BYTECODE True True True" in text, text  # IPython and labcore imported from the site's Pyodide bytecode
     here = _run_here("import labcore.panels\n" + ROW_CELL).splitlines()
@@ -91,6 +102,9 @@ def test_live_kernel_boots_offline_and_runs_labcore(server: str, lite_site: Path
     assert "GRID FROM THE BOOK BUILD True" in text, text  # the live kernel read the staged grid and accepted it
     assert run.blocked == [] and all(is_local(url) for url in run.requests), run.blocked
     assert run.stderr == [] and run.page_errors == [], (run.stderr, run.page_errors)
+    # the kernel started from the site's snapshot (coursebuild.lite_snapshot), not by importing IPython again
+    assert any(line.startswith("kernel: restored from the snapshot") for line in run.worker_console), run.worker_console
+    assert not any("without the snapshot" in line for line in run.worker_console), run.worker_console
     from labcore.panels import adapter_vram_panel, show
 
     panel = adapter_vram_panel()
@@ -139,6 +153,13 @@ def test_built_book_links_every_chapter_live() -> None:
     loaded = {e["name"] for e in config["jupyter-config-data"]["federated_extensions"]}
     assert "@jupyterlite/pyodide-kernel-extension" in loaded and not loaded & set(LEFT_OUT_EXTENSIONS), loaded
     assert not any((html / "lite" / "extensions" / name).exists() for name in LEFT_OUT_EXTENSIONS)
+    # every page that starts JupyterLite records its service worker's version (coursebuild.lite_service_worker)
+    from coursebuild.lite_service_worker import SCRIPT, SERVED
+
+    assert (html / "lite" / SERVED).is_file()
+    for app in ("lab", "notebooks", "tree"):
+        assert f'{SCRIPT.name}" data-version="{config["jupyter-config-data"]["appVersion"]}"' in \
+            (html / "lite" / app / "index.html").read_text(encoding="utf-8"), app
     wheels = sorted(p.name for p in (html / "lite" / "pypi").glob("*.whl"))
     assert any(w.startswith("labcore-") for w in wheels) and not any(w.startswith("myst_nb") for w in wheels), wheels
     assert problems == []

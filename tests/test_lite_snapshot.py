@@ -1,0 +1,140 @@
+"""coursebuild.lite_snapshot: a kernel restored from the site's snapshot is the kernel a plain boot gives.
+
+The runtime folder is the one the book build's site serves (``lite_site.prepare_runtime``, with its preloaded
+wheels and snapshot; the tests skip without a book build). Under Node, the same worker options boot it twice: through Pyodide's ``pyodide.mjs`` (as before the
+snapshot) and through the site's ``kernel_boot.mjs`` (from the snapshot). After pyodide-kernel's own import,
+both hold the same modules, paths and environment; a module the snapshot did not import is found (the wheels
+are unpacked after the restore); two restored kernels draw different random numbers. The browser's kernel
+is checked in ``tests/lite/test_lite_kernel.py`` (it says it restored the snapshot, and runs the check notebook).
+A snapshot is refused, with the reason, when a file is still open as it would be taken (its descriptor would be
+stale in every restored kernel) or when a module does not import.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from coursebuild import lite_runtime, lite_snapshot
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: boots the runtime folder in argv[2] through argv[3] (pyodide.mjs or kernel_boot.mjs) with the worker's
+#: options, imports pyodide-kernel as the worker does, and prints what the kernel holds
+HARNESS = r"""
+import { pathToFileURL, fileURLToPath } from "node:url";
+import fs from "node:fs";
+const [dir, entry, packages] = process.argv.slice(2);
+const nodeFetch = globalThis.fetch;  // kernel_boot.mjs fetches the snapshot beside it: a file here
+globalThis.fetch = async (url) => String(url).startsWith("file:")
+  ? new Response(fs.readFileSync(fileURLToPath(url))) : nodeFetch(url);
+const logs = [];
+const log = console.log;
+console.log = (...args) => logs.push(args.join(" "));
+console.warn = (...args) => logs.push(args.join(" "));
+const { loadPyodide } = await import(pathToFileURL(`${dir}/${entry}`).href);
+const pyodide = await loadPyodide({ indexURL: `${dir}/`, packages: JSON.parse(packages),
+                                    _sysExecutable: "./this.program" });
+const state = pyodide.runPython(`
+import json, os, random, sys
+import pyodide_kernel
+import labcore.cache  # not imported by the snapshot: its files must be in site-packages
+json.dumps({"modules": sorted(sys.modules), "path": sys.path, "executable": sys.executable,
+            "environ": dict(os.environ), "cwd": os.getcwd(), "random": random.random(),
+            "kernel": type(pyodide_kernel.kernel_instance).__name__})
+`);
+log(JSON.stringify({ state: JSON.parse(state), logs: logs.filter((l) => l.startsWith("kernel:")) }));
+"""
+
+
+@pytest.fixture(scope="module")
+def runtime() -> tuple[Path, list[str]]:
+    """The runtime folder the book build served (``_build/lite_src``) and the packages its kernel preloads.
+
+    The book build's, not one built here: building one would build labcore's wheel in this tree while
+    ``tests/lite`` builds its site in the other worker.
+    """
+    lite_dir = ROOT / "_build" / "lite_src"
+    if shutil.which("node") is None or not (lite_dir / "static" / "pyodide" / lite_snapshot.BOOT_MODULE).is_file():
+        pytest.skip("needs node and the live runtime of a book build (make book)")
+    config = json.loads((lite_dir / "jupyter-lite.json").read_text(encoding="utf-8"))
+    settings = config["jupyter-config-data"]["litePluginSettings"][lite_runtime.KERNEL_PLUGIN]
+    return lite_dir / "static" / "pyodide", settings["loadPyodideOptions"]["packages"]
+
+
+def _boot(runtime: tuple[Path, list[str]], entry: str, tmp_path: Path) -> dict:
+    folder, packages = runtime
+    script = tmp_path / "harness.mjs"
+    script.write_text(HARNESS, encoding="utf-8")
+    done = subprocess.run(["node", str(script), str(folder), entry, json.dumps(packages)],
+                          capture_output=True, text=True, timeout=300, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_the_site_serves_the_snapshot_and_the_boot_module(runtime) -> None:
+    folder, _ = runtime
+    assert (folder / lite_snapshot.BOOT_MODULE).read_bytes() == (lite_snapshot.STATIC / lite_snapshot.BOOT_MODULE).read_bytes()
+    assert (folder / lite_snapshot.SNAPSHOT_FILE).read_bytes()[:2] == b"\x1f\x8b"  # gzipped
+
+
+def test_a_restored_kernel_holds_what_a_plain_boot_holds(runtime, tmp_path: Path) -> None:
+    plain = _boot(runtime, "pyodide.mjs", tmp_path)
+    restored = _boot(runtime, lite_snapshot.BOOT_MODULE, tmp_path)
+    again = _boot(runtime, lite_snapshot.BOOT_MODULE, tmp_path)
+    assert plain["logs"] == [] and restored["logs"][0].startswith("kernel: restored from the snapshot"), restored
+    a, b = plain["state"], restored["state"]
+    assert b["kernel"] == a["kernel"] == "PyodideKernel"
+    assert set(b["modules"]) == set(a["modules"]), (set(b["modules"]) ^ set(a["modules"]))
+    assert set(lite_snapshot.SNAPSHOT_IMPORTS) <= set(b["modules"])
+    for key in ("path", "executable", "environ", "cwd"):
+        assert b[key] == a[key], key
+    assert again["state"]["random"] != b["random"]  # reseeded after each restore
+
+
+def test_the_config_is_pointed_at_the_boot_module(tmp_path: Path) -> None:
+    (tmp_path / "static" / "pyodide").mkdir(parents=True)
+    config = tmp_path / "jupyter-lite.json"
+    config.write_text(json.dumps({"jupyter-config-data": {"litePluginSettings": {lite_runtime.KERNEL_PLUGIN: {
+        "pyodideUrl": "./static/pyodide/pyodide.mjs"}}}}), encoding="utf-8")
+    with pytest.raises(FileNotFoundError, match=r"boot module \./static/pyodide/kernel_boot\.mjs is not in the site"):
+        lite_snapshot.point_kernel_at_boot(tmp_path)
+    assert "pyodide.mjs" in config.read_text(encoding="utf-8")  # left as it was
+    (tmp_path / "static" / "pyodide" / lite_snapshot.BOOT_MODULE).write_text("", encoding="utf-8")
+    assert lite_snapshot.point_kernel_at_boot(tmp_path) == 1
+    settings = json.loads(config.read_text(encoding="utf-8"))["jupyter-config-data"]["litePluginSettings"]
+    assert settings[lite_runtime.KERNEL_PLUGIN]["pyodideUrl"] == "./static/pyodide/kernel_boot.mjs"
+
+
+@pytest.fixture()
+def runtime_copy(runtime, tmp_path: Path) -> Path:
+    """A copy of the served runtime without its snapshot, serving one more wheel: ``opener``, whose module
+    keeps its own file open."""
+    import zipfile
+
+    folder = tmp_path / "static" / "pyodide"
+    shutil.copytree(runtime[0], folder)
+    (folder / lite_snapshot.SNAPSHOT_FILE).unlink()
+    wheel = tmp_path / "opener-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as zf:
+        zf.writestr("opener/__init__.py", "HELD = open(__file__)\n")
+        zf.writestr("opener-1.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: opener\nVersion: 1.0\n")
+    lite_runtime.preload_wheels(tmp_path, [wheel])
+    return folder
+
+
+def test_a_snapshot_with_a_file_still_open_is_refused(runtime_copy: Path, tmp_path: Path) -> None:
+    with pytest.raises(RuntimeError, match=r"snapshot could not be made: Error: files still open when the snapshot "
+                                           r"would be taken: /lib/python3\.14/site-packages/opener/__init__\.py"):
+        lite_snapshot.make_snapshot(runtime_copy, ["pyodide-kernel", "opener"], tmp_path / "cache",
+                                    imports=("opener",))
+    assert not (runtime_copy / lite_snapshot.SNAPSHOT_FILE).exists() and not list((tmp_path / "cache").glob("*"))
+
+
+def test_a_snapshot_of_a_module_that_does_not_import_is_refused(runtime_copy: Path, tmp_path: Path) -> None:
+    with pytest.raises(RuntimeError, match=r"ModuleNotFoundError: No module named 'no_such_module'"):
+        lite_snapshot.make_snapshot(runtime_copy, ["pyodide-kernel"], tmp_path / "cache", imports=("no_such_module",))
+    assert not (runtime_copy / lite_snapshot.SNAPSHOT_FILE).exists()
