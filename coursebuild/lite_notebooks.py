@@ -57,7 +57,7 @@ SETUP_CELL_HEAD = """\
 import sys
 if sys.platform == "emscripten":
     import os
-    if not os.getcwd().startswith("/drive"):  # the kernel started without the site's files (see DRIVE_MISSING)
+    if not os.getcwd().startswith("/drive"):  # JupyterLite runs a kernel that has the site's files in /drive
         raise RuntimeError("{drive_missing}")
     import piplite
     await piplite.install({packages})"""
