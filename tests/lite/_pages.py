@@ -137,8 +137,9 @@ class Run:
     requests: list[str] = field(default_factory=list)
     blocked: list[str] = field(default_factory=list)
     page_errors: list[str] = field(default_factory=list)
-    #: what the page, and its web workers (the kernel's among them), wrote to the console
+    #: what the page wrote to the console (JupyterLite's service-worker lines among it)
     console: list[str] = field(default_factory=list)
+    #: what the page's web workers (the kernel's among them) wrote to the console
     worker_console: list[str] = field(default_factory=list)
     failure: str | None = None
     unrun: int = 0
