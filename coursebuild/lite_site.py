@@ -3,6 +3,7 @@
 The jobs are split by noun: :mod:`coursebuild.lite_runtime` (Pyodide, served wheels, the lock,
 ``jupyter-lite.json``), :mod:`coursebuild.lite_wheels` (piplite wheels, labcore's included),
 :mod:`coursebuild.lite_snapshot` (the kernel's memory snapshot and boot module),
+:mod:`coursebuild.lite_hypothesis` (hypothesis's Unicode tables, which the boot module gives the kernel),
 :mod:`coursebuild.lite_service_worker` (the pages' service worker, registered before the kernel starts),
 :mod:`coursebuild.lite_notebooks` (the live copy of a chapter) and :mod:`coursebuild.lite_sphinx`
 (the book build's hooks). This module puts them together:
@@ -35,7 +36,7 @@ from pathlib import Path
 
 from labcore.site import BOOK_BUILD, FIGURES_DIR, LAB_NOTEBOOK, PANELS_DIR, figures_index_path, grid_path
 
-from . import lite_notebooks, lite_runtime, lite_service_worker, lite_snapshot, lite_wheels
+from . import lite_hypothesis, lite_notebooks, lite_runtime, lite_service_worker, lite_snapshot, lite_wheels
 from .lab_download import SUITE_FILES
 from .lite_bytecode import compile_wheels
 from .lite_wheels import log
@@ -69,6 +70,11 @@ def prepare_runtime(lite_dir: Path, cache: Path, root: Path = ROOT) -> dict:
     lite_runtime.write_config(lite_dir, preload)
     # the kernel restores IPython & co. imported from a snapshot instead of importing them at each start
     lite_snapshot.make_snapshot(lite_dir / "static" / "pyodide", preload, cache / "snapshot")
+    # with the preloaded packages' files in one bundle, written back in one pass rather than unpacked wheel by wheel
+    lite_snapshot.make_file_bundle(lite_dir / "static" / "pyodide", preload, cache / "kernel-files")
+    # and finds hypothesis's Unicode tables made, so the lab's first suite run does not make them
+    hypothesis = [w for w in wheels if lite_wheels.normalize(w.name.split("-")[0]) == "hypothesis"]
+    lite_hypothesis.make_tables(lite_dir / "static" / "pyodide", hypothesis, cache / "hypothesis")
     return summary
 
 

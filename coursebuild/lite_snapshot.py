@@ -7,33 +7,41 @@ Node (``static/pyodide_snapshot.mjs``): it unpacks the preloaded wheels, applies
 snapshot of that state, gzipped, beside the runtime. :func:`point_kernel_at_boot` makes the kernel's worker load
 Pyodide through ``static/kernel_boot.mjs``, which restores that snapshot (and boots as before when it cannot).
 
+A snapshot holds memory, not files: the restored kernel still needs the preloaded packages' files (3,163 of
+them, jedi's stubs among them), and unpacking their 21 wheels again took 1.4-1.8 s of each restore in
+Chromium. :func:`make_file_bundle` lets Pyodide load those packages once at build time
+(``static/kernel_files.mjs``) and keeps every file that loading added in one gzipped bundle, which the boot
+module writes back in one pass.
+
 What a restored kernel shares with every other: the hash seed of ``str`` (the snapshot fixes it, as
 ``PYTHONHASHSEED`` would) and what was in ``os.environ`` when the snapshot was made; the boot module reseeds
 ``random``. micropip and piplite stay out: importing them keeps JavaScript objects that a snapshot cannot hold.
 
 Used by :func:`coursebuild.lite_site.prepare_runtime` (``make_snapshot(lite_dir / "static" / "pyodide", preload,
-cache)``) and :func:`coursebuild.lite_site.finish_site` (``point_kernel_at_boot(site)``).
+cache)``, ``make_file_bundle(...)``) and :func:`coursebuild.lite_site.finish_site` (``point_kernel_at_boot(site)``).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
-import subprocess
-import tempfile
 from pathlib import Path
 
+from .lite_node import cached_node_output
 from .lite_runtime import KERNEL_PLUGIN, lock_closure
 from .lite_wheels import log
 
 STATIC = Path(__file__).with_name("static")
 #: the Node script that makes the snapshot at build time
 NODE_SCRIPT = STATIC / "pyodide_snapshot.mjs"
+#: the Node script that bundles the preloaded packages' files at build time
+FILES_SCRIPT = STATIC / "kernel_files.mjs"
 #: the kernel worker's entry point (jupyter-lite.json's ``pyodideUrl``), served beside ``pyodide.mjs``
 BOOT_MODULE = "kernel_boot.mjs"
 #: the snapshot's name beside the runtime (``kernel_boot.mjs`` asks for it by this name)
 SNAPSHOT_FILE = "kernel.snapshot.gz"
+#: the preloaded packages' files, bundled, beside the runtime (``kernel_boot.mjs`` asks for it by this name)
+FILES_BUNDLE = "kernel_files.bin.gz"
 #: what the browser's worker reports as ``sys.executable`` (Emscripten's default program name on the web);
 #: under Node it would be the script's path, which the snapshot would keep
 SYS_EXECUTABLE = "./this.program"
@@ -47,17 +55,6 @@ SNAPSHOT_IMPORTS = (
 )
 
 
-def _key(pyodide_dir: Path, wheels: list[str], lock: dict, imports: tuple[str, ...]) -> str:
-    """Return the cache key of a snapshot: the runtime, the wheels, the imports and the script that made it."""
-    digest = hashlib.sha256()
-    digest.update((pyodide_dir / "pyodide.asm.wasm").read_bytes())
-    digest.update((pyodide_dir / "python_stdlib.zip").read_bytes())
-    digest.update(json.dumps([[lock[n]["file_name"], lock[n]["sha256"]] for n in wheels]).encode())
-    digest.update(json.dumps([list(imports), SYS_EXECUTABLE]).encode())
-    digest.update(NODE_SCRIPT.read_bytes())
-    return digest.hexdigest()[:20]
-
-
 def make_snapshot(pyodide_dir: Path, packages: tuple[str, ...] | list[str], cache: Path,
                   imports: tuple[str, ...] = SNAPSHOT_IMPORTS) -> Path:
     """Write ``SNAPSHOT_FILE`` and ``BOOT_MODULE`` into ``pyodide_dir`` (the served runtime and its lock).
@@ -68,31 +65,31 @@ def make_snapshot(pyodide_dir: Path, packages: tuple[str, ...] | list[str], cach
     that does not import, a file still open when it would be taken).
     """
     lock = json.loads((pyodide_dir / "pyodide-lock.json").read_text(encoding="utf-8"))["packages"]
-    wheels = lock_closure(lock, tuple(packages))
-    cached = cache / f"{_key(pyodide_dir, wheels, lock, imports)}.gz"
-    if not cached.is_file():
-        if shutil.which("node") is None:
-            raise RuntimeError("node is missing: the live kernel's snapshot is made by Pyodide under Node "
-                               "(apt-get install nodejs; npm brings it)")
-        cache.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory() as tmp:
-            job = Path(tmp) / "job.json"
-            part = Path(tmp) / "snapshot.gz"
-            job.write_text(json.dumps({"wheels": [lock[n]["file_name"] for n in wheels], "imports": list(imports),
-                                       "out": str(part), "sys_executable": SYS_EXECUTABLE}), encoding="utf-8")
-            done = subprocess.run(["node", str(NODE_SCRIPT), str(pyodide_dir.resolve()), str(job)],
-                                  capture_output=True, text=True)
-            if done.returncode != 0:
-                # the script's last line names the error (see its header); Node's own dump otherwise
-                reason = (done.stderr.strip().splitlines() or ["no error output"])[-1][-500:]
-                raise RuntimeError(f"the kernel snapshot could not be made: {reason}")
-            print(done.stdout, end="")
-            shutil.move(part, cached)
+    wheels = [lock[name]["file_name"] for name in lock_closure(lock, tuple(packages))]
+    job = {"wheels": wheels, "imports": list(imports), "sys_executable": SYS_EXECUTABLE}
+    cached = cached_node_output(NODE_SCRIPT, pyodide_dir, job, [pyodide_dir / w for w in wheels], cache, ".gz",
+                                "the kernel snapshot")
     shutil.copy2(cached, pyodide_dir / SNAPSHOT_FILE)
     shutil.copy2(STATIC / BOOT_MODULE, pyodide_dir / BOOT_MODULE)
     log(f"kernel snapshot: {len(wheels)} wheels unpacked, {len(imports)} modules imported, "
         f"{cached.stat().st_size / 2**20:.1f} MiB gzipped")
     return pyodide_dir / SNAPSHOT_FILE
+
+
+def make_file_bundle(pyodide_dir: Path, packages: tuple[str, ...] | list[str], cache: Path) -> Path:
+    """Write ``FILES_BUNDLE`` into ``pyodide_dir``: every file ``pyodide.loadPackage(packages)`` adds, in one file.
+
+    ``packages`` must be the kernel's ``loadPyodideOptions.packages``, in order (the boot module unpacks the
+    packages itself when the bundle names others). Made by ``static/kernel_files.mjs`` with the served runtime
+    and wheels, so the files are the ones the kernel's own loading writes; cached in ``cache``.
+    """
+    lock = json.loads((pyodide_dir / "pyodide-lock.json").read_text(encoding="utf-8"))["packages"]
+    wheels = [pyodide_dir / lock[name]["file_name"] for name in lock_closure(lock, tuple(packages))]
+    cached = cached_node_output(FILES_SCRIPT, pyodide_dir, {"packages": list(packages)}, wheels, cache, ".bin.gz",
+                                "the kernel's file bundle")
+    shutil.copy2(cached, pyodide_dir / FILES_BUNDLE)
+    log(f"kernel files: {len(wheels)} packages' files in one bundle, {cached.stat().st_size / 2**20:.1f} MiB gzipped")
+    return pyodide_dir / FILES_BUNDLE
 
 
 def point_kernel_at_boot(site: Path) -> int:

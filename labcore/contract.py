@@ -58,6 +58,12 @@ CONTRACT_DIR = "tests/contract"
 OUTCOMES: tuple[str, ...] = ("passed", "failed", "error", "skipped")
 #: Longest failure line kept (a hint or an assertion's first line).
 MESSAGE_CHARS = 300
+#: How :func:`run_contract_suite` runs pytest: no cache folder, no ini options, captured output, the short
+#: tracebacks the messages are read from; and without the plugin that turns exceptions raised in ``__del__``
+#: into warnings, which the table does not show: pytest 9 collects garbage five times after every run for it,
+#: 0.45 s of each suite run in the live kernel (its heap is large) and growing with it.
+PYTEST_OPTIONS = ("-p", "no:cacheprovider", "-p", "no:unraisableexception", "-o", "addopts=", "--capture=sys",
+                  "--tb=short", "-q")
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,8 +336,7 @@ def _pytest(args: list[str], root: Path, lab_module: str, recorder: _Recorder) -
             sys.dont_write_bytecode = True  # an edit within the same second must not meet a stale .pyc
             with _fresh_imports(_packages(lab_module)), contextlib.redirect_stdout(printed), \
                     contextlib.redirect_stderr(printed):
-                code = pytest.main([*args, "-p", "no:cacheprovider", "-o", "addopts=", "--capture=sys", "--tb=short",
-                                    "-q"], plugins=[recorder])
+                code = pytest.main([*args, *PYTEST_OPTIONS], plugins=[recorder])
         finally:
             os.chdir(cwd)
             sys.path[:] = path

@@ -13,13 +13,14 @@ stale in every restored kernel) or when a module does not import.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from coursebuild import lite_runtime, lite_snapshot
+from coursebuild import lite_hypothesis, lite_runtime, lite_snapshot
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -28,8 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 HARNESS = r"""
 import { pathToFileURL, fileURLToPath } from "node:url";
 import fs from "node:fs";
-const [dir, entry, packages] = process.argv.slice(2);
-const nodeFetch = globalThis.fetch;  // kernel_boot.mjs fetches the snapshot beside it: a file here
+const [dir, entry, packages, extra] = process.argv.slice(2);
+const nodeFetch = globalThis.fetch;  // kernel_boot.mjs fetches its files beside it: files here
 globalThis.fetch = async (url) => String(url).startsWith("file:")
   ? new Response(fs.readFileSync(fileURLToPath(url))) : nodeFetch(url);
 const logs = [];
@@ -39,15 +40,34 @@ console.warn = (...args) => logs.push(args.join(" "));
 const { loadPyodide } = await import(pathToFileURL(`${dir}/${entry}`).href);
 const pyodide = await loadPyodide({ indexURL: `${dir}/`, packages: JSON.parse(packages),
                                     _sysExecutable: "./this.program" });
+const loaded = Object.keys(pyodide.loadedPackages).sort();
+const wheels = JSON.parse(extra || "[]");
+if (wheels.length) await pyodide.loadPackage(wheels, { messageCallback: () => {} });
 const state = pyodide.runPython(`
-import json, os, random, sys
+import hashlib, json, os, random, sys
 import pyodide_kernel
 import labcore.cache  # not imported by the snapshot: its files must be in site-packages
+files = {}
+for top in ("/lib", "/share"):
+    for root, _, names in os.walk(top):
+        for name in names:
+            with open(os.path.join(root, name), "rb") as f:
+                files[os.path.join(root, name)] = hashlib.sha256(f.read()).hexdigest()[:16]
 json.dumps({"modules": sorted(sys.modules), "path": sys.path, "executable": sys.executable,
             "environ": dict(os.environ), "cwd": os.getcwd(), "random": random.random(),
-            "kernel": type(pyodide_kernel.kernel_instance).__name__})
+            "kernel": type(pyodide_kernel.kernel_instance).__name__, "files": files})
 `);
-log(JSON.stringify({ state: JSON.parse(state), logs: logs.filter((l) => l.startsWith("kernel:")) }));
+const tables = wheels.length ? pyodide.runPython(`
+from hypothesis.internal import charmap
+read = (charmap.charmap_file().is_file(), charmap.charmap(), charmap.intervals_from_codec("utf-8").intervals)
+import shutil
+shutil.rmtree(charmap.charmap_file().parent)
+charmap._charmap = None  # build both again, as a kernel without the site's tables would
+built = (charmap.charmap(), charmap.intervals_from_codec("utf-8").intervals)
+json.dumps({"found": read[0], "same": [read[1] == built[0], read[2] == built[1]]})
+`) : "null";
+log(JSON.stringify({ state: JSON.parse(state), loaded, tables: JSON.parse(tables),
+                     logs: logs.filter((l) => l.startsWith("kernel:")) }));
 """
 
 
@@ -66,33 +86,72 @@ def runtime() -> tuple[Path, list[str]]:
     return lite_dir / "static" / "pyodide", settings["loadPyodideOptions"]["packages"]
 
 
-def _boot(runtime: tuple[Path, list[str]], entry: str, tmp_path: Path) -> dict:
-    folder, packages = runtime
+def _boot(runtime: tuple[Path, list[str]], entry: str, tmp_path: Path, packages: list[str] | None = None,
+          wheels: list[str] = ()) -> dict:
+    """Boot the runtime through ``entry`` with the worker's options (``packages``: the site's preload), load
+    ``wheels`` after, and return what the kernel holds (with :data:`HARNESS`)."""
+    folder, preload = runtime
     script = tmp_path / "harness.mjs"
     script.write_text(HARNESS, encoding="utf-8")
-    done = subprocess.run(["node", str(script), str(folder), entry, json.dumps(packages)],
-                          capture_output=True, text=True, timeout=300, check=True)
+    done = subprocess.run(["node", str(script), str(folder), entry, json.dumps(preload if packages is None else packages),
+                           json.dumps(list(wheels))], capture_output=True, text=True, timeout=300, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def test_the_site_serves_the_snapshot_and_the_boot_module(runtime) -> None:
     folder, _ = runtime
     assert (folder / lite_snapshot.BOOT_MODULE).read_bytes() == (lite_snapshot.STATIC / lite_snapshot.BOOT_MODULE).read_bytes()
-    assert (folder / lite_snapshot.SNAPSHOT_FILE).read_bytes()[:2] == b"\x1f\x8b"  # gzipped
+    for name in (lite_snapshot.SNAPSHOT_FILE, lite_snapshot.FILES_BUNDLE):
+        assert (folder / name).read_bytes()[:2] == b"\x1f\x8b", name  # gzipped
+    assert (folder / lite_hypothesis.TABLES_FILE).is_file()
 
 
 def test_a_restored_kernel_holds_what_a_plain_boot_holds(runtime, tmp_path: Path) -> None:
     plain = _boot(runtime, "pyodide.mjs", tmp_path)
     restored = _boot(runtime, lite_snapshot.BOOT_MODULE, tmp_path)
     again = _boot(runtime, lite_snapshot.BOOT_MODULE, tmp_path)
-    assert plain["logs"] == [] and restored["logs"][0].startswith("kernel: restored from the snapshot"), restored
+    assert plain["logs"] == [], plain["logs"]
+    assert re.fullmatch(r"kernel: restored from the snapshot in \d+ ms \(3\d{3} package files written, "
+                        r"2 hypothesis tables\)", restored["logs"][0]), restored["logs"]
     a, b = plain["state"], restored["state"]
     assert b["kernel"] == a["kernel"] == "PyodideKernel"
-    assert set(b["modules"]) == set(a["modules"]), (set(b["modules"]) ^ set(a["modules"]))
+    # one module fewer: Pyodide's loader imports tarfile to unpack wheels, and the bundle is written without it
+    assert set(a["modules"]) - set(b["modules"]) == {"tarfile"}, set(b["modules"]) ^ set(a["modules"])
+    assert set(b["modules"]) <= set(a["modules"])
     assert set(lite_snapshot.SNAPSHOT_IMPORTS) <= set(b["modules"])
-    for key in ("path", "executable", "environ", "cwd"):
+    for key in ("path", "executable", "cwd"):
         assert b[key] == a[key], key
+    # the same files, byte for byte, as Pyodide's own loading of the preloaded packages writes; the same packages
+    # recorded as loaded (a later install does not unpack them again)
+    assert b["files"] == a["files"], sorted(set(b["files"].items()) ^ set(a["files"].items()))[:5]
+    assert restored["loaded"] == plain["loaded"], (set(restored["loaded"]) ^ set(plain["loaded"]))
+    # the one difference: hypothesis's storage is the folder the boot module wrote its tables into
+    assert b["environ"].pop("HYPOTHESIS_STORAGE_DIRECTORY") == lite_hypothesis.KERNEL_HOME
+    assert b["environ"] == a["environ"]
     assert again["state"]["random"] != b["random"]  # reseeded after each restore
+
+
+def test_a_bundle_made_for_other_packages_is_not_used(runtime, tmp_path: Path) -> None:
+    fewer = [name for name in runtime[1] if name != "jupyterquiz"]
+    booted = _boot(runtime, lite_snapshot.BOOT_MODULE, tmp_path, packages=fewer)
+    assert booted["logs"][0].startswith("kernel: unpacking the preloaded packages (the bundle holds "), booted["logs"]
+    assert "(packages unpacked, 2 hypothesis tables)" in booted["logs"][1]
+    assert booted["state"]["kernel"] == "PyodideKernel"
+
+
+def test_hypothesis_in_a_restored_kernel_reads_the_tables_it_would_build(runtime, tmp_path: Path) -> None:
+    hypothesis = sorted((runtime[0].parents[1] / "pypi").glob("hypothesis-*.whl"))
+    sortedcontainers = sorted(runtime[0].glob("sortedcontainers-*.whl"))
+    assert hypothesis and sortedcontainers
+    booted = _boot(runtime, lite_snapshot.BOOT_MODULE, tmp_path, wheels=[str(p) for p in sortedcontainers + hypothesis])
+    assert booted["tables"] == {"found": True, "same": [True, True]}
+
+
+def test_tables_without_hypothesis_are_refused(runtime, tmp_path: Path) -> None:
+    with pytest.raises(RuntimeError, match=r"hypothesis's tables could not be made: ModuleNotFoundError: "
+                                           r"No module named 'hypothesis'"):
+        lite_hypothesis.make_tables(runtime[0], [], tmp_path / "cache")
+    assert not list((tmp_path / "cache").glob("*"))
 
 
 def test_the_config_is_pointed_at_the_boot_module(tmp_path: Path) -> None:

@@ -3,16 +3,22 @@
 // The kernel's worker imports this module and calls its loadPyodide with the options it would pass
 // to Pyodide's own. It loads Pyodide from the memory snapshot the site serves beside it
 // (kernel.snapshot.gz: the runtime with IPython, jedi, comm and traitlets already imported, made at
-// build time by pyodide_snapshot.mjs), so the kernel skips importing them; the preloaded packages are
-// still unpacked, so every module that is imported later is found. Without a snapshot it boots as
-// Pyodide does, and says why.
+// build time by pyodide_snapshot.mjs), so the kernel skips importing them; and it writes back, in one pass,
+// the files the preloaded packages unpack (kernel_files.bin.gz, made by kernel_files.mjs), so every module
+// imported later is found without unpacking 21 wheels again. Without a snapshot it boots as Pyodide does,
+// and says why. Either way it gives the kernel hypothesis's Unicode tables, made at build time
+// (hypothesis_tables.json, coursebuild/lite_hypothesis.py), so the first st.text() does not build them.
 import { loadPyodide as loadRuntime } from "./pyodide.mjs";
 
 export const SNAPSHOT_URL = new URL("kernel.snapshot.gz", import.meta.url);
+export const FILES_URL = new URL("kernel_files.bin.gz", import.meta.url);
+export const TABLES_URL = new URL("hypothesis_tables.json", import.meta.url);
+/** hypothesis's storage folder in the kernel (lite_hypothesis.KERNEL_HOME): memory, not the reader's files */
+const HYPOTHESIS_HOME = "/tmp/hypothesis";
 const PAGE = 65536;
 
-/** The snapshot's bytes, gunzipped here unless the server already did it. */
-async function fetchSnapshot(url) {
+/** A gzipped file's bytes, gunzipped here unless the server already did it. */
+async function fetchGunzipped(url) {
   const response = await fetch(url);
   if (!response.ok) {
     throw new Error(`${url}: HTTP ${response.status}`);
@@ -53,20 +59,90 @@ async function withHeapFor(snapshot, load) {
   }
 }
 
+/**
+ * Write the preloaded packages' files (a bundle of kernel_files.mjs) and record the packages as loaded, as
+ * pyodide.loadPackage(packages) would; refuse a bundle made for other packages.
+ */
+function writePackageFiles(pyodide, bytes, packages) {
+  const length = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length)));
+  if (JSON.stringify(header.requested) !== JSON.stringify(packages)) {
+    throw new Error(`the bundle holds ${header.requested}, the kernel preloads ${packages}`);
+  }
+  const folders = new Set();
+  let offset = 4 + length;
+  for (const [path, size] of header.files) {
+    const folder = path.slice(0, path.lastIndexOf("/"));
+    if (!folders.has(folder)) {
+      pyodide.FS.mkdirTree(folder);
+      folders.add(folder);
+    }
+    pyodide.FS.writeFile(path, bytes.subarray(offset, offset + size));
+    offset += size;
+  }
+  Object.assign(pyodide.loadedPackages, header.packages);
+  pyodide.runPython("import importlib\nimportlib.invalidate_caches()");
+  return header.files.length;
+}
+
+/** The files of hypothesis's storage folder the site serves: {path in the folder: base64}. */
+async function fetchTables(url) {
+  const response = await fetch(url);
+  if (!response.ok) {
+    throw new Error(`${url}: HTTP ${response.status}`);
+  }
+  return (await response.json()).files;
+}
+
+/** Write the tables where hypothesis looks, and point hypothesis there (unless the reader chose a folder). */
+async function useHypothesisTables(pyodide, tables) {
+  let written = 0;
+  try {
+    for (const [path, data] of Object.entries(await tables)) {
+      const file = `${HYPOTHESIS_HOME}/${path}`;
+      pyodide.FS.mkdirTree(file.slice(0, file.lastIndexOf("/")));
+      pyodide.FS.writeFile(file, Uint8Array.from(atob(data), (c) => c.charCodeAt(0)));
+      written += 1;
+    }
+  } catch (error) {
+    console.warn(`kernel: hypothesis will build its Unicode tables (${error.message})`);
+  }
+  pyodide.runPython(`import os\nos.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", "${HYPOTHESIS_HOME}")`);
+  return written;
+}
+
 export async function loadPyodide(options = {}) {
   const started = performance.now();
-  const snapshot = fetchSnapshot(SNAPSHOT_URL);
+  const snapshot = fetchGunzipped(SNAPSHOT_URL);
+  const files = fetchGunzipped(FILES_URL);
+  const tables = fetchTables(TABLES_URL);
+  files.catch(() => {});  // awaited, and its failure told, after the restore
+  tables.catch(() => {});  // likewise, after the boot
+  const packages = options.packages ?? [];
   let pyodide;
   try {
-    pyodide = await withHeapFor(snapshot, () => loadRuntime({ ...options, _loadSnapshot: snapshot }));
+    // the packages are not loaded by Pyodide here: their files are written from the bundle below
+    pyodide = await withHeapFor(snapshot, () => loadRuntime({ ...options, packages: [], _loadSnapshot: snapshot }));
   } catch (error) {
     console.warn(`kernel: booting without the snapshot (${error.message})`);
-    return loadRuntime(options);
+    pyodide = await loadRuntime(options);
+    await useHypothesisTables(pyodide, tables);
+    return pyodide;
   }
   // the snapshot froze the state of random's generator: every kernel would draw the same numbers
   const random = pyodide.pyimport("random");
   random.seed();
   random.destroy();
-  console.log(`kernel: restored from the snapshot in ${Math.round(performance.now() - started)} ms`);
+  let how;
+  try {
+    how = `${writePackageFiles(pyodide, await files, packages)} package files written`;
+  } catch (error) {
+    console.warn(`kernel: unpacking the preloaded packages (${error.message})`);
+    await pyodide.loadPackage(packages);
+    how = "packages unpacked";
+  }
+  const tablesWritten = await useHypothesisTables(pyodide, tables);
+  console.log(`kernel: restored from the snapshot in ${Math.round(performance.now() - started)} ms ` +
+              `(${how}, ${tablesWritten} hypothesis tables)`);
   return pyodide;
 }
