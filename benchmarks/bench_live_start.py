@@ -5,8 +5,8 @@ request blocked): the seconds from opening its page to the first cell shown, to 
 output of a cell (the moment a reader sees Python answer); and for the lab notebook (opened in JupyterLab, as
 "Do the lab" opens it), also to its first suite run's table. Two peers in the same run: the same page's first cell
 shown (what JupyterLab alone costs before any kernel work), and the same site with its kernel booting without the
-snapshot (``coursebuild.lite_snapshot``: ``pyodideUrl`` pointed back at Pyodide's own ``pyodide.mjs``), measured
-in turn with it. The first open of a profile is cold (no HTTP or compiled-code cache); the next ones are warm, as
+snapshot (``coursebuild.lite_snapshot``: ``pyodideUrl`` pointed back at Pyodide's own ``pyodide.mjs``, so also
+without the bundle of the preloaded packages' files and hypothesis's tables), measured in turn with it. The first open of a profile is cold (no HTTP or compiled-code cache); the next ones are warm, as
 for a reader who opens a second chapter. Needs ``requirements-lite.txt``, ``npm`` and Chromium, like ``tests/lite``.
 """
 

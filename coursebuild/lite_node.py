@@ -21,6 +21,8 @@ from typing import Any
 
 #: the runtime's files every output depends on (beside the script and the job's own inputs)
 RUNTIME_FILES = ("pyodide.asm.wasm", "python_stdlib.zip")
+#: the module every script imports to name its error (in ``static/``, beside the scripts)
+ERROR_MODULE = "node_error.mjs"
 
 
 def runtime_key(files: list[Path], job: dict[str, Any]) -> str:
@@ -42,7 +44,7 @@ def cached_node_output(script: Path, pyodide_dir: Path, job: dict[str, Any], inp
     what the script reads instead of ``job`` (which then only keys the cache): a job holding paths, which the key
     leaves out so that a build in another folder finds the output.
     """
-    files = [pyodide_dir / name for name in RUNTIME_FILES] + [script, *inputs]
+    files = [pyodide_dir / name for name in RUNTIME_FILES] + [script, script.with_name(ERROR_MODULE), *inputs]
     cached = cache / f"{runtime_key(files, job)}{suffix}"
     if cached.is_file():
         return cached

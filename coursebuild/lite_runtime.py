@@ -47,14 +47,16 @@ BOOT_ROOTS = ("micropip", "ipython", "jedi")
 #: ``depends`` are replaced by the served wheels' own requirements (the lock's list for pytest
 #: names packages pytest no longer uses, some without a wheel on PyPI)
 SUITE_ROOTS = ("pytest", "sortedcontainers")
-#: preloaded by ``loadPyodide`` in parallel with the runtime (saves round trips at boot)
-PRELOAD = ("micropip", "ipython", "jedi")
+#: preloaded by ``loadPyodide`` in parallel with the runtime (saves round trips at boot); pytest for the chapters
+#: and the lab notebook that run the contract suite: their first cell's install found it in place (0.45 s less,
+#: with hypothesis below), and a restored kernel writes its files from one bundle (``lite_snapshot``) in milliseconds
+PRELOAD = ("micropip", "ipython", "jedi", "pytest")
 #: the kernel extension's own wheels, which its worker otherwise installs one by one through micropip and piplite
 #: after the runtime has loaded (it skips each one ``loadPyodideOptions.packages`` names)
 KERNEL_WHEELS = ("piplite", "ipykernel", "pyodide-kernel")
-#: piplite wheels that every live copy installs in its first cell (``comm`` is pyodide-kernel's requirement):
-#: in the lock and preloaded too, so that install finds them in place
-PRELOADED_PIPLITE = ("comm", "labcore", "jupyterquiz")
+#: piplite wheels that live copies install in their first cell (``comm`` is pyodide-kernel's requirement,
+#: ``hypothesis`` the contract suite's): in the lock and preloaded too, so that install finds them in place
+PRELOADED_PIPLITE = ("comm", "labcore", "jupyterquiz", "hypothesis")
 #: JupyterLab settings of the site: every cell of a chapter is laid out (not only those in view),
 #: so "Run All" leaves every output on the page and the browser's find sees the whole chapter; and a
 #: notebook starts the site's one kernel by itself, never asking "Select Kernel" (JupyterLab asked

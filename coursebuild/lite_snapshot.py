@@ -8,8 +8,8 @@ snapshot of that state, gzipped, beside the runtime. :func:`point_kernel_at_boot
 Pyodide through ``static/kernel_boot.mjs``, which restores that snapshot (and boots as before when it cannot).
 
 A snapshot holds memory, not files: the restored kernel still needs the preloaded packages' files (3,163 of
-them, jedi's stubs among them), and unpacking their 21 wheels again took 1.4-1.8 s of each restore in
-Chromium. :func:`make_file_bundle` lets Pyodide load those packages once at build time
+them in 21 wheels, jedi's stubs among them, before pytest and hypothesis joined them), and unpacking the
+wheels again took 1.4-1.8 s of each restore in Chromium. :func:`make_file_bundle` lets Pyodide load those packages once at build time
 (``static/kernel_files.mjs``) and keeps every file that loading added in one gzipped bundle, which the boot
 module writes back in one pass.
 

@@ -89,7 +89,7 @@ def test_the_config_preloads_the_kernels_wheels(tmp_path: Path) -> None:
     lite_runtime.write_config(tmp_path, lite_runtime.PRELOAD + ("piplite", "ipykernel"))
     settings = json.loads((tmp_path / "jupyter-lite.json").read_text(encoding="utf-8"))["jupyter-config-data"]
     packages = settings["litePluginSettings"][lite_runtime.KERNEL_PLUGIN]["loadPyodideOptions"]["packages"]
-    assert packages == ["micropip", "ipython", "jedi", "piplite", "ipykernel"]
+    assert packages == ["micropip", "ipython", "jedi", "pytest", "piplite", "ipykernel"]
 
 
 def test_the_kernel_extension_ships_the_wheels_its_worker_would_install() -> None:

@@ -6,6 +6,7 @@
 // under unicode_data/ to "out" as {"files": {path in the folder: base64}}. On failure the last line of stderr names the error.
 import { pathToFileURL } from "node:url";
 import fs from "node:fs";
+import { errorLine } from "./node_error.mjs";
 
 const HOME = "/tmp/hypothesis-tables";
 const [pyodideDir, jobFile] = process.argv.slice(2);
@@ -38,7 +39,6 @@ intervals_from_codec("utf-8")
   fs.writeFileSync(job.out, JSON.stringify({ files }));
   console.log(`[build_lite] hypothesis tables: ${tables.join(", ")}`);
 } catch (error) {
-  const lines = String(error.message).trim().split("\n");
-  process.stderr.write(`${error.type ? lines[lines.length - 1] : `${error.name}: ${error.message}`}\n`);
+  process.stderr.write(`${errorLine(error)}\n`);
   process.exitCode = 1;
 }

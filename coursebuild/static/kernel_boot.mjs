@@ -5,7 +5,7 @@
 // (kernel.snapshot.gz: the runtime with IPython, jedi, comm and traitlets already imported, made at
 // build time by pyodide_snapshot.mjs), so the kernel skips importing them; and it writes back, in one pass,
 // the files the preloaded packages unpack (kernel_files.bin.gz, made by kernel_files.mjs), so every module
-// imported later is found without unpacking 21 wheels again. Without a snapshot it boots as Pyodide does,
+// imported later is found without unpacking their wheels again. Without a snapshot it boots as Pyodide does,
 // and says why. Either way it gives the kernel hypothesis's Unicode tables, made at build time
 // (hypothesis_tables.json, coursebuild/lite_hypothesis.py), so the first st.text() does not build them.
 import { loadPyodide as loadRuntime } from "./pyodide.mjs";

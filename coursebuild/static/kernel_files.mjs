@@ -9,6 +9,7 @@
 // last line of stderr names the error.
 import { pathToFileURL } from "node:url";
 import fs from "node:fs";
+import { errorLine } from "./node_error.mjs";
 import zlib from "node:zlib";
 
 const [pyodideDir, jobFile] = process.argv.slice(2);
@@ -51,7 +52,6 @@ try {
   console.log(`[build_lite] kernel files: ${files.length} files of ${Object.keys(packages).length} packages, ` +
               `${(bytes / 2 ** 20).toFixed(1)} MiB`);
 } catch (error) {
-  const lines = String(error.message).trim().split("\n");
-  process.stderr.write(`${error.type ? lines[lines.length - 1] : `${error.name}: ${error.message}`}\n`);
+  process.stderr.write(`${errorLine(error)}\n`);
   process.exitCode = 1;
 }

@@ -7,6 +7,7 @@
 // names the error (a Python exception's own last traceback line), not Node's dump of the minified source.
 import { pathToFileURL } from "node:url";
 import fs from "node:fs";
+import { errorLine } from "./node_error.mjs";
 import zlib from "node:zlib";
 
 const [pyodideDir, jobFile] = process.argv.slice(2);
@@ -63,7 +64,6 @@ del _prepare, WHEELS, IMPORTS
   fs.writeFileSync(job.out, zlib.gzipSync(snapshot, { level: 6 }));
   console.log(`[build_lite] kernel snapshot: ${job.imports.length} modules imported, heap ${(snapshot.length / 2 ** 20).toFixed(1)} MiB`);
 } catch (error) {
-  const lines = String(error.message).trim().split("\n");
-  process.stderr.write(`${error.type ? lines[lines.length - 1] : `${error.name}: ${error.message}`}\n`);
+  process.stderr.write(`${errorLine(error)}\n`);
   process.exitCode = 1;
 }

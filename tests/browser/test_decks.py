@@ -65,7 +65,7 @@ _MEASURE_JS = """async () => {
       .map(e => parseFloat(getComputedStyle(e).fontSize) * scale).filter(px => px > 0 && px < 16);
     out.push({at: `${at.h}/${at.v || 0}`, title, height: slide.scrollHeight, tall: slide.scrollHeight > H + 2,
               clipped, small: small.length ? Math.min(...small) : null,
-              text: slide.textContent.replace(/\s+/g, ' ').slice(0, 400)});
+              text: slide.textContent.replace(/\\s+/g, ' ').slice(0, 400)});
   }
   Reveal.slide(0, 0);
   return {height: H, slides: out};
