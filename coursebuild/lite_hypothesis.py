@@ -21,7 +21,7 @@ import shutil
 from pathlib import Path
 
 from .lite_node import cached_node_output
-from .lite_runtime import lock_closure
+from .lite_runtime import served_wheels
 from .lite_wheels import log
 
 NODE_SCRIPT = Path(__file__).with_name("static") / "hypothesis_tables.mjs"
@@ -42,8 +42,7 @@ def make_tables(pyodide_dir: Path, hypothesis_wheels: list[Path], cache: Path) -
     ``cache`` by the runtime, the wheels and the script. Needs ``node``; fails with the reason when it is missing
     or when hypothesis does not save both tables.
     """
-    lock = json.loads((pyodide_dir / "pyodide-lock.json").read_text(encoding="utf-8"))["packages"]
-    wheels = [pyodide_dir / lock[name]["file_name"] for name in lock_closure(lock, NEEDS)] + list(hypothesis_wheels)
+    wheels = served_wheels(pyodide_dir, NEEDS) + list(hypothesis_wheels)
     job = {"wheels": [str(w.resolve()) for w in wheels]}
     cached = cached_node_output(NODE_SCRIPT, pyodide_dir, {"wheels": [w.name for w in wheels]}, wheels, cache,
                                 ".json", "hypothesis's tables", run_job=job)

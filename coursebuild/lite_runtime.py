@@ -102,6 +102,12 @@ def lock_closure(packages: dict, roots: tuple[str, ...]) -> list[str]:
     return sorted(seen)
 
 
+def served_wheels(pyodide_dir: Path, roots: tuple[str, ...] | list[str]) -> list[Path]:
+    """Return the wheels the served runtime folder holds for ``roots`` and their lock dependencies, by name."""
+    lock = json.loads((pyodide_dir / "pyodide-lock.json").read_text(encoding="utf-8"))["packages"]
+    return [pyodide_dir / lock[name]["file_name"] for name in lock_closure(lock, tuple(roots))]
+
+
 def _lock_python(lock: dict) -> str:
     """Return the ``major.minor`` Python version of a Pyodide lock (its wheels' markers are evaluated for it)."""
     return ".".join(lock["info"]["python"].split(".")[:2])

@@ -2,7 +2,7 @@
 
 The jobs are split by noun: :mod:`coursebuild.lite_runtime` (Pyodide, served wheels, the lock,
 ``jupyter-lite.json``), :mod:`coursebuild.lite_wheels` (piplite wheels, labcore's included),
-:mod:`coursebuild.lite_snapshot` (the kernel's memory snapshot and boot module),
+:mod:`coursebuild.lite_snapshot` (the kernel's memory snapshot, its packages' files and boot module),
 :mod:`coursebuild.lite_hypothesis` (hypothesis's Unicode tables, which the boot module gives the kernel),
 :mod:`coursebuild.lite_service_worker` (the pages' service worker, registered before the kernel starts),
 :mod:`coursebuild.lite_notebooks` (the live copy of a chapter) and :mod:`coursebuild.lite_sphinx`

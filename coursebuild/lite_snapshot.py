@@ -9,9 +9,9 @@ Pyodide through ``static/kernel_boot.mjs``, which restores that snapshot (and bo
 
 A snapshot holds memory, not files: the restored kernel still needs the preloaded packages' files (3,163 of
 them in 21 wheels, jedi's stubs among them, before pytest and hypothesis joined them), and unpacking the
-wheels again took 1.4-1.8 s of each restore in Chromium. :func:`make_file_bundle` lets Pyodide load those packages once at build time
-(``static/kernel_files.mjs``) and keeps every file that loading added in one gzipped bundle, which the boot
-module writes back in one pass.
+wheels again took 1.4-1.8 s of each restore in Chromium. :func:`make_file_bundle` lets Pyodide load those
+packages once at build time (``static/kernel_files.mjs``) and keeps every file that loading added in one
+gzipped bundle, which the boot module writes back in one pass.
 
 What a restored kernel shares with every other: the hash seed of ``str`` (the snapshot fixes it, as
 ``PYTHONHASHSEED`` would) and what was in ``os.environ`` when the snapshot was made; the boot module reseeds
@@ -28,7 +28,7 @@ import shutil
 from pathlib import Path
 
 from .lite_node import cached_node_output
-from .lite_runtime import KERNEL_PLUGIN, lock_closure
+from .lite_runtime import KERNEL_PLUGIN, served_wheels
 from .lite_wheels import log
 
 STATIC = Path(__file__).with_name("static")
@@ -64,11 +64,9 @@ def make_snapshot(pyodide_dir: Path, packages: tuple[str, ...] | list[str], cach
     Needs ``node``; fails with the reason when it is missing, or when the snapshot cannot be made (a module
     that does not import, a file still open when it would be taken).
     """
-    lock = json.loads((pyodide_dir / "pyodide-lock.json").read_text(encoding="utf-8"))["packages"]
-    wheels = [lock[name]["file_name"] for name in lock_closure(lock, tuple(packages))]
-    job = {"wheels": wheels, "imports": list(imports), "sys_executable": SYS_EXECUTABLE}
-    cached = cached_node_output(NODE_SCRIPT, pyodide_dir, job, [pyodide_dir / w for w in wheels], cache, ".gz",
-                                "the kernel snapshot")
+    wheels = served_wheels(pyodide_dir, packages)
+    job = {"wheels": [w.name for w in wheels], "imports": list(imports), "sys_executable": SYS_EXECUTABLE}
+    cached = cached_node_output(NODE_SCRIPT, pyodide_dir, job, wheels, cache, ".gz", "the kernel snapshot")
     shutil.copy2(cached, pyodide_dir / SNAPSHOT_FILE)
     shutil.copy2(STATIC / BOOT_MODULE, pyodide_dir / BOOT_MODULE)
     log(f"kernel snapshot: {len(wheels)} wheels unpacked, {len(imports)} modules imported, "
@@ -77,14 +75,13 @@ def make_snapshot(pyodide_dir: Path, packages: tuple[str, ...] | list[str], cach
 
 
 def make_file_bundle(pyodide_dir: Path, packages: tuple[str, ...] | list[str], cache: Path) -> Path:
-    """Write ``FILES_BUNDLE`` into ``pyodide_dir``: every file ``pyodide.loadPackage(packages)`` adds, in one file.
+    """Write ``FILES_BUNDLE`` into ``pyodide_dir``: every file a boot with ``packages`` preloaded adds, in one file.
 
     ``packages`` must be the kernel's ``loadPyodideOptions.packages``, in order (the boot module unpacks the
     packages itself when the bundle names others). Made by ``static/kernel_files.mjs`` with the served runtime
     and wheels, so the files are the ones the kernel's own loading writes; cached in ``cache``.
     """
-    lock = json.loads((pyodide_dir / "pyodide-lock.json").read_text(encoding="utf-8"))["packages"]
-    wheels = [pyodide_dir / lock[name]["file_name"] for name in lock_closure(lock, tuple(packages))]
+    wheels = served_wheels(pyodide_dir, packages)
     cached = cached_node_output(FILES_SCRIPT, pyodide_dir, {"packages": list(packages)}, wheels, cache, ".bin.gz",
                                 "the kernel's file bundle")
     shutil.copy2(cached, pyodide_dir / FILES_BUNDLE)
