@@ -317,7 +317,7 @@ def _working_copy(folder: Path, lab_module: str) -> Any:
         (copy / "tests" / "__init__.py").write_bytes(init.read_bytes() if init.is_file() else b"")
         python_files(folder / CONTRACT_DIR, copy / CONTRACT_DIR)
         parts = lab_module.split(".")
-        if parts[0] != "labcore" and (folder / parts[0]).is_dir():
+        if parts[0] in _packages(lab_module) and (folder / parts[0]).is_dir():  # not an installed labcore
             package = folder / parts[0]
             if len(parts) == 1:
                 python_files(package, copy / parts[0])

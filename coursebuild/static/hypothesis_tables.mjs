@@ -3,7 +3,8 @@
 // job.json: {"wheels": [wheel paths: hypothesis and what it needs], "out": path}
 // Boots the served runtime, loads the wheels, and lets hypothesis build and save the two tables st.text() needs
 // (its charmap, and the code points UTF-8 can encode) in a storage folder of its own; writes every file it saved
-// under unicode_data/ to "out" as {"files": {path in the folder: base64}}. On failure the last line of stderr names the error.
+// under unicode_data/ to "out" as {"files": {path in the folder: base64}}. On failure the last line of stderr
+// names the error.
 import { pathToFileURL } from "node:url";
 import fs from "node:fs";
 import { errorLine } from "./node_error.mjs";

@@ -17,12 +17,18 @@ export const TABLES_URL = new URL("hypothesis_tables.json", import.meta.url);
 const HYPOTHESIS_HOME = "/tmp/hypothesis";
 const PAGE = 65536;
 
-/** A gzipped file's bytes, gunzipped here unless the server already did it. */
-async function fetchGunzipped(url) {
+/** The response for a file the site serves beside this module, or an error naming its HTTP status. */
+async function fetchServed(url) {
   const response = await fetch(url);
   if (!response.ok) {
     throw new Error(`${url}: HTTP ${response.status}`);
   }
+  return response;
+}
+
+/** A gzipped file's bytes, gunzipped here unless the server already did it. */
+async function fetchGunzipped(url) {
+  const response = await fetchServed(url);
   const bytes = new Uint8Array(await response.arrayBuffer());
   if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) {
     return bytes;
@@ -87,11 +93,7 @@ function writePackageFiles(pyodide, bytes, packages) {
 
 /** The files of hypothesis's storage folder the site serves: {path in the folder: base64}. */
 async function fetchTables(url) {
-  const response = await fetch(url);
-  if (!response.ok) {
-    throw new Error(`${url}: HTTP ${response.status}`);
-  }
-  return (await response.json()).files;
+  return (await (await fetchServed(url)).json()).files;
 }
 
 /** Write the tables where hypothesis looks, and point hypothesis there (unless the reader chose a folder). */

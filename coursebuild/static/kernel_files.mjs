@@ -9,8 +9,8 @@
 // last line of stderr names the error.
 import { pathToFileURL } from "node:url";
 import fs from "node:fs";
-import { errorLine } from "./node_error.mjs";
 import zlib from "node:zlib";
+import { errorLine } from "./node_error.mjs";
 
 const [pyodideDir, jobFile] = process.argv.slice(2);
 const job = JSON.parse(fs.readFileSync(jobFile, "utf8"));
