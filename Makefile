@@ -103,6 +103,7 @@ rebuild:
 
 test: $(SITE) chromium
 	@$(BIN)/python -m compileall -q labcore coursebuild lab tests scripts >/dev/null  # the course's own .pyc, once
+	$(BIN)/ruff check tests  # pyproject.toml [tool.ruff]: no test module defines a test twice
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 test-quick: $(STAMP)
