@@ -28,8 +28,9 @@ from . import (
     fleet_plan,
     tenant_adapters,
 )
-from .capacity import DYNAMIC_OVERHEAD, fleet_quote, memory_split
-from .engines import serving_plan
+from .capacity import DYNAMIC_OVERHEAD, memory_split
+from .engines import ADAPTER_MODES, DEFAULT_ADAPTER_DIR, EnginePlan, adapter_loading, fit_options, served_name, serving_plan
+from .engines.plan import plan_fleet
 from .fleet import GPU_QPS
 from .gpus import known_gpus
 from .model_config import known_models
@@ -122,7 +123,9 @@ def _parser() -> argparse.ArgumentParser:
                           description="Print one GPU's memory plan for vLLM and SGLang (driver-reported memory, "
                                       "base weights, LoRA slot buffers, KV cache left, concurrent sequences) and "
                                       "the two launch commands.")
-    plan.add_argument("--model", required=True, help=f"a shipped model config, one of: {', '.join(known_models())}")
+    plan.add_argument("--model", required=True, metavar="NAME_OR_PATH",
+                      help=f"a shipped model config, served by its Hub id (one of: {', '.join(known_models())}), or "
+                           "a local folder holding config.json and the weights, served by that path")
     plan.add_argument("--gpu", required=True, help=f"one of: {', '.join(known_gpus())}")
     plan.add_argument("--tenants", required=True, type=int, help="adapters to serve (one per tenant)")
     plan.add_argument("--rank", required=True, type=int, help="the largest adapter rank")
@@ -133,6 +136,13 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument("--targets", nargs="+", default=None, metavar="MODULE",
                       help="LoRA target modules (q_proj v_proj ..., or qkv_proj ...); default: every module "
                            "the engine supports")
+    plan.add_argument("--tp", type=int, default=1, metavar="GPUS",
+                      help="tensor-parallel size: the model split over this many GPUs of the kind; default 1")
+    plan.add_argument("--adapters", choices=ADAPTER_MODES, default="static",
+                      help="how the adapters arrive: static (a fixed list at start), resolver (vLLM loads a "
+                           "tenant's folder on its first request), runtime (loaded by a call); default static")
+    plan.add_argument("--adapter-dir", default=DEFAULT_ADAPTER_DIR, metavar="DIR",
+                      help=f"the folder holding one PEFT folder per tenant (tenant-1, ...); default {DEFAULT_ADAPTER_DIR}")
     plan.add_argument("--memory-fraction", type=float, default=0.9,
                       help="share of the GPU's memory the engine may take; default 0.9")
     plan.add_argument("--tenant-qps", type=float, default=0.5, metavar="REQ_PER_S",
@@ -144,39 +154,72 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _print_commands(plans: Sequence[EnginePlan]) -> None:
+    for p in plans:
+        assert p.command is not None
+        print(f"\n{p.engine}:\n  {p.command.command}")
+        for name, value in p.command.env:
+            print(f"    {name}={value}  (environment)")
+        for f in p.command.flags:
+            cost = f"; costs {f.cost}" if f.cost else ""
+            print(f"    {f.flag} {f.value or '(switch)'}  (default {f.default}{cost})")
+        for note in p.command.notes:
+            print(f"  {note}")
+
+
+def _print_shortfall(args: argparse.Namespace, plans: Sequence[EnginePlan]) -> None:
+    where = f"{args.tp} {args.gpu}" if args.tp > 1 else f"one {args.gpu}"
+    print(f"\ndoes not fit on {where}: no launch command")
+    for p in plans:
+        if p.fits:
+            continue
+        print(f"  {p.engine}: the weights ({p.base_mib:,.0f} MiB), the LoRA slot buffers ({p.lora_mib:,.1f} MiB) and "
+              f"one {args.context:,}-token sequence ({p.sequence_mib:,.0f} MiB) exceed the {p.budget_mib:,.0f} MiB "
+              f"the engine may take by {p.short_mib:,.0f} MiB")
+    print("what would fit, one change at a time:")
+    for option in fit_options(args.model, args.gpu, tenants=args.tenants, rank=args.rank, context_tokens=args.context,
+                              target_modules=args.targets, slots=args.slots, memory_fraction=args.memory_fraction,
+                              tp=args.tp):
+        print(f"  {option}")
+
+
 def _print_plan(args: argparse.Namespace) -> None:
+    adapters = adapter_loading(args.adapters, args.tenants, directory=args.adapter_dir)
     plans = serving_plan(args.model, args.gpu, tenants=args.tenants, rank=args.rank, context_tokens=args.context,
-                         target_modules=args.targets, slots=args.slots, memory_fraction=args.memory_fraction)
+                         target_modules=args.targets, slots=args.slots, memory_fraction=args.memory_fraction,
+                         tp=args.tp, adapters=adapters)
     first = plans[0]
-    print(f"{args.model} on one {args.gpu}: {args.tenants} tenants, adapters up to rank {args.rank}, "
-          f"{args.context:,}-token sequences")
+    served = served_name(args.model)
+    gpus = f"{args.tp} x {args.gpu} (tensor parallel, per GPU below)" if args.tp > 1 else f"one {args.gpu}"
+    print(f"{args.model}{f' ({served})' if served and served != args.model else ''} on {gpus}: {args.tenants} "
+          f"tenants, adapters up to rank {args.rank}, {args.context:,}-token sequences")
     print(f"GPU memory the driver reports: {first.usable_mib:,.0f} MiB; the engine may take "
           f"{args.memory_fraction:g} of it: {first.budget_mib:,.0f} MiB")
     print(f"base weights (bf16): {first.base_mib:,.0f} MiB\n")
     rows = [(p.engine, f"{p.lora_mib:,.1f}", f"{p.kv_mib:,.0f}", f"{p.kv_tokens:,}", f"{p.sequences:,}") for p in plans]
     print(_table(rows, ("engine", "LoRA slot buffers MiB", "KV cache left MiB", "KV tokens", "sequences at once")))
-    for p in plans:
-        print(f"\n{p.engine}:\n  {p.command.command}")
-        for f in p.command.flags:
-            cost = f"; costs {f.cost}" if f.cost else ""
-            print(f"    {f.flag} {f.value or '(switch)'}  (default {f.default}{cost})")
     if not all(p.fits for p in plans):
-        print("\nthe weights and LoRA buffers leave no room for one sequence on this GPU")
-    quote = fleet_quote(args.model, args.gpu, tenants=args.tenants, tenant_qps=args.tenant_qps,
-                        gpu_hourly_usd=args.price, gpu_qps=args.gpu_qps, rank=args.rank,
-                        context_tokens=args.context)
-    split = quote.split
-    print(f"\nfleet, with the course's facts (labcore.capacity): the GPU's memory as the driver reports it "
-          f"({split.gpu_gib:.1f} GiB), the base from its parameter count ({split.base_gib:.1f} GiB), a KV pool of "
-          f"{split.sequences} sequences of {split.context_tokens:,} tokens ({split.kv_gib:.1f} GiB), adapters of "
-          f"rank {args.rank} on q_proj and v_proj at their exact size ({split.adapter_mb:g} MiB), "
-          f"{DYNAMIC_OVERHEAD:.0%} dynamic overhead")
-    if quote.plan is None:
-        print("  the base and the KV pool leave no room for an adapter on this GPU")
+        _print_shortfall(args, plans)
         return
-    fleet = quote.plan
-    print(f"  {fleet.tenants} tenants at {args.tenant_qps:g} requests/s on GPUs of {args.gpu_qps:g} requests/s at "
-          f"${args.price:.2f}/hour: dedicated {fleet.dedicated_gpus} GPUs (${fleet.dedicated_monthly_usd:,.0f}/month), "
+    if served is None:
+        print(f"\n{args.model} has no published Hub repository: give --model the folder of its config.json and "
+              "weights for the launch commands")
+    else:
+        print(f"\nadapters: {adapters.mode}, one PEFT folder per tenant in {adapters.directory} "
+              f"({adapters.names[0]} ... {adapters.names[-1]})")
+        _print_commands(plans)
+    _print_fleet(args, first)
+
+
+def _print_fleet(args: argparse.Namespace, plan: EnginePlan) -> None:
+    fleet = plan_fleet(plan, tenants=args.tenants, tenant_qps=args.tenant_qps, gpu_qps=args.gpu_qps,
+                       gpu_hourly_usd=args.price)
+    unit = f"replicas of {args.tp} GPUs" if args.tp > 1 else "GPUs"
+    print(f"\nfleet: every replica runs the {plan.engine} plan above (the base, {plan.lora_mib:,.1f} MiB of slot buffers "
+          f"shared by the {args.tenants} tenants, the rest in host memory, and the KV cache left: {plan.sequences:,} "
+          f"sequences of {args.context:,} tokens); {DYNAMIC_OVERHEAD:.0%} dynamic overhead")
+    print(f"  {fleet.tenants} tenants at {args.tenant_qps:g} requests/s on {unit} of {args.gpu_qps:g} requests/s at "
+          f"${args.price * args.tp:.2f}/hour: dedicated {fleet.dedicated_gpus} (${fleet.dedicated_monthly_usd:,.0f}/month), "
           f"multi-LoRA {fleet.multi_lora_gpus} (${fleet.multi_lora_monthly_usd:,.0f}/month, sized by "
           f"{fleet.binding_constraint}): {fleet.savings_pct:g}% saved")
 

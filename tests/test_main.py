@@ -2,8 +2,11 @@
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+import labcore
 
 PLAN = ["plan", "--model", "llama-3.1-8b", "--gpu", "H100-80GB", "--tenants", "40", "--rank", "16"]
 
@@ -24,29 +27,66 @@ def test_worked_example_is_deterministic_and_complete():
 
 def test_plan_prints_memory_buffers_kv_and_both_commands():
     out = run(*PLAN).stdout
+    assert out.startswith("llama-3.1-8b (meta-llama/Llama-3.1-8B) on one H100-80GB: 40 tenants")
     assert "GPU memory the driver reports: 81,559 MiB" in out and "73,403 MiB" in out
     assert "base weights (bf16): 15,317 MiB" in out
     assert "vllm    704.6" in out and "sglang  792.7" in out  # slot buffers per engine
     assert "459,055" in out and "    56\n" in out  # KV tokens left and sequences at 8,192 tokens
-    assert ("vllm serve llama-3.1-8b --enable-lora --max-loras 8 --max-lora-rank 16 --max-cpu-loras 40 "
-            "--gpu-memory-utilization 0.9 --max-model-len 8192") in out
-    assert "python -m sglang.launch_server --model-path llama-3.1-8b --enable-lora --max-loras-per-batch 9" in out
+    modules = " ".join(f"tenant-{i:02d}=/adapters/tenant-{i:02d}" for i in range(1, 41))
+    assert ("  vllm serve meta-llama/Llama-3.1-8B --enable-lora --max-loras 8 --max-lora-rank 16 --max-cpu-loras 40 "
+            f"--lora-modules {modules} --gpu-memory-utilization 0.9 --max-model-len 8192\n") in out
+    assert ("  python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B --enable-lora "
+            f"--max-loras-per-batch 9 --max-lora-rank 16 --max-loaded-loras 40 --lora-target-modules all "
+            f"--lora-paths {modules} --mem-fraction-static 0.9 --context-length 8192\n") in out
     assert "--max-cpu-loras 40  (default None; costs 3,200 MiB of host memory)" in out
+    assert "adapters: static, one PEFT folder per tenant in /adapters (tenant-01 ... tenant-40)" in out
     assert run(*PLAN).stdout == out
 
 
-def test_plan_prices_the_fleet_with_the_course_facts():
-    """The fleet line is labcore.capacity.fleet_quote's: the numbers the chapters and the calculator print."""
-    from labcore.capacity import DYNAMIC_OVERHEAD, fleet_quote
-
+def test_plan_prices_the_fleet_of_replicas_of_its_own_table():
+    """The fleet line takes the table's slots, rank, targets, context and sequences: replicas of the vLLM plan."""
     out = run(*PLAN).stdout
-    quote = fleet_quote("llama-3.1-8b", "H100-80GB", tenants=40, tenant_qps=0.5, rank=16)
-    assert "the GPU's memory as the driver reports it (79.6 GiB)" in out
-    assert "the base from its parameter count (15.0 GiB)" in out
-    assert "a KV pool of 24 sequences of 8,192 tokens (24.0 GiB)" in out and f"{DYNAMIC_OVERHEAD:.0%} dynamic" in out
-    assert f"multi-LoRA {quote.plan.multi_lora_gpus} (${quote.plan.multi_lora_monthly_usd:,.0f}/month, sized by load)" in out
+    assert ("fleet: every replica runs the vllm plan above (the base, 704.6 MiB of slot buffers shared by the 40 "
+            "tenants, the rest in host memory, and the KV cache left: 56 sequences of 8,192 tokens); 5% dynamic") in out
+    assert "dedicated 40 ($93,440/month), multi-LoRA 2 ($4,672/month, sized by load): 95% saved" in out
     busy = run(*PLAN, "--tenant-qps", "5").stdout
     assert "multi-LoRA 11 " in busy  # 40 x 5 x 1.05 / 20 = 10.5, rounded up: the 5% is charged
+
+
+def test_a_rounded_rank_is_said_and_the_routes_set_their_environment():
+    out = run("plan", "--model", "qwen3-8b", "--gpu", "H100-80GB", "--tenants", "3", "--rank", "24",
+              "--adapters", "resolver", "--adapter-dir", "/srv/lora").stdout
+    assert "  rank 24 -> --max-lora-rank 32, the next value vLLM allows (1, 8, 16, 32, 64, 128, 256, 320, 512)" in out
+    assert ("  VLLM_ALLOW_RUNTIME_LORA_UPDATING=True VLLM_PLUGINS=lora_filesystem_resolver "
+            "VLLM_LORA_RESOLVER_CACHE_DIR=/srv/lora vllm serve Qwen/Qwen3-8B --enable-lora") in out
+    assert "--max-lora-rank 24 " in out  # SGLang takes the rank as it is
+    assert "no resolver in SGLang: load each tenant's adapter once the server is up" in out
+    assert "curl -X POST localhost:30000/load_lora_adapter" in out
+
+
+@pytest.mark.parametrize(("model", "gpu", "short", "fits_with"), [
+    ("mixtral-8x7b", "H100-80GB", "by 20,413 MiB", "tensor parallel 2 (--tp 2: two H100-80GB)"),
+    ("llama-3-70b", "A10G-24GB", "by 119,632 MiB", "tensor parallel 8 (--tp 8: eight A10G-24GB)"),
+])
+def test_a_plan_that_does_not_fit_prints_no_command_and_says_what_would(model, gpu, short, fits_with):
+    args = ["plan", "--model", model, "--gpu", gpu, "--tenants", "40", "--rank", "16"]
+    out = run(*args).stdout
+    assert "vllm serve" not in out and "sglang.launch_server" not in out and "fleet" not in out
+    assert f"does not fit on one {gpu}: no launch command" in out and short in out
+    assert f"what would fit, one change at a time:\n  {fits_with}\n" in out
+    tp = fits_with.split("--tp ")[1].split(":")[0]
+    fitted = run(*args, "--tp", tp).stdout
+    assert "vllm serve" in fitted and f"--tensor-parallel-size {tp} " in fitted and f"--tp-size {tp} " in fitted
+
+
+def test_plan_serves_a_local_folder_by_its_path(tmp_path):
+    (tmp_path / "config.json").write_text((Path(labcore.__file__).parent / "data/models/llama-3.1-8b.json").read_text())
+    local = run("plan", "--model", str(tmp_path), "--gpu", "L4-24GB", "--tenants", "2", "--rank", "8").stdout
+    hub = run("plan", "--model", "llama-3.1-8b", "--gpu", "L4-24GB", "--tenants", "2", "--rank", "8").stdout
+    assert f"vllm serve {tmp_path} --enable-lora" in local and f"--model-path {tmp_path} --enable-lora" in local
+    assert local.split("\n", 1)[1].replace(str(tmp_path), "meta-llama/Llama-3.1-8B") == hub.split("\n", 1)[1]
+    demo = run("plan", "--model", "tiny-llama-demo", "--gpu", "L4-24GB", "--tenants", "2", "--rank", "8").stdout
+    assert "tiny-llama-demo has no published Hub repository: give --model the folder" in demo and "vllm serve" not in demo
 
 
 def test_plan_takes_targets_context_and_slots():

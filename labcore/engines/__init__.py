@@ -3,13 +3,13 @@
 ``mapping`` holds the production mapping (each labcore concept next to the engine setting that plays
 its part), ``summary`` its short version for a slide, ``allocation`` the LoRA buffers vLLM and SGLang
 preallocate, ``launch`` the launch commands with the memory each flag costs, and ``plan`` one GPU's
-memory plan per engine.
+memory plan per engine, and ``adapters`` how the tenants' adapters reach the engine.
 
 >>> lora_slot_bytes("vllm", "llama-3-8b", slots=8, max_rank=64, target_modules=["qkv_proj"]) // 2**20
 576
 """
 
-from . import allocation, launch, mapping, plan, summary
+from . import adapters, allocation, launch, mapping, plan, summary
 from .allocation import (
     ALLOCATING_ENGINES,
     SGLANG_ENGINE,
@@ -23,7 +23,8 @@ from .allocation import (
     lora_buffers,
     lora_slot_bytes,
 )
-from .launch import DEFAULT_SLOTS, FLAG_DEFAULTS, LaunchCommand, LaunchFlag, launch_commands
+from .adapters import ADAPTER_MODES, DEFAULT_ADAPTER_DIR, AdapterLoading, adapter_loading
+from .launch import DEFAULT_SLOTS, FLAG_DEFAULTS, LaunchCommand, LaunchFlag, launch_commands, served_name, vllm_rank
 from .mapping import (
     ENGINES,
     KINDS,
@@ -40,7 +41,8 @@ from .mapping import (
     settings_for,
 )
 from .summary import mapping_summary_html, summary_rows
-from .plan import EnginePlan, serving_plan
+from .plan import EnginePlan, PlanInputs, fit_options, serving_plan
 
-# Every public name of the four modules, in their own order: today's mapping names first.
-__all__ = [*mapping.__all__, *summary.__all__, *allocation.__all__, *launch.__all__, *plan.__all__]
+# Every public name of the six modules, in their own order: today's mapping names first.
+__all__ = [*mapping.__all__, *summary.__all__, *allocation.__all__, *launch.__all__, *plan.__all__,
+           *adapters.__all__]

@@ -1,68 +1,83 @@
 """Write the ``vllm serve`` and SGLang launch commands for a multi-LoRA deployment, flag by flag.
 
-Each flag is a record: its name and value, the engine's default for it (read in the engine's
-source, :data:`FLAG_DEFAULTS`), and the memory it costs where it costs memory: the LoRA slot
-buffers (:func:`~labcore.engines.allocation.lora_slot_bytes`), one sequence of KV cache at the
-context length (:func:`~labcore.kv_cache.kv_bytes_per_sequence`), the adapters kept in host
-memory, or the share of the GPU's driver-reported memory the engine may take.
+Each flag is a record: its name and value, the engine's default for it (read in the released
+wheels of vLLM 0.33.0 and SGLang 0.5.23, :data:`FLAG_DEFAULTS`), and the memory it costs where it
+costs memory: the LoRA slot buffers (:func:`~labcore.engines.allocation.lora_slot_bytes`), one
+sequence of KV cache at the context length (:func:`~labcore.kv_cache.kv_bytes_per_sequence`), the
+adapters kept in host memory, or the share of the GPU's driver-reported memory the engine may take.
+The model is served by its Hub id (a shipped config's ``_hub_id``) or by the local folder given
+instead; the adapters arrive by one of :data:`~labcore.engines.adapters.ADAPTER_MODES`, with the
+environment the route needs set in front of the command.
 
-SGLang counts the base model's requests as one more adapter in a batch (its batch check,
-``LoRAManager.validate_lora_batch`` in python/sglang/srt/lora/lora_manager.py, commit db922586 of the
-code index, takes the set of the batch's adapter ids with the base model's ``None`` in it), so it gets
-one slot more than vLLM for the same adapters (:class:`labcore.slots.SlotScheduler` with
-``base_takes_slot=True`` plays that rule).
+SGLang counts the base model's requests as one more adapter in a batch (``--max-loras-per-batch``:
+"Maximum number of adapters for a running batch, include base-only request", 0.5.23
+``sglang/srt/arg_groups/fields/lora.py``), so it gets one slot more than vLLM for the same adapters
+(:class:`labcore.slots.SlotScheduler` with ``base_takes_slot=True`` plays that rule).
 
 >>> cmds = launch_commands("llama-3.1-8b", "H100-80GB", tenants=40, rank=16, context_tokens=8192)
 >>> cmds["vllm"].command.split()[:4]
-['vllm', 'serve', 'llama-3.1-8b', '--enable-lora']
+['vllm', 'serve', 'meta-llama/Llama-3.1-8B', '--enable-lora']
 >>> [f.value for f in cmds["sglang"].flags if f.flag == "--max-loras-per-batch"]
 ['9']
 """
 
 from __future__ import annotations
 
+import json
 import shlex
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from .._validate import between, count, instance, number, text
+from ..errors import ModelConfigError
 from ..gpus import load_gpu
 from ..kv_cache import kv_bytes_per_sequence
-from ..model_config import load_model_config
+from ..model_config.config import ModelConfig, hub_id, known_models, raw_model_config
+from .adapters import SGLANG_PORT, VLLM_ENV, VLLM_PORT, AdapterLoading, adapter_loading, load_call
 from .allocation import SGLANG_ENGINE, VLLM_ENGINE, VLLM_MAX_LORA_RANKS, lora_slot_bytes
 
-__all__ = ["FLAG_DEFAULTS", "DEFAULT_SLOTS", "LaunchFlag", "LaunchCommand", "launch_commands"]
+__all__ = ["FLAG_DEFAULTS", "DEFAULT_SLOTS", "LaunchFlag", "LaunchCommand", "launch_commands", "served_name",
+           "model_inputs", "vllm_rank", "kv_bytes_per_gpu", "host_adapter_bytes"]
 
 MIB = 2**20
 _DECODER = ("qkv_proj", "o_proj", "gate_up_proj", "down_proj")
 #: Adapter slots per batch when the tenants outnumber them: SGLang's default --max-loras-per-batch.
 DEFAULT_SLOTS = 8
+_V = "vllm-0.33.0 "
+_S = "sglang-0.5.23 "
 
-#: (engine, flag) -> (default as the source states it, where it was read).
+#: (engine, flag) -> (default as the released source states it, the file and field at that release).
 FLAG_DEFAULTS: Mapping[tuple[str, str], tuple[str, str]] = {
-    (VLLM_ENGINE, "--enable-lora"): ("False", "vllm/engine/arg_utils.py EngineArgs.enable_lora, a store_true flag "
-                                              "(commit 001999d2)"),
-    (VLLM_ENGINE, "--max-loras"): ("1", "vllm/config/lora.py LoRAConfig.max_loras (API reference v0.22.1)"),
-    (VLLM_ENGINE, "--max-lora-rank"): ("16", "vllm/config/lora.py LoRAConfig.max_lora_rank (API reference v0.22.1)"),
-    (VLLM_ENGINE, "--max-cpu-loras"): ("None", "vllm/config/lora.py LoRAConfig.max_cpu_loras; None becomes max_loras "
-                                               "in _validate_lora_config (API reference v0.22.1)"),
-    (VLLM_ENGINE, "--lora-target-modules"): ("None", "vllm/config/lora.py LoRAConfig.target_modules: 'If None, all "
-                                                     "supported LoRA modules are used' (API reference v0.22.1)"),
-    (VLLM_ENGINE, "--gpu-memory-utilization"): ("0.92", "vllm/config/cache.py CacheConfig.gpu_memory_utilization "
-                                                        "(API reference 'stable'; 0.9 up to v0.11.1)"),
-    (VLLM_ENGINE, "--max-model-len"): ("None", "vllm/config/model.py ModelConfig.max_model_len: 'If unspecified, "
-                                               "will be automatically derived from the model config'"),
-    (SGLANG_ENGINE, "--enable-lora"): ("None", "python/sglang/srt/server_args.py ServerArgs.enable_lora (set by "
+    (VLLM_ENGINE, "--enable-lora"): ("False", _V + "vllm/engine/arg_utils.py EngineArgs.enable_lora"),
+    (VLLM_ENGINE, "--max-loras"): ("1", _V + "vllm/config/lora.py LoRAConfig.max_loras"),
+    (VLLM_ENGINE, "--max-lora-rank"): ("16", _V + "vllm/config/lora.py LoRAConfig.max_lora_rank (MaxLoRARanks)"),
+    (VLLM_ENGINE, "--max-cpu-loras"): ("None", _V + "vllm/config/lora.py LoRAConfig.max_cpu_loras; None becomes "
+                                               "max_loras in _validate_lora_config"),
+    (VLLM_ENGINE, "--lora-target-modules"): ("None", _V + "vllm/config/lora.py LoRAConfig.target_modules: 'If None, "
+                                                     "all supported LoRA modules are used'"),
+    (VLLM_ENGINE, "--lora-modules"): ("None", _V + "vllm/entrypoints/common/cli_args.py BaseFrontendArgs."
+                                              "lora_modules ('name=path' or JSON)"),
+    (VLLM_ENGINE, "--tensor-parallel-size"): ("1", _V + "vllm/config/parallel.py ParallelConfig.tensor_parallel_size"),
+    (VLLM_ENGINE, "--gpu-memory-utilization"): ("0.92", _V + "vllm/config/cache.py CacheConfig."
+                                                        "gpu_memory_utilization"),
+    (VLLM_ENGINE, "--max-model-len"): ("None", _V + "vllm/config/model.py ModelConfig.max_model_len (derived from "
+                                               "the model config when unset)"),
+    (SGLANG_ENGINE, "--enable-lora"): ("None", _S + "sglang/srt/arg_groups/fields/lora.py Lora.enable_lora (set by "
                                                "--lora-paths)"),
-    (SGLANG_ENGINE, "--max-loras-per-batch"): ("8", "python/sglang/srt/server_args.py ServerArgs.max_loras_per_batch"),
-    (SGLANG_ENGINE, "--max-lora-rank"): ("None", "python/sglang/srt/server_args.py ServerArgs.max_lora_rank "
+    (SGLANG_ENGINE, "--max-loras-per-batch"): ("8", _S + "sglang/srt/arg_groups/fields/lora.py "
+                                                    "Lora.max_loras_per_batch"),
+    (SGLANG_ENGINE, "--max-lora-rank"): ("None", _S + "sglang/srt/arg_groups/fields/lora.py Lora.max_lora_rank "
                                                  "(inferred from --lora-paths)"),
-    (SGLANG_ENGINE, "--max-loaded-loras"): ("None", "python/sglang/srt/server_args.py ServerArgs.max_loaded_loras"),
-    (SGLANG_ENGINE, "--lora-target-modules"): ("None", "python/sglang/srt/server_args.py ServerArgs."
-                                                       "lora_target_modules (inferred from --lora-paths)"),
-    (SGLANG_ENGINE, "--mem-fraction-static"): ("None", "python/sglang/srt/server_args.py ServerArgs."
+    (SGLANG_ENGINE, "--max-loaded-loras"): ("None", _S + "sglang/srt/arg_groups/fields/lora.py Lora.max_loaded_loras"),
+    (SGLANG_ENGINE, "--lora-target-modules"): ("None", _S + "sglang/srt/arg_groups/fields/lora.py "
+                                                       "Lora.lora_target_modules (inferred from --lora-paths)"),
+    (SGLANG_ENGINE, "--lora-paths"): ("None", _S + "sglang/srt/arg_groups/fields/lora.py Lora.lora_paths"),
+    (SGLANG_ENGINE, "--tp-size"): ("1", _S + "sglang/srt/arg_groups/fields/parallel.py tp_size"),
+    (SGLANG_ENGINE, "--mem-fraction-static"): ("None", _S + "sglang/srt/arg_groups/fields/schedule.py "
                                                        "mem_fraction_static (chosen at start-up when unset)"),
-    (SGLANG_ENGINE, "--context-length"): ("None", "python/sglang/srt/server_args.py ServerArgs.context_length "
+    (SGLANG_ENGINE, "--context-length"): ("None", _S + "sglang/srt/arg_groups/fields/model.py context_length "
                                                   "(the model's own when unset)"),
 }
 
@@ -105,19 +120,24 @@ class LaunchFlag:
 
 @dataclass(frozen=True, slots=True)
 class LaunchCommand:
-    """Hold one engine's launch command: the program words and the flags in order.
+    """Hold one engine's launch command: the environment, the program words, the flags, and what to say with it.
 
-    >>> LaunchCommand("vllm", ("vllm", "serve", "m"), ()).command
-    'vllm serve m'
+    ``env`` is set in front of the command; ``notes`` are the lines printed under it (a rounded rank,
+    how adapters are loaded later).
+
+    >>> LaunchCommand("vllm", ("vllm", "serve", "m"), (), env=(("A", "1"),)).command
+    'A=1 vllm serve m'
     """
 
     engine: str
     program: tuple[str, ...]
     flags: tuple[LaunchFlag, ...]
+    env: tuple[tuple[str, str], ...] = ()
+    notes: tuple[str, ...] = ()
 
     @property
     def argv(self) -> tuple[str, ...]:
-        """Return the whole command as words (flags without a value are switches)."""
+        """Return the program and its arguments as words (flags without a value are switches; no environment)."""
         words = list(self.program)
         for f in self.flags:
             words.append(f.flag)
@@ -127,8 +147,8 @@ class LaunchCommand:
 
     @property
     def command(self) -> str:
-        """Return the command as one shell line."""
-        return shlex.join(self.argv)
+        """Return the command as one shell line, its environment first."""
+        return " ".join([*(f"{k}={shlex.quote(v)}" for k, v in self.env), shlex.join(self.argv)])
 
 
 def _flag(engine: str, flag: str, value: object, cost_bytes: float | None = None, memory: str = "") -> LaunchFlag:
@@ -138,62 +158,163 @@ def _flag(engine: str, flag: str, value: object, cost_bytes: float | None = None
     return LaunchFlag(engine, flag, value_text, default, cost, memory if cost is not None else "", source)
 
 
-def _vllm_rank(rank: int) -> int:
+def vllm_rank(rank: int) -> int:
+    """Return the smallest ``--max-lora-rank`` vLLM allows that holds ``rank`` (its ``MaxLoRARanks``).
+
+    >>> vllm_rank(24), vllm_rank(64)
+    (32, 64)
+    """
+    count("rank", rank)
     for allowed in VLLM_MAX_LORA_RANKS:
         if allowed >= rank:
             return allowed
     raise ValueError(f"rank must be at most vLLM's largest --max-lora-rank {VLLM_MAX_LORA_RANKS[-1]}, got {rank}")
 
 
+def model_inputs(model: str) -> tuple[Mapping[str, Any], ModelConfig]:
+    """Return a model's parsed config.json and its :class:`ModelConfig`: a shipped name, or a local folder or file.
+
+    >>> model_inputs("llama-3-8b")[1].num_key_value_heads
+    8
+    """
+    text("model", model)
+    if model in known_models():
+        raw = raw_model_config(model)
+        return raw, ModelConfig.from_dict(raw, name=model)
+    path = Path(model)
+    path = path / "config.json" if path.is_dir() else path
+    if not path.is_file():
+        raise ModelConfigError(f"{model}: neither a known model {list(known_models())} nor a folder with a "
+                               "config.json")
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise ModelConfigError(f"{path}: not valid JSON: {exc}") from exc
+    return raw, ModelConfig.from_dict(raw, name=model)
+
+
+def served_name(model: str) -> str | None:
+    """Return what the engines are told to serve: a shipped config's Hub id, or the local path as given.
+
+    None for a shipped config with no published repository (the course's demo model).
+
+    >>> served_name("qwen3-8b"), served_name("tiny-llama-demo")
+    ('Qwen/Qwen3-8B', None)
+    """
+    return hub_id(model) if model in known_models() else model
+
+
+def kv_bytes_per_gpu(raw: Mapping[str, Any], cfg: ModelConfig, context_tokens: int, *, tp: int = 1,
+                     dtype_bytes: int = 2) -> float:
+    """Return one sequence's KV cache on each of ``tp`` GPUs: the KV heads split, one each when fewer than ``tp``.
+
+    >>> kv_bytes_per_gpu(raw_model_config("llama-3-8b"), model_inputs("llama-3-8b")[1], 8192, tp=2) / 2**20
+    512.0
+    """
+    heads = cfg.num_key_value_heads
+    return kv_bytes_per_sequence(raw, context_tokens, dtype_bytes=dtype_bytes) * max(1, heads // tp) / heads
+
+
+def host_adapter_bytes(model: ModelConfig | str, *, tenants: int, rank: int,
+                       target_modules: Iterable[str] | None = None, dtype_bytes: int = 2) -> int:
+    """Return the host memory of every tenant's adapter: each is one slot's buffers at its rank (decoder modules).
+
+    >>> host_adapter_bytes("llama-3-8b", tenants=40, rank=16) // 2**20
+    3200
+    """
+    targets = list(target_modules) if target_modules else list(_DECODER)
+    return tenants * lora_slot_bytes(SGLANG_ENGINE, model, slots=1, max_rank=rank, target_modules=targets,
+                                     dtype_bytes=dtype_bytes)
+
+
+def _adapter_flags(engine: str, adapters: AdapterLoading) -> tuple[list[LaunchFlag], tuple[str, ...]]:
+    """Return the flags that name a fixed set, and the lines that say how the other routes load adapters."""
+    first = adapters.names[0]
+    if adapters.mode == "static":
+        flag = "--lora-modules" if engine == VLLM_ENGINE else "--lora-paths"
+        return [_flag(engine, flag, adapters.pairs())], ()
+    if engine == VLLM_ENGINE and adapters.mode == "resolver":
+        return [], (f"a request for model '{first}' loads {adapters.path(first)} (the lora_filesystem_resolver "
+                    "plugin) if its adapter_config.json names this served model as base_model_name_or_path",)
+    where = "no resolver in SGLang: load " if engine == SGLANG_ENGINE and adapters.mode == "resolver" else "load "
+    port, route = (VLLM_PORT, "/v1/load_lora_adapter") if engine == VLLM_ENGINE else (SGLANG_PORT, "/load_lora_adapter")
+    return [], (f"{where}each tenant's adapter once the server is up, e.g.:",
+                "  " + load_call(port, route, first, adapters.path(first)))
+
+
 def launch_commands(model: str, gpu: str, *, tenants: int, rank: int, context_tokens: int,
                     target_modules: Iterable[str] | None = None, slots: int | None = None,
-                    memory_fraction: float = 0.9, dtype_bytes: int = 2) -> dict[str, LaunchCommand]:
-    """Return the vLLM and SGLang launch commands (keyed ``'vllm'``, ``'sglang'``) for one GPU.
+                    memory_fraction: float = 0.9, dtype_bytes: int = 2, tp: int = 1,
+                    adapters: AdapterLoading | None = None) -> dict[str, LaunchCommand]:
+    """Return the vLLM and SGLang launch commands (keyed ``'vllm'``, ``'sglang'``) for one GPU (or ``tp`` of them).
 
+    ``model`` is a shipped config (served by its Hub id) or a local folder (served by that path);
     ``slots`` adapter slots (default: as many as tenants, at most :data:`DEFAULT_SLOTS`), every
     tenant's adapter kept in host memory, ranks up to ``rank`` (vLLM rounds up to its next allowed
-    value), ``context_tokens`` per sequence, and ``memory_fraction`` of the driver-reported memory.
+    value and the command says so), ``context_tokens`` per sequence, ``memory_fraction`` of the
+    driver-reported memory, ``adapters`` the route (default: the tenants as a fixed list in
+    ``/adapters``).
 
     >>> cmds = launch_commands("llama-3-8b", "H100-80GB", tenants=4, rank=16, context_tokens=4096,
     ...                        target_modules=["q_proj", "v_proj"])
     >>> [(f.flag, f.value, f.cost) for f in cmds["vllm"].flags][1]
     ('--max-loras', '4', '72 MiB of GPU memory')
     """
-    cfg = load_model_config(text("model", model))
+    raw, cfg = model_inputs(model)
+    served = served_name(model)
+    if served is None:
+        raise ModelConfigError(f"{model} has no published Hub repository; give --model the local folder of its "
+                               "config.json and weights")
     card = load_gpu(gpu)
     count("tenants", tenants)
     count("rank", rank)
     count("context_tokens", context_tokens)
+    count("tp", tp)
     number("memory_fraction", memory_fraction)
     between("memory_fraction", memory_fraction, 0, 1)
+    adapters = adapter_loading("static", tenants) if adapters is None else instance(
+        "adapters", adapters, AdapterLoading, error=ValueError)
+    if len(adapters.names) != tenants:
+        raise ValueError(f"adapters must name the {tenants} tenants, got {len(adapters.names)} names")
     slots = min(tenants, DEFAULT_SLOTS) if slots is None else count("slots", slots)
     targets = None if target_modules is None else list(target_modules)
     names = " ".join(targets) if targets else ""
-    # An adapter kept in host memory at its own rank is one slot's buffers at that rank.
-    host = tenants * lora_slot_bytes(SGLANG_ENGINE, cfg, slots=1, max_rank=rank,
-                                     target_modules=targets or _DECODER, dtype_bytes=dtype_bytes)
+    host = host_adapter_bytes(cfg, tenants=tenants, rank=rank, target_modules=targets, dtype_bytes=dtype_bytes)
     budget = card.usable_bytes * memory_fraction
-    seq = kv_bytes_per_sequence(model, context_tokens, dtype_bytes=dtype_bytes)  # by name: windows come along
+    seq = kv_bytes_per_gpu(raw, cfg, context_tokens, tp=tp, dtype_bytes=dtype_bytes)
 
-    v_rank = _vllm_rank(rank)
-    v_bytes = lora_slot_bytes(VLLM_ENGINE, cfg, slots=slots, max_rank=v_rank, target_modules=targets,
+    v, s = VLLM_ENGINE, SGLANG_ENGINE
+    v_rank = vllm_rank(rank)
+    v_bytes = lora_slot_bytes(v, cfg, slots=slots, max_rank=v_rank, target_modules=targets, tp=tp,
                               dtype_bytes=dtype_bytes)
-    v = VLLM_ENGINE
+    v_adapters, v_notes = _adapter_flags(v, adapters)
     v_flags = [_flag(v, "--enable-lora", True), _flag(v, "--max-loras", slots, v_bytes, "gpu"),
                _flag(v, "--max-lora-rank", v_rank), _flag(v, "--max-cpu-loras", max(tenants, slots), host, "host")]
     if targets:
         v_flags.append(_flag(v, "--lora-target-modules", names))
+    v_flags += v_adapters
+    if tp > 1:
+        v_flags.append(_flag(v, "--tensor-parallel-size", tp))
     v_flags += [_flag(v, "--gpu-memory-utilization", memory_fraction, budget, "gpu"),
                 _flag(v, "--max-model-len", context_tokens, seq, "gpu")]
+    if v_rank != rank:
+        v_notes = (f"rank {rank} -> --max-lora-rank {v_rank}, the next value vLLM allows "
+                   f"({', '.join(map(str, VLLM_MAX_LORA_RANKS))})", *v_notes)
+    v_env = VLLM_ENV[adapters.mode]
+    if adapters.mode == "resolver":
+        v_env += (("VLLM_LORA_RESOLVER_CACHE_DIR", adapters.directory),)
 
-    s = SGLANG_ENGINE
     s_slots = slots + 1  # the base model's requests take one
-    s_bytes = lora_slot_bytes(s, cfg, slots=s_slots, max_rank=rank, target_modules=targets or ["all"],
+    s_bytes = lora_slot_bytes(s, cfg, slots=s_slots, max_rank=rank, target_modules=targets or ["all"], tp=tp,
                               dtype_bytes=dtype_bytes)
+    s_adapters, s_notes = _adapter_flags(s, adapters)
     s_flags = [_flag(s, "--enable-lora", True), _flag(s, "--max-loras-per-batch", s_slots, s_bytes, "gpu"),
                _flag(s, "--max-lora-rank", rank), _flag(s, "--max-loaded-loras", max(tenants, s_slots), host, "host"),
-               _flag(s, "--lora-target-modules", names or "all"),
-               _flag(s, "--mem-fraction-static", memory_fraction, budget, "gpu"),
-               _flag(s, "--context-length", context_tokens, seq, "gpu")]
-    return {v: LaunchCommand(v, ("vllm", "serve", model), tuple(v_flags)),
-            s: LaunchCommand(s, ("python", "-m", "sglang.launch_server", "--model-path", model), tuple(s_flags))}
+               _flag(s, "--lora-target-modules", names or "all"), *s_adapters]
+    if tp > 1:
+        s_flags.append(_flag(s, "--tp-size", tp))
+    s_flags += [_flag(s, "--mem-fraction-static", memory_fraction, budget, "gpu"),
+                _flag(s, "--context-length", context_tokens, seq, "gpu")]
+    return {v: LaunchCommand(v, ("vllm", "serve", served), tuple(v_flags), v_env, v_notes),
+            s: LaunchCommand(s, ("python", "-m", "sglang.launch_server", "--model-path", served), tuple(s_flags), (),
+                             s_notes)}

@@ -1,10 +1,11 @@
-"""Plan one GPU for a multi-LoRA deployment, per engine: weights, slot buffers, and the KV cache left.
+"""Plan one GPU for a multi-LoRA deployment, per engine: weights, slot buffers, the KV cache left, and what fits.
 
 The budget is the engine's share (``memory_fraction``) of the memory the driver reports
-(:attr:`labcore.gpus.Gpu.usable_mib`). From it come the base model's weights, the LoRA buffers the
-engine preallocates (:func:`~labcore.engines.allocation.lora_slot_bytes`); what is left holds the KV
-cache (:mod:`labcore.kv_cache`). Activations, CUDA graphs and the framework's own overhead are not
-counted, so real engines leave somewhat less.
+(:attr:`labcore.gpus.Gpu.usable_mib`). From it come the base model's weights (split evenly over ``tp``
+GPUs), the LoRA buffers the engine preallocates (:func:`~labcore.engines.allocation.lora_slot_bytes`);
+what is left holds the KV cache (:mod:`labcore.kv_cache`). Activations, CUDA graphs and the
+framework's own overhead are not counted, so real engines leave somewhat less. A plan that leaves no
+room for one sequence carries no command: :func:`fit_options` says what would fit instead.
 
 >>> vllm, sglang = serving_plan("llama-3.1-8b", "H100-80GB", tenants=40, rank=16, context_tokens=8192)
 >>> round(vllm.lora_mib, 1), vllm.sequences, sglang.sequences
@@ -14,14 +15,59 @@ counted, so real engines leave somewhat less.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from .._validate import between, count, number
+from ..adapter import tenant_adapters
 from ..base_model import base_params
-from ..kv_cache import kv_bytes_per_sequence, kv_bytes_per_token
-from ..model_config import load_model_config
-from .launch import MIB, LaunchCommand, launch_commands
+from ..fleet import GPU_QPS, FleetPlan, fleet_plan
+from ..gpus import known_gpus, load_gpu
+from .adapters import AdapterLoading
+from .allocation import SGLANG_ENGINE, VLLM_ENGINE, VLLM_MAX_LORA_RANKS, lora_slot_bytes
+from .launch import DEFAULT_SLOTS, MIB, LaunchCommand, kv_bytes_per_gpu, launch_commands, model_inputs, \
+    served_name, vllm_rank
 
-__all__ = ["EnginePlan", "serving_plan"]
+__all__ = ["EnginePlan", "PlanInputs", "serving_plan", "fit_options", "plan_fleet", "TP_CHOICES"]
+
+#: The tensor-parallel sizes :func:`fit_options` tries, smallest first.
+TP_CHOICES: tuple[int, ...] = (2, 4, 8)
+
+
+@dataclass(frozen=True, slots=True)
+class PlanInputs:
+    """Hold one plan's inputs: everything the table, the commands and the fleet line take.
+
+    >>> PlanInputs("llama-3-8b", "L4-24GB", tenants=4, rank=16, context_tokens=4096).slot_count
+    4
+    """
+
+    model: str
+    gpu: str
+    tenants: int
+    rank: int
+    context_tokens: int
+    target_modules: tuple[str, ...] | None = None
+    slots: int | None = None
+    memory_fraction: float = 0.9
+    tp: int = 1
+    dtype_bytes: int = 2
+
+    def __post_init__(self) -> None:
+        load_gpu(self.gpu)
+        for name in ("tenants", "rank", "context_tokens", "tp"):
+            count(name, getattr(self, name))
+        if self.slots is not None:
+            count("slots", self.slots)
+        number("memory_fraction", self.memory_fraction)
+        between("memory_fraction", self.memory_fraction, 0, 1)
+        if self.target_modules is not None:
+            object.__setattr__(self, "target_modules", tuple(self.target_modules))
+        vllm_rank(self.rank)
+
+    @property
+    def slot_count(self) -> int:
+        """Return vLLM's ``--max-loras``: the slots asked for, or the tenants up to :data:`DEFAULT_SLOTS`."""
+        return min(self.tenants, DEFAULT_SLOTS) if self.slots is None else self.slots
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +75,8 @@ class EnginePlan:
     """Hold one engine's plan for one GPU: the memory figures in MiB, what the KV cache holds, the command.
 
     ``kv_tokens`` is how many tokens fit when every sequence is ``context_tokens`` long (sliding
-    layers keep only their window); ``sequences`` how many such sequences run at once.
+    layers keep only their window); ``sequences`` how many such sequences run at once. ``command``
+    is None when no sequence fits, or for a shipped config with no Hub repository (pass its folder).
 
     >>> serving_plan("llama-3-8b", "L4-24GB", tenants=2, rank=8, context_tokens=2048)[0].fits
     True
@@ -46,40 +93,129 @@ class EnginePlan:
     kv_tokens: int
     sequences: int
     context_tokens: int
-    command: LaunchCommand
+    command: LaunchCommand | None
+    sequence_mib: float = 0.0
+    tp: int = 1
 
     @property
     def fits(self) -> bool:
         """Return True if the weights and the LoRA buffers leave room for at least one sequence."""
         return self.sequences > 0
 
+    @property
+    def short_mib(self) -> float:
+        """Return how far the weights, the slot buffers and one sequence exceed the budget (0 if they fit)."""
+        return max(0.0, self.base_mib + self.lora_mib + self.sequence_mib - self.budget_mib)
+
+
+def _memory(inputs: PlanInputs) -> list[tuple[str, float, float, float, float, float, float]]:
+    """Return per engine: budget, base, LoRA, KV left, bytes per token, bytes per sequence (all per GPU)."""
+    raw, cfg = model_inputs(inputs.model)
+    budget = load_gpu(inputs.gpu).usable_bytes * inputs.memory_fraction
+    base = base_params(raw) * inputs.dtype_bytes / inputs.tp
+    seq = kv_bytes_per_gpu(raw, cfg, inputs.context_tokens, tp=inputs.tp, dtype_bytes=inputs.dtype_bytes)
+    per_token = -(-seq // inputs.context_tokens)
+    targets = None if inputs.target_modules is None else list(inputs.target_modules)
+    s = inputs.slot_count
+    lora = {VLLM_ENGINE: lora_slot_bytes(VLLM_ENGINE, cfg, slots=s, max_rank=vllm_rank(inputs.rank),
+                                         target_modules=targets, tp=inputs.tp, dtype_bytes=inputs.dtype_bytes),
+            SGLANG_ENGINE: lora_slot_bytes(SGLANG_ENGINE, cfg, slots=s + 1, max_rank=inputs.rank,
+                                           target_modules=targets or ["all"], tp=inputs.tp,
+                                           dtype_bytes=inputs.dtype_bytes)}
+    return [(engine, budget, base, lora[engine], max(0.0, budget - base - lora[engine]), per_token, seq)
+            for engine in (VLLM_ENGINE, SGLANG_ENGINE)]
+
+
+def _fits(inputs: PlanInputs) -> bool:
+    return all(left >= seq for _, _, _, _, left, _, seq in _memory(inputs))
+
 
 def serving_plan(model: str, gpu: str, *, tenants: int, rank: int, context_tokens: int,
                  target_modules: Iterable[str] | None = None, slots: int | None = None,
-                 memory_fraction: float = 0.9, dtype_bytes: int = 2) -> tuple[EnginePlan, ...]:
+                 memory_fraction: float = 0.9, dtype_bytes: int = 2, tp: int = 1,
+                 adapters: AdapterLoading | None = None) -> tuple[EnginePlan, ...]:
     """Return the vLLM and the SGLang plan (in that order) for serving ``model``'s tenants on one ``gpu``.
 
     The arguments are :func:`~labcore.engines.launch.launch_commands`'s; ``dtype_bytes`` is the
-    weights', the adapters' and the KV cache's.
+    weights', the adapters' and the KV cache's. A plan with no room for one sequence has no command.
 
     >>> [p.engine for p in serving_plan("llama-3-8b", "L4-24GB", tenants=8, rank=16, context_tokens=4096)]
     ['vllm', 'sglang']
+    >>> serving_plan("mixtral-8x7b", "H100-80GB", tenants=8, rank=16, context_tokens=8192)[0].command is None
+    True
     """
-    commands = launch_commands(model, gpu, tenants=tenants, rank=rank, context_tokens=context_tokens,
-                               target_modules=target_modules, slots=slots, memory_fraction=memory_fraction,
-                               dtype_bytes=dtype_bytes)
-    base = base_params(load_model_config(model)) * dtype_bytes
-    per_token = kv_bytes_per_token(model, dtype_bytes=dtype_bytes, context_tokens=context_tokens)
-    per_sequence = kv_bytes_per_sequence(model, context_tokens, dtype_bytes=dtype_bytes)
-    plans = []
-    for engine, cmd in commands.items():
-        flags = {f.flag: f for f in cmd.flags}
-        usable = next(f for f in cmd.flags if f.flag in ("--gpu-memory-utilization", "--mem-fraction-static"))
-        slots_flag = flags.get("--max-loras") or flags["--max-loras-per-batch"]
-        budget = usable.cost_mib * MIB  # type: ignore[operator]
-        lora = slots_flag.cost_mib * MIB  # type: ignore[operator]
-        left = max(0.0, budget - base - lora)
-        plans.append(EnginePlan(engine, model, gpu, budget / memory_fraction / MIB, budget / MIB, base / MIB,
-                                lora / MIB, left / MIB, int(left // per_token), int(left // per_sequence),
-                                context_tokens, cmd))
-    return tuple(plans)
+    inputs = PlanInputs(model, gpu, tenants, rank, context_tokens, None if target_modules is None else
+                        tuple(target_modules), slots, memory_fraction, tp, dtype_bytes)
+    memory = _memory(inputs)
+    fits = all(left >= seq for _, _, _, _, left, _, seq in memory)
+    commands = None
+    if fits and served_name(model) is not None:
+        commands = launch_commands(model, gpu, tenants=tenants, rank=rank, context_tokens=context_tokens,
+                                   target_modules=inputs.target_modules, slots=slots,
+                                   memory_fraction=memory_fraction, dtype_bytes=dtype_bytes, tp=tp, adapters=adapters)
+    return tuple(EnginePlan(engine, model, gpu, budget / memory_fraction / MIB, budget / MIB, base / MIB, lora / MIB,
+                            left / MIB, int(left // per_token), int(left // seq), context_tokens,
+                            None if commands is None else commands[engine], seq / MIB, tp)
+                 for engine, budget, base, lora, left, per_token, seq in memory)
+
+
+def fit_options(model: str, gpu: str, *, tenants: int, rank: int, context_tokens: int,
+                target_modules: Iterable[str] | None = None, slots: int | None = None,
+                memory_fraction: float = 0.9, dtype_bytes: int = 2, tp: int = 1) -> list[str]:
+    """Return what would fit both engines when this plan does not: tensor parallel, a larger GPU, fewer slots, a lower rank.
+
+    Each option changes one input; an option that cannot help is said to be none.
+
+    >>> fit_options("mixtral-8x7b", "H100-80GB", tenants=8, rank=16, context_tokens=8192)[:2]
+    ['tensor parallel 2 (--tp 2: two H100-80GB)', 'a larger GPU: H200-141GB']
+    """
+    base = PlanInputs(model, gpu, tenants, rank, context_tokens, None if target_modules is None else
+                      tuple(target_modules), slots, memory_fraction, tp, dtype_bytes)
+    options = []
+    tps = []
+    for size in (t for t in TP_CHOICES if t > tp):
+        try:
+            if _fits(replace(base, tp=size)):
+                tps.append(size)
+        except ValueError:  # the heads or the MLP do not split over this many GPUs
+            continue
+    options.append(f"tensor parallel {tps[0]} (--tp {tps[0]}: {_count_word(tps[0])} {gpu})" if tps
+                   else f"tensor parallel: none up to {TP_CHOICES[-1]} GPUs")
+    own = load_gpu(gpu).usable_mib
+    larger = [g for g in sorted(known_gpus(), key=lambda g: load_gpu(g).usable_mib)
+              if load_gpu(g).usable_mib > own and _fits(replace(base, gpu=g))]
+    options.append(f"a larger GPU: {larger[0]}" if larger else "a larger GPU: none of the course's")
+    fewer = [s for s in range(base.slot_count - 1, 0, -1) if _fits(replace(base, slots=s))]
+    options.append(f"fewer slots: --slots {fewer[0]}" if fewer else "fewer slots: none (even one slot does not fit)")
+    lower = [r for r in reversed(VLLM_MAX_LORA_RANKS) if r < rank and _fits(replace(base, rank=r))]
+    options.append(f"a lower rank: --rank {lower[0]}" if lower else "a lower rank: none (even rank 1 does not fit)")
+    return options
+
+
+def _count_word(n: int) -> str:
+    return {2: "two", 4: "four", 8: "eight"}[n]
+
+
+def plan_fleet(plan: EnginePlan, *, tenants: int, tenant_qps: float = 0.5, gpu_qps: float = GPU_QPS,
+               gpu_hourly_usd: float = 3.20) -> FleetPlan:
+    """Price the fleet of replicas that each run ``plan`` (its weights, slot buffers and KV cache, nothing else).
+
+    Every replica holds the base, the engine's slot buffers (shared by all ``tenants``: the rest wait in host
+    memory) and the KV cache the plan leaves; a replica is ``plan.tp`` GPUs at ``gpu_hourly_usd`` each and
+    sustains ``gpu_qps``. A dedicated tenant gets a replica of its own. So memory never adds a replica here;
+    the load does.
+
+    >>> vllm = serving_plan("llama-3.1-8b", "H100-80GB", tenants=40, rank=16, context_tokens=8192)[0]
+    >>> f = plan_fleet(vllm, tenants=40, tenant_qps=5)
+    >>> f.multi_lora_gpus, f.binding_constraint
+    (11, 'load')
+    """
+    count("tenants", tenants)
+    if not plan.fits:
+        raise ValueError(f"{plan.model} on {plan.gpu}: the plan fits no sequence; there is no fleet to price")
+    gib = 1024.0
+    budget = plan.budget_mib / gib
+    kv = (plan.budget_mib - plan.base_mib - plan.lora_mib) / gib  # the KV cache the plan leaves, to the byte
+    return fleet_plan(tenant_adapters(tenants, vram_mb=plan.lora_mib / tenants), gpu_hourly_usd=gpu_hourly_usd * plan.tp,
+                      gpu_vram_gb=budget, base_vram_gb=plan.base_mib / gib, kv_cache_gb=kv, tenant_qps=tenant_qps,
+                      gpu_qps=gpu_qps)

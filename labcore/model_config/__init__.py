@@ -22,7 +22,7 @@ PEFT could adapt and counts a LoraConfig's parameters over them.
 from __future__ import annotations
 
 from ..errors import ModelConfigError
-from .config import ModelConfig, known_models, load_model_config
+from .config import ModelConfig, hub_id, known_models, load_model_config
 from .exact import TARGET_SETS, TARGETS, ExactSizing, exact_adapter_mb, exact_sizing, lora_params, target_dims
 from .peft_layout import peft_lora_params, peft_modules
 
@@ -31,6 +31,7 @@ __all__ = [
     "ModelConfigError",
     "ModelConfig",
     "known_models",
+    "hub_id",
     "load_model_config",
     "target_dims",
     "lora_params",

@@ -21,7 +21,7 @@ from typing import Any
 from .._validate import count
 from ..errors import ModelConfigError
 
-__all__ = ["ModelConfig", "known_models", "load_model_config", "raw_model_config"]
+__all__ = ["ModelConfig", "known_models", "load_model_config", "raw_model_config", "hub_id"]
 
 _DATA = "data/models"
 # What a config.json leaves to the architecture's code, by model_type (transformers' modelling files).
@@ -197,3 +197,17 @@ def raw_model_config(config: Mapping[str, Any] | str) -> Mapping[str, Any]:
     if isinstance(config, str) and config in known_models():
         return json.loads(resources.files("labcore").joinpath(_DATA, f"{config}.json").read_text(encoding="utf-8"))
     raise ModelConfigError(f"config must be a parsed config.json or one of {list(known_models())}, got {config!r}")
+
+
+def hub_id(model: str) -> str | None:
+    """Return the Hub repository a shipped config was published as (its ``_hub_id``), or None if it has none.
+
+    The id is the repository the config's recorded ``_source`` names; the course's own demo model has none.
+
+    >>> hub_id("llama-3.1-8b"), hub_id("tiny-llama-demo")
+    ('meta-llama/Llama-3.1-8B', None)
+    """
+    if model not in known_models():
+        raise ModelConfigError(f"hub_id needs a shipped model, one of {list(known_models())}; got {model!r}")
+    value = raw_model_config(model).get("_hub_id")
+    return None if value is None else str(value)

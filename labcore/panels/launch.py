@@ -7,7 +7,7 @@ the weights and the LoRA slot buffers are in.
 
 >>> row = launch_panel().row()        # Llama-3.1-8B on an H100, 40 tenants, rank 16 on q,v, 8,192 tokens
 >>> row["vllm_command"].splitlines()[:2]
-['vllm serve llama-3.1-8b \\\\', '  --enable-lora \\\\']
+['vllm serve meta-llama/Llama-3.1-8B \\\\', '  --enable-lora \\\\']
 >>> row["vllm_sequences"], row["sglang_sequences"]
 (56, 56)
 """
@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..engines import LaunchCommand, serving_plan
+from ..engines.launch import host_adapter_bytes
 from ..plots import OKABE_ITO
 from ._panel import Control, Lines, Panel, Series, Text
 
@@ -38,19 +39,22 @@ MEMORY_FRACTION = 0.9
 def command_text(cmd: LaunchCommand) -> str:
     """Return ``cmd`` as a shell command with one flag per line (backslash continuations), ready to paste.
 
+    Its environment comes first, its notes last, as comment lines.
+
     >>> from labcore.engines import launch_commands
     >>> print(command_text(launch_commands("llama-3-8b", "L4-24GB", tenants=2, rank=8, context_tokens=2048)["vllm"]))
-    vllm serve llama-3-8b \\
+    vllm serve meta-llama/Meta-Llama-3-8B \\
       --enable-lora \\
       --max-loras 2 \\
       --max-lora-rank 8 \\
       --max-cpu-loras 2 \\
+      --lora-modules tenant-01=/adapters/tenant-01 tenant-02=/adapters/tenant-02 \\
       --gpu-memory-utilization 0.9 \\
       --max-model-len 2048
     """
-    lines = [shlex.join(cmd.program)]
+    lines = [f"{name}={shlex.quote(value)}" for name, value in cmd.env] + [shlex.join(cmd.program)]
     lines += ["  " + shlex.join([f.flag, *(f.value.split(" ") if f.value else [])]) for f in cmd.flags]
-    return " \\\n".join(lines)
+    return " \\\n".join(lines) + "".join(f"\n# {note.strip()}" for note in cmd.notes)
 
 
 def costs_text(cmd: LaunchCommand) -> str:
@@ -67,14 +71,21 @@ def costs_text(cmd: LaunchCommand) -> str:
 def _launch_state(rank: int, model: str, gpu: str, tenants: int, context_tokens: int, targets: str) -> dict[str, Any]:
     vllm, sglang = serving_plan(model, gpu, tenants=tenants, rank=rank, context_tokens=context_tokens,
                                 target_modules=LAUNCH_TARGETS[targets], memory_fraction=MEMORY_FRACTION)
-    host = next(f for f in vllm.command.flags if f.flag == "--max-cpu-loras")
+    if vllm.command is None or sglang.command is None:
+        short = max(vllm.short_mib, sglang.short_mib)
+        why = (f"no command: the weights, the slot buffers and one sequence exceed the engine's share by {short:,.0f} "
+               "MiB; python -m labcore plan says what would fit")
+        commands = {"vllm_command": why, "sglang_command": why, "costs": why}
+    else:
+        commands = {"vllm_command": command_text(vllm.command), "sglang_command": command_text(sglang.command),
+                    "costs": "vLLM\n" + costs_text(vllm.command) + "\nSGLang\n" + costs_text(sglang.command)}
+    host = host_adapter_bytes(model, tenants=tenants, rank=rank, target_modules=LAUNCH_TARGETS[targets]) / 2**20
     return {
         "usable_gib": vllm.usable_mib / 1024, "base_gib": vllm.base_mib / 1024,
-        "vllm_lora_mib": vllm.lora_mib, "sglang_lora_mib": sglang.lora_mib, "host_mib": host.cost_mib,
+        "vllm_lora_mib": vllm.lora_mib, "sglang_lora_mib": sglang.lora_mib, "host_mib": host,
         "vllm_sequences": vllm.sequences, "sglang_sequences": sglang.sequences,
         "vllm_plot": vllm.sequences or None, "sglang_plot": sglang.sequences or None,  # a log axis has no zero
-        "vllm_command": command_text(vllm.command), "sglang_command": command_text(sglang.command),
-        "costs": "vLLM\n" + costs_text(vllm.command) + "\nSGLang\n" + costs_text(sglang.command),
+        **commands,
     }
 
 

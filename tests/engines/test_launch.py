@@ -1,33 +1,26 @@
-"""labcore.engines.launch and .plan: every flag name and default checked against the engines' source.
+"""labcore.engines.launch and .plan: the commands a reader pastes, the adapters they serve, and plans that do not fit.
 
-The tables below were written from the source as read (no tag could be checked out: the vLLM and
-SGLang snapshots are over the fetch tool's size limit, so the files were read in the public code
-index and in vLLM's versioned API reference; the stored copies carry no line numbers, so each
-entry names the class and field instead):
-
-* vLLM ``vllm/config/lora.py``, ``class LoRAConfig``, fields ``max_lora_rank`` (16), ``max_loras``
-  (``Field(default=1, ge=1)``), ``max_cpu_loras`` (None), ``target_modules`` (None), as shown in the
-  API reference for v0.22.1; ``vllm/engine/arg_utils.py`` ``EngineArgs.enable_lora`` (store_true);
-  ``vllm/config/cache.py`` ``CacheConfig.gpu_memory_utilization`` (``Field(default=0.92, gt=0, le=1)``
-  in the 'stable' API reference; 0.9 through v0.11.1); ``vllm/config/model.py``
-  ``ModelConfig.max_model_len`` (``SkipValidation[int] = None``).
-* SGLang ``python/sglang/srt/server_args.py``, ``@dataclasses.dataclass class ServerArgs``: group
-  "# Model and tokenizer" ``context_length: Optional[int] = None``; group "# Memory and scheduling"
-  ``mem_fraction_static: Optional[float] = None``; group "# LoRA" ``enable_lora: Optional[bool] = None``,
-  ``max_lora_rank: Optional[int] = None``, ``lora_target_modules: ... = None``,
-  ``max_loaded_loras: Optional[int] = None``, ``max_loras_per_batch: int = 8``.
+Every flag name and default here was read in the released wheels (vLLM 0.33.0: ``vllm/config/lora.py``
+``LoRAConfig``, ``vllm/engine/arg_utils.py`` ``EngineArgs``, ``vllm/config/cache.py``, ``vllm/config/model.py``,
+``vllm/config/parallel.py``, ``vllm/entrypoints/common/cli_args.py`` ``BaseFrontendArgs.lora_modules``; SGLang
+0.5.23: ``sglang/srt/arg_groups/fields/lora.py``, ``model.py``, ``schedule.py``, ``parallel.py``).
+``tests/engines/test_release_facts.py`` checks the same flags against the facts ``make engines`` extracts.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from labcore.engines import DEFAULT_SLOTS, FLAG_DEFAULTS, LaunchFlag, launch_commands, lora_slot_bytes, serving_plan
-from labcore.errors import LabcoreError
+import json
+
+from labcore.engines import (DEFAULT_SLOTS, FLAG_DEFAULTS, LaunchFlag, adapter_loading, fit_options, launch_commands,
+                             lora_slot_bytes, served_name, serving_plan)
+from labcore.errors import LabcoreError, ModelConfigError
+from labcore.model_config import known_models
 from labcore.gpus import load_gpu
 from labcore.kv_cache import kv_bytes_per_sequence
 
-from .conftest import MIB
+from .conftest import MIB, SHIPPED
 
 SOURCE_TABLE = {
     ("vllm", "--enable-lora"): "False",
@@ -37,6 +30,8 @@ SOURCE_TABLE = {
     ("vllm", "--lora-target-modules"): "None",
     ("vllm", "--gpu-memory-utilization"): "0.92",
     ("vllm", "--max-model-len"): "None",
+    ("vllm", "--lora-modules"): "None",
+    ("vllm", "--tensor-parallel-size"): "1",
     ("sglang", "--enable-lora"): "None",
     ("sglang", "--max-loras-per-batch"): "8",
     ("sglang", "--max-lora-rank"): "None",
@@ -44,6 +39,8 @@ SOURCE_TABLE = {
     ("sglang", "--max-loaded-loras"): "None",
     ("sglang", "--mem-fraction-static"): "None",
     ("sglang", "--context-length"): "None",
+    ("sglang", "--lora-paths"): "None",
+    ("sglang", "--tp-size"): "1",
 }
 
 
@@ -60,9 +57,12 @@ def test_every_emitted_flag_and_default_is_in_the_source_table(targets):
 def test_the_commands_enable_lora_and_size_the_slots():
     cmds = launch_commands("llama-3.1-8b", "H100-80GB", tenants=40, rank=16, context_tokens=8192)
     v, s = cmds["vllm"], cmds["sglang"]
-    assert v.command == ("vllm serve llama-3.1-8b --enable-lora --max-loras 8 --max-lora-rank 16 --max-cpu-loras 40 "
-                         "--gpu-memory-utilization 0.9 --max-model-len 8192")
-    assert s.argv[:5] == ("python", "-m", "sglang.launch_server", "--model-path", "llama-3.1-8b")
+    modules = " ".join(f"tenant-{i:02d}=/adapters/tenant-{i:02d}" for i in range(1, 41))
+    assert v.command == ("vllm serve meta-llama/Llama-3.1-8B --enable-lora --max-loras 8 --max-lora-rank 16 "
+                         f"--max-cpu-loras 40 --lora-modules {modules} --gpu-memory-utilization 0.9 "
+                         "--max-model-len 8192")
+    assert s.argv[:5] == ("python", "-m", "sglang.launch_server", "--model-path", "meta-llama/Llama-3.1-8B")
+    assert f"--lora-paths {modules} --mem-fraction-static" in s.command and v.env == s.env == ()
     flags = {f.flag: f for f in s.flags}
     assert flags["--max-loras-per-batch"].value == str(DEFAULT_SLOTS + 1)  # the base model's requests count
     assert flags["--lora-target-modules"].value == "all" and flags["--max-loaded-loras"].value == "40"
@@ -81,6 +81,73 @@ def test_vllm_rounds_the_rank_up_to_an_allowed_value_and_few_tenants_get_few_slo
     assert vflags["--max-lora-rank"] == "32" and vflags["--max-loras"] == "3"
     assert vflags["--lora-target-modules"] == "q_proj"
     assert {f.flag: f.value for f in cmds["sglang"].flags}["--max-lora-rank"] == "20"
+    assert cmds["vllm"].notes[0].startswith("rank 20 -> --max-lora-rank 32, the next value vLLM allows")
+    assert not any("rank" in n for n in cmds["sglang"].notes)  # SGLang takes any rank as given
+    exact = launch_commands("llama-3-8b", "L4-24GB", tenants=3, rank=32, context_tokens=4096)
+    assert not exact["vllm"].notes
+
+
+def test_each_route_says_how_the_adapters_arrive():
+    """The fixed list names every tenant; the resolver and runtime routes set vLLM's variables and say how to load."""
+    def cmds(mode):
+        return launch_commands("qwen3-8b", "H100-80GB", tenants=3, rank=16, context_tokens=8192,
+                               adapters=adapter_loading(mode, 3, directory="/srv/lora"))
+    resolver = cmds("resolver")
+    assert resolver["vllm"].env == (("VLLM_ALLOW_RUNTIME_LORA_UPDATING", "True"),
+                                    ("VLLM_PLUGINS", "lora_filesystem_resolver"),
+                                    ("VLLM_LORA_RESOLVER_CACHE_DIR", "/srv/lora"))
+    assert resolver["vllm"].command.startswith("VLLM_ALLOW_RUNTIME_LORA_UPDATING=True VLLM_PLUGINS=lora_filesystem_"
+                                               "resolver VLLM_LORA_RESOLVER_CACHE_DIR=/srv/lora vllm serve Qwen/Qwen3-8B ")
+    assert "base_model_name_or_path" in resolver["vllm"].notes[0] and "/srv/lora/tenant-01" in resolver["vllm"].notes[0]
+    assert "--lora-modules" not in resolver["vllm"].command and "--lora-paths" not in resolver["sglang"].command
+    assert resolver["sglang"].notes[0].startswith("no resolver in SGLang")
+    assert "localhost:30000/load_lora_adapter" in resolver["sglang"].notes[1]
+    runtime = cmds("runtime")
+    assert runtime["vllm"].env == (("VLLM_ALLOW_RUNTIME_LORA_UPDATING", "True"),)
+    assert "localhost:8000/v1/load_lora_adapter" in runtime["vllm"].notes[1]
+    assert '"lora_path": "/srv/lora/tenant-01"' in runtime["vllm"].notes[1]
+    # SGLang starts without --lora-paths only with both --max-lora-rank and --lora-target-modules (lora_hook.py)
+    flags = {f.flag for f in runtime["sglang"].flags}
+    assert {"--max-lora-rank", "--lora-target-modules"} <= flags
+    static = cmds("static")
+    assert "--lora-modules tenant-01=/srv/lora/tenant-01 tenant-02=/srv/lora/tenant-02 tenant-03=" in static["vllm"].command
+
+
+def test_the_commands_serve_the_hub_id_or_the_local_folder(tmp_path):
+    for model in known_models():
+        served = served_name(model)
+        if served is None:
+            assert model == "tiny-llama-demo"
+            with pytest.raises(ModelConfigError, match="tiny-llama-demo has no published Hub repository"):
+                launch_commands(model, "L4-24GB", tenants=1, rank=8, context_tokens=512)
+            continue
+        assert "/" in served and served in SHIPPED[model]["_source"] + SHIPPED[model].get("_published_params_source", "")
+    (tmp_path / "config.json").write_text(json.dumps(SHIPPED["llama-3.1-8b"]))
+    local = launch_commands(str(tmp_path), "L4-24GB", tenants=2, rank=8, context_tokens=2048)
+    hub = launch_commands("llama-3.1-8b", "L4-24GB", tenants=2, rank=8, context_tokens=2048)
+    assert local["vllm"].argv[2] == str(tmp_path) and local["sglang"].argv[4] == str(tmp_path)
+    assert [f.cost_mib for f in local["vllm"].flags] == [f.cost_mib for f in hub["vllm"].flags]
+
+
+def test_a_plan_that_does_not_fit_has_no_command_and_says_what_would():
+    vllm, sglang = serving_plan("mixtral-8x7b", "H100-80GB", tenants=40, rank=16, context_tokens=8192)
+    assert vllm.command is None and sglang.command is None
+    assert vllm.short_mib == pytest.approx(vllm.base_mib + vllm.lora_mib + vllm.sequence_mib - vllm.budget_mib)
+    assert round(vllm.short_mib) == 20413
+    options = fit_options("mixtral-8x7b", "H100-80GB", tenants=40, rank=16, context_tokens=8192)
+    assert options[:2] == ["tensor parallel 2 (--tp 2: two H100-80GB)", "a larger GPU: H200-141GB"]
+    assert all(p.fits and p.command for p in serving_plan("mixtral-8x7b", "H100-80GB", tenants=40, rank=16,
+                                                          context_tokens=8192, tp=2))
+    assert all(p.fits for p in serving_plan("mixtral-8x7b", "H200-141GB", tenants=40, rank=16, context_tokens=8192))
+    # slots and rank: a plan short by less than its slot buffers fits with fewer slots or a lower rank
+    tight = dict(tenants=8, rank=256, context_tokens=8192, target_modules=None)
+    assert not all(p.fits for p in serving_plan("llama-3.1-8b", "L4-24GB", **tight))
+    options = fit_options("llama-3.1-8b", "L4-24GB", **tight)
+    slots = int(options[2].split("--slots ")[1])
+    rank = int(options[3].split("--rank ")[1])
+    assert all(p.fits for p in serving_plan("llama-3.1-8b", "L4-24GB", **{**tight, "slots": slots}))
+    assert not all(p.fits for p in serving_plan("llama-3.1-8b", "L4-24GB", **{**tight, "slots": slots + 1}))
+    assert all(p.fits for p in serving_plan("llama-3.1-8b", "L4-24GB", **{**tight, "rank": rank}))
 
 
 def test_the_plan_leaves_the_kv_cache_what_weights_and_buffers_do_not_take():
@@ -90,7 +157,7 @@ def test_the_plan_leaves_the_kv_cache_what_weights_and_buffers_do_not_take():
     assert vllm.sequences == int(vllm.kv_mib * MIB // (1024 * MIB)) and vllm.fits
     assert sglang.lora_mib > vllm.lora_mib  # one more slot for the base model
     tight = serving_plan("llama-3.1-70b", "A100-40GB", tenants=4, rank=16, context_tokens=8192)
-    assert not any(p.fits for p in tight) and all(p.kv_mib == 0 for p in tight)
+    assert not any(p.fits for p in tight) and all(p.kv_mib == 0 and p.command is None for p in tight)
 
 
 @pytest.mark.parametrize(("kwargs", "match"), [
