@@ -8,7 +8,6 @@ Exercises 13.1 and 13.2 are bursts the chapter has not shown, answered by a real
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from ..admission import AdmissionController
@@ -16,7 +15,8 @@ from ..errors import QueueFullError
 from ..sim import Workload, single_replica_router
 from ..sim.scenarios.admission import ADMISSION, ADMISSION_GRID, admission_run
 from .exercise import Exercise
-from .verdict import Mistake, Verdict, _grade, _printer
+from .rules import NumberRule, graded
+from .verdict import Mistake, _printer
 
 __all__ = [
     "REFUSED_BURST",
@@ -39,11 +39,6 @@ FINISH_BURST = {"slots": 2, "max_queue": 3, "arrivals": (1, 2, 3, 2, 4)}
 LONG_HOLD_MS = 600.0
 
 
-def _singular(verdict: Verdict) -> Verdict:
-    """Say "1 request" (or adapter, tenant), not "1 requests": the shared grader appends the unit as given."""
-    return Verdict(verdict.ok, re.sub(r"(?<![\d.,])1 (request|adapter|tenant)s\b", r"1 \1", verdict.message))
-
-
 def _gate(slots: int, max_queue: int, tenants: Sequence[int]) -> tuple[AdmissionController, list, int]:
     """Start a request for each of ``tenants`` (1-based) with nobody finishing: the gate, the tickets, the refusals."""
     w = Workload(tenants=max(tenants), requests=len(tenants))  # the simulator's adapters
@@ -57,8 +52,8 @@ def _gate(slots: int, max_queue: int, tenants: Sequence[int]) -> tuple[Admission
     return gate, started, refused
 
 
-def grade_refused(answer: object, *, slots: int = REFUSED_BURST["slots"], max_queue: int = REFUSED_BURST["max_queue"],
-                  arrivals: int = REFUSED_BURST["arrivals"]) -> Verdict:
+def rule_refused(*, slots: int = REFUSED_BURST["slots"], max_queue: int = REFUSED_BURST["max_queue"],
+                 arrivals: int = REFUSED_BURST["arrivals"]) -> NumberRule:
     """Grade how many of ``arrivals`` distinct-tenant requests are refused when nobody finishes (default 3).
 
     >>> print(grade_refused(5).message)
@@ -72,14 +67,14 @@ def grade_refused(answer: object, *, slots: int = REFUSED_BURST["slots"], max_qu
             "each finds it full."),
     ]
     mistakes = [(v, h) for v, h in mistakes if v != refused]
-    return _singular(_grade(answer, refused, unit="requests", what="the number refused", mistakes=mistakes,
-                               fallback=f"{slots} fit at once (every resident is then pinned), {max_queue} may wait, "
-                                        "the rest are refused.", integer=True))
+    return NumberRule(refused, unit="requests", what="the number refused", mistakes=mistakes,
+                      fallback=f"{slots} fit at once (every resident is then pinned), {max_queue} may wait, "
+                               "the rest are refused.", integer=True, singular=True)
 
 
-def grade_admitted_after_finish(answer: object, *, slots: int = FINISH_BURST["slots"],
-                                max_queue: int = FINISH_BURST["max_queue"],
-                                arrivals: Sequence[int] = FINISH_BURST["arrivals"]) -> Verdict:
+def rule_admitted_after_finish(*, slots: int = FINISH_BURST["slots"],
+                               max_queue: int = FINISH_BURST["max_queue"],
+                               arrivals: Sequence[int] = FINISH_BURST["arrivals"]) -> NumberRule:
     """Grade how many waiting requests the first admitted request's finish admits (default 2).
 
     >>> print(grade_admitted_after_finish(1).message)
@@ -95,10 +90,10 @@ def grade_admitted_after_finish(answer: object, *, slots: int = FINISH_BURST["sl
         (0, "keeps the slot pinned; a finished request releases its pin, so its adapter becomes evictable."),
     ]
     mistakes = [(v, h) for v, h in mistakes if v != expected]
-    return _singular(_grade(answer, expected, unit="requests", what="the number admitted by one finish",
-                               mistakes=mistakes, integer=True,
-                               fallback="A finish unpins one adapter; FIFO admits waiters, in order, while each one "
-                                        "fits (a resident adapter always fits)."))
+    return NumberRule(expected, unit="requests", what="the number admitted by one finish",
+                      mistakes=mistakes, integer=True,
+                      fallback="A finish unpins one adapter; FIFO admits waiters, in order, while each one "
+                               "fits (a resident adapter always fits).", singular=True)
 
 
 def _no_wait_pool(hold_ms: float, max_queue: int) -> int:
@@ -107,8 +102,8 @@ def _no_wait_pool(hold_ms: float, max_queue: int) -> int:
                  if admission_run(int(pool), hold_ms=hold_ms, max_queue=max_queue).queued == 0), 0)
 
 
-def grade_no_wait_pool(prediction: object, *, hold_ms: float = LONG_HOLD_MS,
-                       max_queue: int = ADMISSION.max_queue) -> Verdict:
+def rule_no_wait_pool(*, hold_ms: float = LONG_HOLD_MS,
+                      max_queue: int = ADMISSION.max_queue) -> NumberRule:
     """Grade a prediction: the smallest pool (a value of the panel's slider) at which nobody waits, at ``hold_ms``.
 
     The answer is read from the chapter's runs at every pool size of the panel (default: 36 adapters when each
@@ -125,14 +120,17 @@ def grade_no_wait_pool(prediction: object, *, hold_ms: float = LONG_HOLD_MS,
         (ADMISSION.tenants, "is a slot for every tenant; only the adapters in flight at the same moment need one."),
     ]
     mistakes = [(v, h) for v, h in mistakes if v != expected]
-    return _singular(_grade(prediction, expected, unit="adapters",
-                            what=f"the smallest pool with no wait at {hold_ms:g} ms", mistakes=mistakes, rel_tol=1e-9,
-                            integer=True, fallback=f"Set the panel's hold time to {hold_ms:g} ms and move the pool: the "
-                                                   "waits stop once every adapter in flight at once has a slot."))
+    return NumberRule(expected, unit="adapters",
+                      what=f"the smallest pool with no wait at {hold_ms:g} ms", mistakes=mistakes, rel_tol=1e-9,
+                      integer=True, fallback=f"Set the panel's hold time to {hold_ms:g} ms and move the pool: the "
+                                             "waits stop once every adapter in flight at once has a slot.", singular=True)
 
 
+grade_refused = graded(rule_refused)
 check_refused = _printer(grade_refused)
+grade_admitted_after_finish = graded(rule_admitted_after_finish)
 check_admitted_after_finish = _printer(grade_admitted_after_finish)
+grade_no_wait_pool = graded(rule_no_wait_pool)
 check_no_wait_pool = _printer(grade_no_wait_pool)
 
 

@@ -8,13 +8,13 @@ Exercise 10.1 resizes a fleet by more than one replica (the chapter shows one st
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..affinity import bounded_capacity, bounded_choice
 from .exercise import Exercise
-from .verdict import Mistake, Verdict, _grade, _printer
+from .rules import NumberRule, graded
+from .verdict import Mistake, Verdict, _printer
 
 __all__ = [
     "RESIZE",
@@ -35,12 +35,7 @@ RESIZE = (6, 8)
 CAP_CASE = {"total_in_flight": 40, "replicas": 4, "load_factor": 1.25}
 
 
-def _singular(verdict: Verdict) -> Verdict:
-    """Say "1 request" (or adapter, tenant), not "1 requests": the shared grader appends the unit as given."""
-    return Verdict(verdict.ok, re.sub(r"(?<![\d.,])1 (request|adapter|tenant)s\b", r"1 \1", verdict.message))
-
-
-def grade_moved_fraction(answer: object, *, before: int = RESIZE[0], after: int = RESIZE[1]) -> Verdict:
+def rule_moved_fraction(*, before: int = RESIZE[0], after: int = RESIZE[1]) -> NumberRule:
     """Grade the share of tenants rendezvous hashing moves when ``before`` replicas become ``after`` (default 0.25).
 
     A tenant moves only when the replica it now scores highest on is a new one (growth) or a removed one
@@ -67,14 +62,14 @@ def grade_moved_fraction(answer: object, *, before: int = RESIZE[0], after: int 
         (100 * expected, "is a percentage; the question asks for a fraction between 0 and 1."),
     ]
     mistakes = [(v, h) for v, h in mistakes if not math.isclose(v, expected, rel_tol=0.05)]
-    return _grade(answer, expected, unit="of the tenants",
-                  what=f"the share moved from {before} to {after} replicas", mistakes=mistakes,
-                  fallback="A tenant moves only if a new replica now scores highest for it.", rel_tol=0.05)
+    return NumberRule(expected, unit="of the tenants",
+                      what=f"the share moved from {before} to {after} replicas", mistakes=mistakes,
+                      fallback="A tenant moves only if a new replica now scores highest for it.", rel_tol=0.05)
 
 
-def grade_bounded_capacity(answer: object, *, total_in_flight: int = int(CAP_CASE["total_in_flight"]),
-                           replicas: int = int(CAP_CASE["replicas"]),
-                           load_factor: float = CAP_CASE["load_factor"]) -> Verdict:
+def rule_bounded_capacity(*, total_in_flight: int = int(CAP_CASE["total_in_flight"]),
+                          replicas: int = int(CAP_CASE["replicas"]),
+                          load_factor: float = CAP_CASE["load_factor"]) -> NumberRule:
     """Grade the bounded-load cap: how many requests in flight one replica may hold (default 13).
 
     >>> grade_bounded_capacity(12.8125).message
@@ -89,8 +84,8 @@ def grade_bounded_capacity(answer: object, *, total_in_flight: int = int(CAP_CAS
         (load_factor * total_in_flight / replicas, "forgets the arriving request: use L + 1."),
     ]
     mistakes = [(v, h) for v, h in mistakes if v != expected]
-    return _singular(_grade(answer, expected, unit="requests", what="the per-replica cap", mistakes=mistakes,
-                               fallback="cap = ceil(c × (L + 1) / R).", rel_tol=1e-9, integer=True))
+    return NumberRule(expected, unit="requests", what="the per-replica cap", mistakes=mistakes,
+                      fallback="cap = ceil(c × (L + 1) / R).", rel_tol=1e-9, integer=True, singular=True)
 
 
 #: Exercise 10.3's probe states, ``(ranking, loads, load_factor)``: together they tell the rule from each known
@@ -182,7 +177,9 @@ def grade_bounded_choice(answer: Any, *,
                           f"ranking with load + 1 ≤ {_cap(l, c)} is {expected[n]}.")
 
 
+grade_moved_fraction = graded(rule_moved_fraction)
 check_moved_fraction = _printer(grade_moved_fraction)
+grade_bounded_capacity = graded(rule_bounded_capacity)
 check_bounded_capacity = _printer(grade_bounded_capacity)
 check_bounded_choice = _printer(grade_bounded_choice)
 

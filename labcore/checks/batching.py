@@ -6,11 +6,11 @@ Exercise 12.3 is graded against the chapter's fit (:func:`labcore.batching.fit_s
 
 from __future__ import annotations
 
-import re
 
 from ..batching import FLAT_OVERHEAD, PUNICA_FIG9_BATCH, break_even_utilisation, expected_distinct, fit_sgmv
 from .exercise import Exercise
-from .verdict import Mistake, Verdict, _grade, _printer
+from .rules import NumberRule, graded
+from .verdict import Mistake, _printer
 
 __all__ = [
     "grade_break_even_pct",
@@ -27,12 +27,7 @@ __all__ = [
 TWO_ADAPTERS = {"distinct": 2, "rank": 64}
 
 
-def _singular(verdict: Verdict) -> Verdict:
-    """Say "1 request" (or adapter, tenant), not "1 requests": the shared grader appends the unit as given."""
-    return Verdict(verdict.ok, re.sub(r"(?<![\d.,])1 (request|adapter|tenant)s\b", r"1 \1", verdict.message))
-
-
-def grade_break_even_pct(answer: object, *, overhead: float = 0.10) -> Verdict:
+def rule_break_even_pct(*, overhead: float = 0.10) -> NumberRule:
     """Grade the utilisation (%) above which a merged GPU beats dynamic serving at ``overhead``.
 
     >>> grade_break_even_pct(90).message
@@ -45,11 +40,11 @@ def grade_break_even_pct(answer: object, *, overhead: float = 0.10) -> Verdict:
         (expected / 100, "is a fraction; the question asks for a percentage (multiply by 100)."),
         (100 * (1 + overhead), "is the dynamic cost factor; the break-even is its inverse."),
     ]
-    return _grade(answer, expected, unit="%", what="the break-even utilisation", mistakes=mistakes,
-                  fallback="Merged wins when utilisation × (1 + overhead) ≥ 1.", rel_tol=0.002)
+    return NumberRule(expected, unit="%", what="the break-even utilisation", mistakes=mistakes,
+                      fallback="Merged wins when utilisation × (1 + overhead) ≥ 1.", rel_tol=0.002)
 
 
-def grade_expected_distinct(answer: object, *, batch_size: int = 4, tenants: int = 2) -> Verdict:
+def rule_expected_distinct(*, batch_size: int = 4, tenants: int = 2) -> NumberRule:
     """Grade the expected distinct adapters in a batch of ``batch_size`` over ``tenants`` equally popular ones.
 
     >>> grade_expected_distinct(1.875).ok
@@ -63,12 +58,12 @@ def grade_expected_distinct(answer: object, *, batch_size: int = 4, tenants: int
         (tenants * (1 / tenants) ** batch_size, "is the chance of an adapter filling the whole batch; use "
                                                 "1 − (1 − p)^B per adapter."),
     ]
-    return _singular(_grade(answer, expected, unit="adapters", what="the expected distinct adapters", mistakes=mistakes,
-                  fallback="E[distinct] = Σ 1 − (1 − p_i)^B.", rel_tol=0.005))
+    return NumberRule(expected, unit="adapters", what="the expected distinct adapters", mistakes=mistakes,
+                      fallback="E[distinct] = Σ 1 − (1 − p_i)^B.", rel_tol=0.005, singular=True)
 
 
-def grade_batch_overhead_pct(prediction: object, *, distinct: int = TWO_ADAPTERS["distinct"],
-                             rank: int = TWO_ADAPTERS["rank"]) -> Verdict:
+def rule_batch_overhead_pct(*, distinct: int = TWO_ADAPTERS["distinct"],
+                            rank: int = TWO_ADAPTERS["rank"]) -> NumberRule:
     """Grade a prediction of the fitted overhead (%) of a decode batch with ``distinct`` adapters of ``rank``.
 
     The answer is the chapter's fit, as its panel shows it (default: two rank-64 adapters, about 5.14%); a
@@ -92,14 +87,17 @@ def grade_batch_overhead_pct(prediction: object, *, distinct: int = TWO_ADAPTERS
                                                                  "many different adapters it holds."),
         (expected / 100, "is a fraction; the question asks for a percentage (multiply by 100)."),
     ]
-    return _grade(prediction, expected, unit="%", what=f"the overhead of {distinct} distinct rank-{rank} adapters",
-                  mistakes=mistakes, rel_tol=0.02,
-                  fallback=f"overhead = {flat:g}% × kernel_us({distinct}, {rank}) / kernel_us(1, {rank}); set the "
-                           f"panel to {distinct} distinct adapters at r={rank} to read it.")
+    return NumberRule(expected, unit="%", what=f"the overhead of {distinct} distinct rank-{rank} adapters",
+                      mistakes=mistakes, rel_tol=0.02,
+                      fallback=f"overhead = {flat:g}% × kernel_us({distinct}, {rank}) / kernel_us(1, {rank}); set the "
+                               f"panel to {distinct} distinct adapters at r={rank} to read it.")
 
 
+grade_break_even_pct = graded(rule_break_even_pct)
 check_break_even_pct = _printer(grade_break_even_pct)
+grade_expected_distinct = graded(rule_expected_distinct)
 check_expected_distinct = _printer(grade_expected_distinct)
+grade_batch_overhead_pct = graded(rule_batch_overhead_pct)
 check_batch_overhead_pct = _printer(grade_batch_overhead_pct)
 
 

@@ -13,7 +13,8 @@ from ..links import LAB_HOST_TO_GPU
 from ..model_config import exact_adapter_mb
 from ..panels.cache import lru_thrash_panel
 from .exercise import Exercise
-from .verdict import Mistake, Verdict, _grade, _printer
+from .rules import ListRule, NumberRule, graded
+from .verdict import Mistake, _printer
 
 __all__ = [
     "EVICTION_EXERCISE",
@@ -36,7 +37,7 @@ def _evictions(cache_cls: Any, sequence: Sequence[str], slots: int) -> list[str]
     return [split_key(key)[0] for key in cache.eviction_log]
 
 
-def grade_lru_evictions(answer: Any, *, sequence: Sequence[str] = EVICTION_EXERCISE, slots: int = 2) -> Verdict:
+def rule_lru_evictions(*, sequence: Sequence[str] = EVICTION_EXERCISE, slots: int = 2) -> ListRule:
     """Grade the adapters an LRU cache with room for ``slots`` evicts on ``sequence``, in order.
 
     >>> grade_lru_evictions(["b", "a", "c"]).ok
@@ -44,33 +45,28 @@ def grade_lru_evictions(answer: Any, *, sequence: Sequence[str] = EVICTION_EXERC
     >>> print(grade_lru_evictions(["a", "b"]).message)
     ✗ ['a', 'b'] is what FIFO evicts: it ignores the hit on 'a'. LRU moves an adapter to the back of the line on every hit.
     """
-    if answer is None or answer is Ellipsis:
-        return Verdict(False, "✗ Not answered yet: replace None with the list of evicted adapters, e.g. ['x', 'y'].")
-    if isinstance(answer, str) or not isinstance(answer, (list, tuple)):
-        return Verdict(False, f"✗ Expected a list of adapter names such as ['x', 'y'], got {answer!r}.")
-    got = [split_key(getattr(a, "name", str(a)))[0] for a in answer]
     expected = _evictions(AdapterCache, sequence, slots)
-    if got == expected:
-        return Verdict(True, f"✓ Correct: LRU evicts {expected}, least recently used first.")
     fifo = _evictions(FifoAdapterCache, sequence, slots)
-    if got == fifo:
-        first_hit = next(n for i, n in enumerate(sequence) if n in sequence[:i])
-        return Verdict(False, f"✗ {got} is what FIFO evicts: it ignores the hit on {first_hit!r}. LRU moves an "
-                              "adapter to the back of the line on every hit.")
-    if sorted(got) == sorted(expected):
-        return Verdict(False, "✗ Right adapters, wrong order: list them in the order they were evicted.")
-    if len(got) != len(expected):
-        return Verdict(False, f"✗ {got} has {len(got)} eviction(s); with room for {slots} there are {len(expected)}. "
-                              "Count a miss that finds the cache full as one eviction.")
-    return Verdict(False, f"✗ {got} is not it. Walk the sequence {list(sequence)} keeping the {slots} adapters in "
-                          "order of last use; a miss evicts the one used longest ago.")
+    first_hit = next(n for i, n in enumerate(sequence) if n in sequence[:i])
+    return ListRule(
+        expected, correct=f"✓ Correct: LRU evicts {expected}, least recently used first.",
+        known=((fifo, f"✗ {fifo} is what FIFO evicts: it ignores the hit on {first_hit!r}. LRU moves an adapter to "
+                      "the back of the line on every hit."),),
+        reordered="✗ Right adapters, wrong order: list them in the order they were evicted.",
+        miscounted=f"✗ {{got}} has {{count}} eviction(s); with room for {slots} there are {len(expected)}. Count a "
+                   "miss that finds the cache full as one eviction.",
+        other=f"✗ {{got}} is not it. Walk the sequence {list(sequence)} keeping the {slots} adapters in order of last "
+              "use; a miss evicts the one used longest ago.",
+        unanswered="✗ Not answered yet: replace None with the list of evicted adapters, e.g. ['x', 'y'].",
+        not_a_list="✗ Expected a list of adapter names such as ['x', 'y'], got {answer}.")
 
 
+grade_lru_evictions = graded(rule_lru_evictions)
 check_lru_evictions = _printer(grade_lru_evictions)
 
 
-def grade_miss_load_ms(answer: Any, *, vram_mb: float = 16.0,
-                       transfer_mb_per_ms: float = LAB_HOST_TO_GPU.mb_per_ms) -> Verdict:
+def rule_miss_load_ms(*, vram_mb: float = 16.0,
+                      transfer_mb_per_ms: float = LAB_HOST_TO_GPU.mb_per_ms) -> NumberRule:
     """Grade the load time (ms) a cache miss pays for an adapter of ``vram_mb`` at ``transfer_mb_per_ms`` (2 ms).
 
     >>> print(grade_miss_load_ms(128).message)
@@ -87,14 +83,15 @@ def grade_miss_load_ms(answer: Any, *, vram_mb: float = 16.0,
         (expected / 1000, "is in seconds; the question asks for milliseconds."),
     ]
     mistakes = [(v, h) for v, h in mistakes if v != expected]
-    return _grade(answer, expected, unit="ms", what="the load time of one miss", mistakes=mistakes,
-                  fallback="Load time = adapter size (MiB) / host-to-device bandwidth (MiB per ms).", rel_tol=0.01)
+    return NumberRule(expected, unit="ms", what="the load time of one miss", mistakes=mistakes,
+                      fallback="Load time = adapter size (MiB) / host-to-device bandwidth (MiB per ms).", rel_tol=0.01)
 
 
+grade_miss_load_ms = graded(rule_miss_load_ms)
 check_miss_load_ms = _printer(grade_miss_load_ms)
 
 
-def grade_thrash_hit_pct(answer: Any, *, budget_mb: int = 448, tenants: int = 40, zipf_s: float = 0.0) -> Verdict:
+def rule_thrash_hit_pct(*, budget_mb: int = 448, tenants: int = 40, zipf_s: float = 0.0) -> NumberRule:
     """Grade a prediction of LRU's hit rate (%) on chapter 4's thrash panel at one state (default: uniform, 448 MiB).
 
     The expected value is the panel's own (``lru_hit_pct``); a prediction within two percentage points is right.
@@ -117,12 +114,13 @@ def grade_thrash_hit_pct(answer: Any, *, budget_mb: int = 448, tenants: int = 40
          f"is what skewed traffic (s = 1) gets at {budget_mb:g} MiB; with s = {zipf_s:g} no adapter is cheap to drop."),
     ]
     tolerance = 2.0  # percentage points: a prediction, not a computation
-    return _grade(answer, expected, unit="%", what=f"LRU's hit rate at {budget_mb:g} MiB", rel_tol=tolerance / expected,
-                  mistakes=[(v, h) for v, h in mistakes if abs(v - expected) > tolerance],
-                  fallback=f"With uniform popularity every adapter is equally likely: the cache holds {fits} of "
-                           f"{tenants}, so about that share of requests hit.")
+    return NumberRule(expected, unit="%", what=f"LRU's hit rate at {budget_mb:g} MiB", rel_tol=tolerance / expected,
+                      mistakes=[(v, h) for v, h in mistakes if abs(v - expected) > tolerance],
+                      fallback=f"With uniform popularity every adapter is equally likely: the cache holds {fits} of "
+                               f"{tenants}, so about that share of requests hit.")
 
 
+grade_thrash_hit_pct = graded(rule_thrash_hit_pct)
 check_thrash_hit_pct = _printer(grade_thrash_hit_pct)
 
 #: The adapters of the chapter's seeded day (the square formula's 16 MiB) and the exact size of the same adapter.

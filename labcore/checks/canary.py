@@ -9,12 +9,12 @@ seeded rollout (:func:`labcore.sim.scenarios.canary.canary_log`, the panel's sta
 from __future__ import annotations
 
 import functools
-import re
 
 from ..canary import ABORT, COMPLETE, DEFAULT_RAMP, HOLD, CanarySplit, CanaryThresholds
 from ..sim.scenarios.canary import canary_log
 from .exercise import Exercise
-from .verdict import Mistake, Verdict, _grade, _printer
+from .rules import ChoiceRule, NumberRule, graded
+from .verdict import Mistake, _printer
 
 __all__ = [
     "SPLIT_USERS",
@@ -35,13 +35,8 @@ TENANT, STABLE, CANDIDATE = "support-bot", "1.10.0", "2.0.0"
 AT_LIMIT = {"candidate_error_pct": 0.5, "candidate_latency_ms": 42.0, "candidate_quality": 0.85}
 
 
-def _singular(verdict: Verdict) -> Verdict:
-    """Say "1 request" (or adapter, tenant), not "1 requests": the shared grader appends the unit as given."""
-    return Verdict(verdict.ok, re.sub(r"(?<![\d.,])1 (request|adapter|tenant)s\b", r"1 \1", verdict.message))
-
-
-def grade_requests_before_judging(answer: object, *, min_requests: int = CanaryThresholds().min_requests,
-                                  fraction: float = DEFAULT_RAMP[1]) -> Verdict:
+def rule_requests_before_judging(*, min_requests: int = CanaryThresholds().min_requests,
+                                 fraction: float = DEFAULT_RAMP[1]) -> NumberRule:
     """Grade how many tenant requests a fresh window at ``fraction`` takes before the candidate has ``min_requests``.
 
     The default is the second ramp step (25%): 200 / 0.25 = 800.
@@ -61,9 +56,9 @@ def grade_requests_before_judging(answer: object, *, min_requests: int = CanaryT
     if fraction != DEFAULT_RAMP[0]:
         mistakes.append((min_requests / DEFAULT_RAMP[0], f"is the first step's answer, at {DEFAULT_RAMP[0]:.0%}; the "
                                                          f"new window runs at {fraction:.0%}."))
-    return _singular(_grade(answer, expected, unit="requests", what="the tenant requests needed",
-                               mistakes=mistakes, fallback="total requests × canary fraction = candidate requests.",
-                               rel_tol=0.01))
+    return NumberRule(expected, unit="requests", what="the tenant requests needed",
+                      mistakes=mistakes, fallback="total requests × canary fraction = candidate requests.",
+                      rel_tol=0.01, singular=True)
 
 
 @functools.lru_cache(maxsize=8)
@@ -75,8 +70,8 @@ def _widened_share(before: float, after: float, users: int) -> float:
     return sum(small.in_canary(k) for k in on_wide) / len(on_wide)
 
 
-def grade_sticky_share(answer: object, *, before: float = DEFAULT_RAMP[0], after: float = DEFAULT_RAMP[1],
-                       users: int = SPLIT_USERS) -> Verdict:
+def rule_sticky_share(*, before: float = DEFAULT_RAMP[0], after: float = DEFAULT_RAMP[1],
+                      users: int = SPLIT_USERS) -> NumberRule:
     """Grade which share of the users on the candidate at ``after`` were already on it at ``before``.
 
     Measured over the chapter's ``users`` keys (about ``before / after``: the wider canary keeps every earlier user
@@ -97,10 +92,10 @@ def grade_sticky_share(answer: object, *, before: float = DEFAULT_RAMP[0], after
         (1 - before / after, "is the share of newcomers; the question asks for those who were already there."),
         (100 * before / after, "is a percentage; the question asks for a fraction between 0 and 1."),
     ]
-    return _grade(answer, expected, unit="of them",
-                  what=f"the share of the {after:.0%} canary's users already on it at {before:.0%}", mistakes=mistakes,
-                  fallback="A user is on the candidate when hash(user) < fraction: the wider canary holds every "
-                           "earlier user, plus new ones.", rel_tol=0.05)
+    return NumberRule(expected, unit="of them",
+                      what=f"the share of the {after:.0%} canary's users already on it at {before:.0%}", mistakes=mistakes,
+                      fallback="A user is on the candidate when hash(user) < fraction: the wider canary holds every "
+                               "earlier user, plus new ones.", rel_tol=0.05)
 
 
 _ACTION_WORDS = {HOLD: ("hold", "holds", "held", "on hold"), ABORT: ("abort", "aborts", "aborted", "abort it"),
@@ -108,9 +103,9 @@ _ACTION_WORDS = {HOLD: ("hold", "holds", "held", "on hold"), ABORT: ("abort", "a
                             "promoted to 100%", "100%")}
 
 
-def grade_canary_outcome(prediction: object, *, candidate_error_pct: float = AT_LIMIT["candidate_error_pct"],
-                         candidate_latency_ms: float = AT_LIMIT["candidate_latency_ms"],
-                         candidate_quality: float = AT_LIMIT["candidate_quality"]) -> Verdict:
+def rule_canary_outcome(*, candidate_error_pct: float = AT_LIMIT["candidate_error_pct"],
+                        candidate_latency_ms: float = AT_LIMIT["candidate_latency_ms"],
+                        candidate_quality: float = AT_LIMIT["candidate_quality"]) -> ChoiceRule:
     """Grade a prediction of how the chapter's rollout ends for a candidate: ``"hold"``, ``"abort"`` or ``"complete"``.
 
     The answer is the last decision of :func:`canary_log` for that candidate (the panel's state). The default
@@ -121,34 +116,32 @@ def grade_canary_outcome(prediction: object, *, candidate_error_pct: float = AT_
     >>> print(grade_canary_outcome("abort").message.split(":")[0])
     ✗ An abort needs even the optimistic end of the drop above the limit
     """
-    if prediction is None or prediction is Ellipsis:
-        return Verdict(False, "✗ Not answered yet: replace None with \"hold\", \"abort\" or \"complete\".")
-    if not isinstance(prediction, str):
-        return Verdict(False, f"✗ Expected one word, \"hold\", \"abort\" or \"complete\", got {prediction!r}.")
     log = canary_log(candidate_error_pct, candidate_latency_ms, candidate_quality)
     last = log[-1]
-    said = next((action for action, words in _ACTION_WORDS.items() if prediction.strip().lower() in words), None)
-    if said is None:
-        return Verdict(False, f"✗ {prediction!r} is not one of the controller's outcomes: answer \"hold\", \"abort\" "
-                              "or \"complete\" (promoted to 100%).")
-    if said == last.action:
-        return Verdict(True, f"✓ Correct: after {len(log)} decisions the rollout ends on {last.action} at "
-                             f"{last.fraction_before:.0%}: {last.reason}.")
     limit = CanaryThresholds().max_score_drop
     hints = {
-        ABORT: f"An abort needs even the optimistic end of the drop above the limit: difference − z × standard error "
-               f"> {limit:g}. A candidate whose true drop is the limit looks better than that about half the time, "
-               "and the rest is noise the band absorbs.",
-        COMPLETE: f"A promotion needs even the pessimistic end of the drop within the limit: difference + z × "
+        ABORT: f"✗ An abort needs even the optimistic end of the drop above the limit: difference − z × standard "
+               f"error > {limit:g}. A candidate whose true drop is the limit looks better than that about half the "
+               "time, and the rest is noise the band absorbs.",
+        COMPLETE: f"✗ A promotion needs even the pessimistic end of the drop within the limit: difference + z × "
                   f"standard error ≤ {limit:g}. A true drop of exactly the limit never gets its pessimistic end "
                   "inside it.",
-        HOLD: "The evidence is clear here: the controller does not hold.",
+        HOLD: f"✗ The evidence is clear here: the controller does not hold. This run ends on {last.action} after "
+              f"{len(log)} decisions.",
     }
-    return Verdict(False, f"✗ {hints[said]} This run ends on {last.action} after {len(log)} decisions."
-                   if said == HOLD else f"✗ {hints[said]}")
+    hints[last.action] = (f"✓ Correct: after {len(log)} decisions the rollout ends on {last.action} at "
+                          f"{last.fraction_before:.0%}: {last.reason}.")
+    return ChoiceRule(last.action, options=(HOLD, ABORT, COMPLETE), words=_ACTION_WORDS, messages=hints,
+                      unanswered='✗ Not answered yet: replace None with "hold", "abort" or "complete".',
+                      not_text='✗ Expected one word, "hold", "abort" or "complete", got {answer}.',
+                      unknown='✗ {answer} is not one of the controller\'s outcomes: answer "hold", "abort" or '
+                              '"complete" (promoted to 100%).')
 
 
+grade_canary_outcome = graded(rule_canary_outcome)
+grade_requests_before_judging = graded(rule_requests_before_judging)
 check_requests_before_judging = _printer(grade_requests_before_judging)
+grade_sticky_share = graded(rule_sticky_share)
 check_sticky_share = _printer(grade_sticky_share)
 check_canary_outcome = _printer(grade_canary_outcome)
 

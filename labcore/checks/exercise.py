@@ -13,8 +13,8 @@ Kinds: ``compute`` (a number from what the chapter taught, for a case it has not
 >>> from labcore.checks.cache import grade_miss_load_ms
 >>> e = Exercise("4.2", "04_the_cache", "compute", grade_miss_load_ms, right=8.0, wrong=(1024.0, 0.125),
 ...              kwargs={"vram_mb": 64.0})
->>> e.verdict(8.0).ok, e.key
-(True, 'grade_miss_load_ms(vram_mb=64.0)')
+>>> e.verdict(8.0).ok, e.key, e.rule().expected
+(True, 'grade_miss_load_ms(vram_mb=64.0)', 8.0)
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from typing import Any
 
 from ..progress import exercise_key
 from .._validate import choice, text
+from .rules import Rule, rule_of
 from .verdict import Verdict
 
 __all__ = ["KINDS", "Exercise"]
@@ -68,3 +69,11 @@ class Exercise:
     def verdict(self, answer: Any) -> Verdict:
         """Return the check's verdict on ``answer``, with the page's arguments."""
         return self.grade(answer, **self.kwargs)
+
+    def rule(self) -> Rule | None:
+        """Return the rule its check judges by, with the page's arguments, or None when it runs code (a function).
+
+        A page with no kernel can judge an exercise that has a rule (:meth:`Rule.to_json`); one without needs Python.
+        """
+        make = rule_of(self.grade)
+        return None if make is None else make(**self.kwargs)

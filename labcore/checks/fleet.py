@@ -12,13 +12,13 @@ the shared GPUs serve dynamically.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from ..adapter import tenant_adapters
 from ..capacity import DYNAMIC_OVERHEAD
 from ..fleet import GPU_QPS, FleetPlan, fleet_plan
 from .exercise import Exercise
-from .verdict import Mistake, Verdict, _close, _grade, _printer
+from .rules import NumberRule, graded
+from .verdict import Mistake, _close, _printer
 
 __all__ = [
     "grade_savings_pct",
@@ -56,7 +56,7 @@ def _distinct(mistakes: list[Mistake], expected: float) -> list[Mistake]:
     return out
 
 
-def grade_savings_pct(answer: Any, *, tenants: int = 40, gpu_hourly_usd: float = 3.20) -> Verdict:
+def rule_savings_pct(*, tenants: int = 40, gpu_hourly_usd: float = 3.20) -> NumberRule:
     """Grade the percentage saved by multi-LoRA over one GPU per tenant, memory the only limit (default: 97.5%).
 
     >>> grade_savings_pct(0.975).message
@@ -71,12 +71,12 @@ def grade_savings_pct(answer: Any, *, tenants: int = 40, gpu_hourly_usd: float =
         (plan.dedicated_monthly_usd - plan.multi_lora_monthly_usd, "is the dollars saved per month; express "
                                                                     "it as a share of the dedicated bill."),
     ]
-    return _grade(answer, expected, unit="%", what="the saving", mistakes=mistakes,
-                  fallback="Savings = 1 − multi-LoRA bill / dedicated bill, as a percentage.", rel_tol=0.001)
+    return NumberRule(expected, unit="%", what="the saving", mistakes=mistakes,
+                      fallback="Savings = 1 − multi-LoRA bill / dedicated bill, as a percentage.", rel_tol=0.001)
 
 
-def grade_monthly_bill_usd(answer: Any, *, gpus: int = 1, gpu_hourly_usd: float = 3.20,
-                           hours_per_month: float = HOURS_PER_MONTH) -> Verdict:
+def rule_monthly_bill_usd(*, gpus: int = 1, gpu_hourly_usd: float = 3.20,
+                          hours_per_month: float = HOURS_PER_MONTH) -> NumberRule:
     """Grade the monthly bill of ``gpus`` GPUs at ``gpu_hourly_usd`` (default: one H100, $2,336/month).
 
     >>> grade_monthly_bill_usd(2304).ok
@@ -90,12 +90,12 @@ def grade_monthly_bill_usd(answer: Any, *, gpus: int = 1, gpu_hourly_usd: float 
         (gpus * gpu_hourly_usd * 24, "is one day; multiply by the hours in a month instead."),
         (gpus * gpu_hourly_usd * 8760, "is a year; divide by 12."),
     ]
-    return _grade(answer, expected, unit="USD", what="the monthly bill", mistakes=mistakes,
-                  fallback="Bill = GPUs · price per hour · hours per month.", rel_tol=0.001)
+    return NumberRule(expected, unit="USD", what="the monthly bill", mistakes=mistakes,
+                      fallback="Bill = GPUs · price per hour · hours per month.", rel_tol=0.001)
 
 
-def grade_fleet_bill_usd(answer: Any, *, tenants: int = 160, tenant_qps: float = 0.25, gpu_hourly_usd: float = 2.10,
-                         gpu_qps: float = GPU_QPS) -> Verdict:
+def rule_fleet_bill_usd(*, tenants: int = 160, tenant_qps: float = 0.25, gpu_hourly_usd: float = 2.10,
+                        gpu_qps: float = GPU_QPS) -> NumberRule:
     """Grade the monthly bill (USD) of the multi-LoRA fleet for ``tenants`` sending ``tenant_qps`` each (chapter 1).
 
     The default, 160 tenants at 0.25 requests/s on H100s at $2.10 an hour: 160 × 0.25 × 1.05 = 42 requests/s need
@@ -127,18 +127,21 @@ def grade_fleet_bill_usd(answer: Any, *, tenants: int = 160, tenant_qps: float =
                                                           "(365 · 24 / 12)."),
         (plan.multi_lora_gpus * gpu_hourly_usd, "is the hourly price of the fleet; multiply by 730 hours."),
     ]
-    return _grade(answer, expected, unit="USD", what="the multi-LoRA fleet's monthly bill",
-                  mistakes=_distinct(mistakes, expected), rel_tol=0.001,
-                  fallback=f"GPUs = ceil(tenants × req/s × {1 + DYNAMIC_OVERHEAD:g} / {gpu_qps:g}); "
-                           "bill = GPUs × price per hour × 730 hours.")
+    return NumberRule(expected, unit="USD", what="the multi-LoRA fleet's monthly bill",
+                      mistakes=_distinct(mistakes, expected), rel_tol=0.001,
+                      fallback=f"GPUs = ceil(tenants × req/s × {1 + DYNAMIC_OVERHEAD:g} / {gpu_qps:g}); "
+                               "bill = GPUs × price per hour × 730 hours.")
 
 
+grade_savings_pct = graded(rule_savings_pct)
 check_savings_pct = _printer(grade_savings_pct)
+grade_monthly_bill_usd = graded(rule_monthly_bill_usd)
 check_monthly_bill_usd = _printer(grade_monthly_bill_usd)
+grade_fleet_bill_usd = graded(rule_fleet_bill_usd)
 check_fleet_bill_usd = _printer(grade_fleet_bill_usd)
 
 
-def grade_fleet_gpus(answer: Any, *, tenants: int = 40, tenant_qps: float = 1.2, gpu_qps: float = GPU_QPS) -> Verdict:
+def rule_fleet_gpus(*, tenants: int = 40, tenant_qps: float = 1.2, gpu_qps: float = GPU_QPS) -> NumberRule:
     """Grade the multi-LoRA GPU count when load, not memory, sizes the fleet (default: 3 GPUs).
 
     The shared GPUs carry every tenant's requests with the 5% dynamic overhead: ceil(tenants × req/s × 1.05 / gpu_qps).
@@ -161,13 +164,13 @@ def grade_fleet_gpus(answer: Any, *, tenants: int = 40, tenant_qps: float = 1.2,
                                  f"{traffic:g} req/s."),
         (plan.dedicated_gpus, "is the dedicated fleet (one GPU per tenant); the shared fleet pools the load."),
     ]
-    return _grade(answer, expected, unit="GPUs", what="the multi-LoRA GPU count", mistakes=_distinct(mistakes, expected),
-                  fallback=f"GPUs = max(memory GPUs, ceil(total req/s × {1 + DYNAMIC_OVERHEAD:g} / req/s per GPU)).",
-                  rel_tol=1e-9, integer=True)
+    return NumberRule(expected, unit="GPUs", what="the multi-LoRA GPU count", mistakes=_distinct(mistakes, expected),
+                      fallback=f"GPUs = max(memory GPUs, ceil(total req/s × {1 + DYNAMIC_OVERHEAD:g} / req/s per GPU)).",
+                      rel_tol=1e-9, integer=True)
 
 
-def grade_savings_under_load_pct(answer: Any, *, tenants: int = 40, tenant_qps: float = 1.2,
-                                 gpu_qps: float = GPU_QPS) -> Verdict:
+def rule_savings_under_load_pct(*, tenants: int = 40, tenant_qps: float = 1.2,
+                                gpu_qps: float = GPU_QPS) -> NumberRule:
     """Grade the saving (%) when every tenant sends ``tenant_qps`` (default: 92.5%).
 
     >>> grade_savings_under_load_pct(97.5).message
@@ -188,11 +191,13 @@ def grade_savings_under_load_pct(answer: Any, *, tenants: int = 40, tenant_qps: 
                                                        "whole GPUs first."),
         (100 - expected, "is the share you still pay; savings are 100% minus that."),
     ]
-    return _grade(answer, expected, unit="%", what="the saving under load", mistakes=_distinct(mistakes, expected),
-                  fallback="Savings = 1 − multi-LoRA GPUs / dedicated GPUs, as a percentage.", rel_tol=0.001)
+    return NumberRule(expected, unit="%", what="the saving under load", mistakes=_distinct(mistakes, expected),
+                      fallback="Savings = 1 − multi-LoRA GPUs / dedicated GPUs, as a percentage.", rel_tol=0.001)
 
 
+grade_fleet_gpus = graded(rule_fleet_gpus)
 check_fleet_gpus = _printer(grade_fleet_gpus)
+grade_savings_under_load_pct = graded(rule_savings_under_load_pct)
 check_savings_under_load_pct = _printer(grade_savings_under_load_pct)
 
 

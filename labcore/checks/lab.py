@@ -25,7 +25,8 @@ from ..panels.router import your_router_state
 from ..router import MultiLoRARouter
 from .._validate import choice
 from .exercise import Exercise
-from .verdict import Mistake, Verdict, _grade, _printer
+from .rules import ChoiceRule, NumberRule, graded
+from .verdict import Mistake, Verdict, _printer
 
 __all__ = [
     "MISTAKES",
@@ -97,7 +98,7 @@ def _name(answer: Any) -> str:
     return str(answer).split("@")[0].strip().strip("'\"").lower()
 
 
-def grade_lru_case_evicts(answer: Any, *, mistake: str = "cache-without-refresh") -> Verdict:
+def rule_lru_case_evicts(*, mistake: str = "cache-without-refresh") -> ChoiceRule:
     """Grade a prediction of which adapter :func:`lru_case` evicts on the lab with ``mistake``.
 
     >>> grade_lru_case_evicts("hot").ok, grade_lru_case_evicts("hot@1.0.0").ok
@@ -105,30 +106,27 @@ def grade_lru_case_evicts(answer: Any, *, mistake: str = "cache-without-refresh"
     >>> print(grade_lru_case_evicts("cold").message)
     ✗ 'cold' is what the reference evicts, and what the test asserts; this cache never moves hot to the back of the line, however often it hits, so hot is still the oldest entry.
     """
-    if answer is None or answer is Ellipsis:
-        return Verdict(False, "✗ Not answered yet: replace None with the name of the adapter you expect to be "
-                              "evicted: 'hot', 'cold' or 'new'.")
-    if not isinstance(answer, str):
-        return Verdict(False, f"✗ Expected an adapter's name as a string ('hot', 'cold' or 'new'), got {answer!r}.")
-    got = _name(answer)
-    evicted = [_name(key) for key in lru_case(mistaken_lab(mistake))]
-    reference = [_name(key) for key in lru_case(implementation("reference"))]
-    if [got] == evicted:
-        return Verdict(True, f"✓ Correct: it evicts {evicted[0]!r}, the adapter serving the traffic, so the test's "
-                             f"assertion that {reference[0]!r} leaves fails.")
-    if [got] == reference:
-        return Verdict(False, f"✗ {got!r} is what the reference evicts, and what the test asserts; this cache never "
-                              f"moves {evicted[0]} to the back of the line, however often it hits, so {evicted[0]} "
-                              "is still the oldest entry.")
-    if got == "new":
-        return Verdict(False, "✗ 'new' is the adapter being loaded; to make room for it one of the two resident "
-                              "adapters must leave.")
-    if got in ("", "none", "nothing"):
-        return Verdict(False, "✗ The cache has room for two 16 MiB adapters (32 MiB) and holds two, so loading a "
-                              "third must evict one.")
-    return Verdict(False, f"✗ {answer!r} is not one of the test's adapters: hot, cold or new.")
+    evicted = _name(lru_case(mistaken_lab(mistake))[0])
+    reference = _name(lru_case(implementation("reference"))[0])
+    messages = {
+        "new": "✗ 'new' is the adapter being loaded; to make room for it one of the two resident adapters must leave.",
+        "nothing": "✗ The cache has room for two 16 MiB adapters (32 MiB) and holds two, so loading a third must "
+                   "evict one.",
+        reference: f"✗ {reference!r} is what the reference evicts, and what the test asserts; this cache never "
+                   f"moves {evicted} to the back of the line, however often it hits, so {evicted} is still the "
+                   "oldest entry.",
+        evicted: f"✓ Correct: it evicts {evicted!r}, the adapter serving the traffic, so the test's assertion that "
+                 f"{reference!r} leaves fails.",
+    }
+    words = {"new": ("new",), "nothing": ("", "none", "nothing"), reference: (reference,), evicted: (evicted,)}
+    return ChoiceRule(evicted, options=("hot", "cold", "new"), words=words, messages=messages, cut="@",
+                      unanswered="✗ Not answered yet: replace None with the name of the adapter you expect to be "
+                                 "evicted: 'hot', 'cold' or 'new'.",
+                      not_text="✗ Expected an adapter's name as a string ('hot', 'cold' or 'new'), got {answer}.",
+                      unknown="✗ {answer} is not one of the test's adapters: hot, cold or new.")
 
 
+grade_lru_case_evicts = graded(rule_lru_case_evicts)
 check_lru_case_evicts = _printer(grade_lru_case_evicts)
 
 
@@ -183,8 +181,8 @@ def grade_lru_test(answer: Any) -> Verdict:
 check_lru_test = _printer(grade_lru_test)
 
 
-def grade_mistake_miss_ms(answer: Any, *, overhead_pct: int = 10, adapter_vram_mb: float = 64.0,
-                          mistake: str = "router-without-overhead") -> Verdict:
+def rule_mistake_miss_ms(*, overhead_pct: int = 10, adapter_vram_mb: float = 64.0,
+                         mistake: str = "router-without-overhead") -> NumberRule:
     """Grade a prediction of the "yours" dynamic miss on chapter 5's "on your code" panel for the lab with ``mistake``.
 
     >>> grade_mistake_miss_ms(48).ok
@@ -204,10 +202,11 @@ def grade_mistake_miss_ms(answer: Any, *, overhead_pct: int = 10, adapter_vram_m
         (base_ms, f"is its hit, the base alone; a miss still copies {adapter_vram_mb:g} MiB ({load_ms:g} ms at "
                   f"{LAB_HOST_TO_GPU.mb_per_ms:g} MiB/ms)."),
     ]
-    return _grade(answer, expected, unit="ms", what="that router's dynamic miss", mistakes=mistakes, rel_tol=0.001,
-                  fallback="Without the overhead a miss costs the base latency plus the load: size / bandwidth.")
+    return NumberRule(expected, unit="ms", what="that router's dynamic miss", mistakes=mistakes, rel_tol=0.001,
+                      fallback="Without the overhead a miss costs the base latency plus the load: size / bandwidth.")
 
 
+grade_mistake_miss_ms = graded(rule_mistake_miss_ms)
 check_mistake_miss_ms = _printer(grade_mistake_miss_ms)
 
 

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from ..adapter import Adapter
 from ..prefix_cache import KEY_BY_IDENTITY, KEY_BY_NAME, PrefixCache
 from .exercise import Exercise
-from .verdict import Mistake, Verdict, _grade, _printer
+from .rules import NumberRule, graded
+from .verdict import Mistake, _printer
 
 __all__ = ["STALE_EXERCISE", "stale_hits_of", "grade_stale_hits", "check_stale_hits"]
 
@@ -28,7 +29,7 @@ def stale_hits_of(sequence: Sequence[tuple[str, str]], key_policy: str) -> int:
     return cache.stale_hits
 
 
-def grade_stale_hits(answer: object, *, sequence: Sequence[tuple[str, str]] = STALE_EXERCISE) -> Verdict:
+def rule_stale_hits(*, sequence: Sequence[tuple[str, str]] = STALE_EXERCISE) -> NumberRule:
     """Grade how many requests of ``sequence`` a cache keyed by adapter name serves stale prefixes (default 2).
 
     >>> print(grade_stale_hits(0).message)
@@ -41,11 +42,12 @@ def grade_stale_hits(answer: object, *, sequence: Sequence[tuple[str, str]] = ST
         (len(after), "counts a prefix the old version never cached: that request misses and is computed under 1.1.0."),
         (1, "stops at the first stale hit; a hit leaves the old entry in place, so the next request for it is stale too."),
     ]
-    return _grade(answer, expected, unit="requests", what="the number served stale prefixes", mistakes=mistakes,
-                  fallback="Keyed by name, a request after the swap is stale exactly when its prefix was cached "
-                           "before the swap.", integer=True)
+    return NumberRule(expected, unit="requests", what="the number served stale prefixes", mistakes=mistakes,
+                      fallback="Keyed by name, a request after the swap is stale exactly when its prefix was cached "
+                               "before the swap.", integer=True)
 
 
+grade_stale_hits = graded(rule_stale_hits)
 check_stale_hits = _printer(grade_stale_hits)
 
 

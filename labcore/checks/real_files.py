@@ -11,7 +11,8 @@ from ..model_config import exact_adapter_mb, load_model_config, lora_params, tar
 from ..peft_files.safetensors_header import safetensors_bytes
 from ..sizing import MIB, adapter_vram_mb
 from .exercise import Exercise
-from .verdict import Mistake, Verdict, _close, _grade, _printer
+from .rules import NumberRule, graded
+from .verdict import Mistake, Verdict, _close, _printer
 
 __all__ = [
     "grade_exact_adapter_mb",
@@ -24,9 +25,9 @@ __all__ = [
 ]
 
 
-def grade_exact_adapter_mb(answer: Any, *, model: str = "llama-3-8b", rank: int = 16,
-                           targets: Sequence[str] = ("q_proj", "k_proj", "v_proj", "o_proj"),
-                           bytes_per_param: int = 2) -> Verdict:
+def rule_exact_adapter_mb(*, model: str = "llama-3-8b", rank: int = 16,
+                          targets: Sequence[str] = ("q_proj", "k_proj", "v_proj", "o_proj"),
+                          bytes_per_param: int = 2) -> NumberRule:
     """Grade the exact size (MiB) of an adapter from the model's config.json; default Llama-3-8B r=16 q,k,v,o = 26.
 
     >>> grade_exact_adapter_mb(26).ok
@@ -50,13 +51,13 @@ def grade_exact_adapter_mb(answer: Any, *, model: str = "llama-3-8b", rank: int 
     ]
     mistakes = [(v, h) for v, h in mistakes if not _close(v, expected, 1e-9)]
     dims = ", ".join(f"{t.removesuffix('_proj')}: {a}→{b}" for t in targets for a, b in [target_dims(cfg, t)])
-    return _grade(answer, expected, unit="MiB", what="the exact adapter size", mistakes=mistakes,
-                  fallback=f"Sum r·(in + out) over the targets ({dims}), times the {cfg.num_hidden_layers} layers, "
-                           f"times {bytes_per_param:g} bytes, over 2^20.")
+    return NumberRule(expected, unit="MiB", what="the exact adapter size", mistakes=mistakes,
+                      fallback=f"Sum r·(in + out) over the targets ({dims}), times the {cfg.num_hidden_layers} layers, "
+                               f"times {bytes_per_param:g} bytes, over 2^20.")
 
 
-def grade_peft_tensor_bytes(answer: Any, *, model: str = "tiny-llama-demo", rank: int = 16,
-                            targets: Sequence[str] = ("q_proj", "k_proj", "v_proj", "o_proj")) -> Verdict:
+def rule_peft_tensor_bytes(*, model: str = "tiny-llama-demo", rank: int = 16,
+                           targets: Sequence[str] = ("q_proj", "k_proj", "v_proj", "o_proj")) -> NumberRule:
     """Grade the bytes of tensor data PEFT writes by default (F32) for an adapter; default: the demo model, 57,344.
 
     >>> print(grade_peft_tensor_bytes(28672).message)
@@ -75,10 +76,10 @@ def grade_peft_tensor_bytes(answer: Any, *, model: str = "tiny-llama-demo", rank
     ]
     mistakes = [(v, h) for i, (v, h) in enumerate(mistakes)
                 if not _close(v, expected, 1e-9) and not any(_close(v, w, 1e-9) for w, _ in mistakes[:i])]
-    return _grade(answer, expected, unit="bytes", what="the tensor data in adapter_model.safetensors",
-                  mistakes=mistakes, rel_tol=1e-9, integer=True,
-                  fallback="Sum r·(in + out) over targets and layers, times 4 bytes (F32); the 8-byte prefix and "
-                           "the JSON header are not tensor data.")
+    return NumberRule(expected, unit="bytes", what="the tensor data in adapter_model.safetensors",
+                      mistakes=mistakes, rel_tol=1e-9, integer=True,
+                      fallback="Sum r·(in + out) over targets and layers, times 4 bytes (F32); the 8-byte prefix and "
+                               "the JSON header are not tensor data.")
 
 
 #: The file the header exercise reads: two LoRA factors of the demo model (F32, zeros), as PEFT lays them out.
@@ -142,7 +143,9 @@ def _read_header(blob: bytes) -> dict[str, Any]:
     return json.loads(blob[8:8 + length])
 
 
+grade_exact_adapter_mb = graded(rule_exact_adapter_mb)
 check_exact_adapter_mb = _printer(grade_exact_adapter_mb)
+grade_peft_tensor_bytes = graded(rule_peft_tensor_bytes)
 check_peft_tensor_bytes = _printer(grade_peft_tensor_bytes)
 check_safetensors_header = _printer(grade_safetensors_header)
 

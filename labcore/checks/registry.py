@@ -10,7 +10,8 @@ from ..panels.registry import release_panel
 from ..sim import release_timeline
 from ..versions import parse_version
 from .exercise import Exercise
-from .verdict import Mistake, Verdict, _grade, _printer
+from .rules import NumberRule, graded
+from .verdict import Mistake, Verdict, _printer
 
 __all__ = [
     "VERSION_KEY_PROBE",
@@ -65,7 +66,7 @@ def grade_version_key(answer: Any, *, versions: Sequence[str] = VERSION_KEY_PROB
 check_version_key = _printer(grade_version_key)
 
 
-def grade_releases_behind(answer: Any, *, minor_releases: int = 15) -> Verdict:
+def rule_releases_behind(*, minor_releases: int = 15) -> NumberRule:
     """Grade how many releases a string-sorting router's "latest" trails after 1.0.0 .. 1.N.0 (default N=15: 6).
 
     >>> grade_releases_behind(6).ok
@@ -83,16 +84,17 @@ def grade_releases_behind(answer: Any, *, minor_releases: int = 15) -> Verdict:
         (len(t.versions) - 1, "counts every release after 1.0.0; the string sort is right up to 1.9.0."),
     ]
     mistakes = [(v, h) for v, h in mistakes if v != expected]
-    return _grade(answer, expected, unit="releases", what=f"the string sort's lag after {t.versions[-1]}",
-                  mistakes=mistakes, rel_tol=1e-9, integer=True,
-                  fallback=f"List 1.0.0 .. {t.versions[-1]}, take max() of the strings, and count the releases "
-                           "published after it.")
+    return NumberRule(expected, unit="releases", what=f"the string sort's lag after {t.versions[-1]}",
+                      mistakes=mistakes, rel_tol=1e-9, integer=True,
+                      fallback=f"List 1.0.0 .. {t.versions[-1]}, take max() of the strings, and count the releases "
+                               "published after it.")
 
 
+grade_releases_behind = graded(rule_releases_behind)
 check_releases_behind = _printer(grade_releases_behind)
 
 
-def grade_stale_traffic_pct(answer: Any, *, minor_releases: int = 20, pinned_pct: int = 75) -> Verdict:
+def rule_stale_traffic_pct(*, minor_releases: int = 20, pinned_pct: int = 75) -> NumberRule:
     """Grade a prediction of the share of *all* traffic a string sort sends to a stale adapter after 1.N.0.
 
     The expected value is what chapter 3's release panel reads at that state (``stale_all_pct``); a prediction
@@ -118,13 +120,14 @@ def grade_stale_traffic_pct(answer: Any, *, minor_releases: int = 20, pinned_pct
                                                f"{t.versions[0]}'s week carries traffic too, {weeks} weeks in all."),
     ]
     tolerance = 0.5  # percentage points: the panel shows whole percents
-    return _grade(answer, expected, unit="%", what=f'the stale share of all traffic after {t.versions[-1]} with '
-                  f"{pinned_pct}% pinned", mistakes=[(v, h) for v, h in mistakes if abs(v - expected) > tolerance],
-                  rel_tol=tolerance / expected,
-                  fallback=f"Count the weeks the string sort was wrong (from 1.10.0 to {t.versions[-1]}), divide by "
-                           f"all {weeks} weeks, and keep the {100 * unpinned:g}% of requests that do not pin.")
+    return NumberRule(expected, unit="%", what=f'the stale share of all traffic after {t.versions[-1]} with '
+                      f"{pinned_pct}% pinned", mistakes=[(v, h) for v, h in mistakes if abs(v - expected) > tolerance],
+                      rel_tol=tolerance / expected,
+                      fallback=f"Count the weeks the string sort was wrong (from 1.10.0 to {t.versions[-1]}), divide by "
+                               f"all {weeks} weeks, and keep the {100 * unpinned:g}% of requests that do not pin.")
 
 
+grade_stale_traffic_pct = graded(rule_stale_traffic_pct)
 check_stale_traffic_pct = _printer(grade_stale_traffic_pct)
 
 

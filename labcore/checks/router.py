@@ -3,8 +3,6 @@ miss over another host-to-GPU link read off the latency panel (chapter 5)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..adapter import Adapter
 from ..cache import AdapterCache
 from ..capacity import DYNAMIC_OVERHEAD
@@ -14,7 +12,8 @@ from ..registry import AdapterRegistry
 from ..router import MultiLoRARouter
 from ..sizing import MIB, adapter_vram_mb
 from .exercise import Exercise
-from .verdict import Mistake, Verdict, _grade, _printer
+from .rules import NumberRule, graded
+from .verdict import Mistake, _printer
 
 __all__ = [
     "grade_route_latency_ms",
@@ -38,9 +37,9 @@ def _routed_miss_ms(base_latency_ms: float, dynamic_overhead: float, adapter_vra
     return d.total_latency_ms, d.overhead_ms, d.adapter_load_ms
 
 
-def grade_route_latency_ms(answer: Any, *, base_latency_ms: float = 50.0, dynamic_overhead: float = DYNAMIC_OVERHEAD,
-                           adapter_vram_mb: float = 64.0,
-                           transfer_mb_per_ms: float = LAB_HOST_TO_GPU.mb_per_ms) -> Verdict:
+def rule_route_latency_ms(*, base_latency_ms: float = 50.0, dynamic_overhead: float = DYNAMIC_OVERHEAD,
+                          adapter_vram_mb: float = 64.0,
+                          transfer_mb_per_ms: float = LAB_HOST_TO_GPU.mb_per_ms) -> NumberRule:
     """Grade the latency (ms) of a dynamic request whose adapter is not resident (default: 60.5 ms).
 
     >>> grade_route_latency_ms(52.5).message
@@ -61,11 +60,11 @@ def grade_route_latency_ms(answer: Any, *, base_latency_ms: float = 50.0, dynami
         (base_latency_ms * (1 + dynamic_overhead) + adapter_vram_mb * transfer_mb_per_ms,
          "multiplies size by bandwidth; the load time is size / bandwidth."),
     ]
-    return _grade(answer, expected, unit="ms", what="the latency of the miss", mistakes=mistakes,
-                  fallback="total = base × (1 + overhead) + adapter size / bandwidth.", rel_tol=0.001)
+    return NumberRule(expected, unit="ms", what="the latency of the miss", mistakes=mistakes,
+                      fallback="total = base × (1 + overhead) + adapter size / bandwidth.", rel_tol=0.001)
 
 
-def grade_cache_budget_mb(answer: Any, *, tenants: int = 41, adapter_vram_mb: float = 16.0) -> Verdict:
+def rule_cache_budget_mb(*, tenants: int = 41, adapter_vram_mb: float = 16.0) -> NumberRule:
     """Grade the smallest adapter-cache budget (MiB) that holds every tenant's adapter (default: 656 MiB).
 
     >>> grade_cache_budget_mb(640).message
@@ -80,17 +79,19 @@ def grade_cache_budget_mb(answer: Any, *, tenants: int = 41, adapter_vram_mb: fl
         (expected / 1024, "is in GiB; the budget is asked in MiB."),
         (tenants, "counts adapters; multiply by each adapter's size in MiB."),
     ]
-    return _grade(answer, expected, unit="MiB", what="the smallest budget", mistakes=mistakes,
-                  fallback=f"Every one of the {tenants} working adapters must stay resident: tenants × adapter size.",
-                  rel_tol=0.001)
+    return NumberRule(expected, unit="MiB", what="the smallest budget", mistakes=mistakes,
+                      fallback=f"Every one of the {tenants} working adapters must stay resident: tenants × adapter size.",
+                      rel_tol=0.001)
 
 
+grade_route_latency_ms = graded(rule_route_latency_ms)
 check_route_latency_ms = _printer(grade_route_latency_ms)
+grade_cache_budget_mb = graded(rule_cache_budget_mb)
 check_cache_budget_mb = _printer(grade_cache_budget_mb)
 
 
-def grade_link_miss_ms(answer: Any, *, adapter_vram_mb: float = 320.0, link: str = PCIE4_X16.name,
-                       base_latency_ms: float = 40.0, overhead_pct: int = 5) -> Verdict:
+def rule_link_miss_ms(*, adapter_vram_mb: float = 320.0, link: str = PCIE4_X16.name,
+                      base_latency_ms: float = 40.0, overhead_pct: int = 5) -> NumberRule:
     """Grade a prediction of a dynamic miss's latency (ms) over one host-to-GPU ``link`` of the transfer table.
 
     The expected value is chapter 5's latency panel at that state (``miss_ms``, the real router's number).
@@ -117,11 +118,12 @@ def grade_link_miss_ms(answer: Any, *, adapter_vram_mb: float = 320.0, link: str
         (expected - row["overhead_ms"], f"leaves out the LoRA overhead: a dynamic request costs base × "
                                         f"(1 + {overhead_pct / 100:g}) before the load."),
     ]
-    return _grade(answer, expected, unit="ms", what=f"the miss over {hop.name}", rel_tol=0.001,
-                  mistakes=[(v, h) for v, h in mistakes if abs(v - expected) > 0.001 * expected],
-                  fallback="total = base × (1 + overhead) + the link's fixed cost + size / the link's bandwidth.")
+    return NumberRule(expected, unit="ms", what=f"the miss over {hop.name}", rel_tol=0.001,
+                      mistakes=[(v, h) for v, h in mistakes if abs(v - expected) > 0.001 * expected],
+                      fallback="total = base × (1 + overhead) + the link's fixed cost + size / the link's bandwidth.")
 
 
+grade_link_miss_ms = graded(rule_link_miss_ms)
 check_link_miss_ms = _printer(grade_link_miss_ms)
 
 

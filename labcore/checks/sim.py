@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from ..panels.sim import onboarding_panel
 from ..sim import nearest_rank, percentile
 from .exercise import Exercise
-from .verdict import Mistake, Verdict, _grade, _printer
+from .rules import NumberRule, graded
+from .verdict import Mistake, _printer
 
 __all__ = [
     "grade_p99_ms",
@@ -24,8 +25,8 @@ __all__ = [
 ]
 
 
-def grade_p99_ms(answer: object, *, requests: int = 200, slow: int = 3, fast_ms: float = 42.0,
-                 slow_ms: float = 110.0) -> Verdict:
+def rule_p99_ms(*, requests: int = 200, slow: int = 3, fast_ms: float = 42.0,
+                slow_ms: float = 110.0) -> NumberRule:
     """Grade the nearest-rank p99 of ``requests`` latencies, ``slow`` of them at ``slow_ms`` (default 110 ms).
 
     >>> grade_p99_ms(42).message
@@ -41,11 +42,11 @@ def grade_p99_ms(answer: object, *, requests: int = 200, slow: int = 3, fast_ms:
                 f"{slow} are slow, so rank {nearest_rank(99, requests)} is {'slow' if expected == slow_ms else 'fast'}."),
         (mean, "is the mean; a percentile is one of the observed latencies, not an average."),
     ]
-    return _grade(answer, expected, unit="ms", what="the p99", mistakes=mistakes,
-                  fallback=f"Sort the {requests} latencies and take the one at rank ceil(0.99 x {requests}).")
+    return NumberRule(expected, unit="ms", what="the p99", mistakes=mistakes,
+                      fallback=f"Sort the {requests} latencies and take the one at rank ceil(0.99 x {requests}).")
 
 
-def grade_pool_adapters(answer: object, *, tenants: int = 41, adapter_mb: float = 16.0) -> Verdict:
+def rule_pool_adapters(*, tenants: int = 41, adapter_mb: float = 16.0) -> NumberRule:
     """Grade how many adapters a pool must hold so ``tenants`` tenants never evict each other (default 41).
 
     >>> grade_pool_adapters(656).message
@@ -55,12 +56,14 @@ def grade_pool_adapters(answer: object, *, tenants: int = 41, adapter_mb: float 
         (tenants - 1, "is the pool before the join: it is exactly one adapter short once the new tenant sends traffic."),
         (tenants * adapter_mb, f"is the pool in MiB; the question asks for a count of {adapter_mb:g} MiB adapters."),
     ]
-    return _grade(answer, tenants, unit="adapters", what="the smallest pool that never evicts", mistakes=mistakes,
-                  fallback="In steady state LRU never evicts when every tenant's adapter fits at once.",
-                  integer=True)
+    return NumberRule(tenants, unit="adapters", what="the smallest pool that never evicts", mistakes=mistakes,
+                      fallback="In steady state LRU never evicts when every tenant's adapter fits at once.",
+                      integer=True)
 
 
+grade_p99_ms = graded(rule_p99_ms)
 check_p99_ms = _printer(grade_p99_ms)
+grade_pool_adapters = graded(rule_pool_adapters)
 check_pool_adapters = _printer(grade_pool_adapters)
 
 
@@ -68,8 +71,8 @@ check_pool_adapters = _printer(grade_pool_adapters)
 MIXED_LATENCIES: tuple[tuple[int, float], ...] = ((975, 42.0), (17, 55.0), (8, 110.0))
 
 
-def grade_percentile_ms(answer: object, *, p: float = 99,
-                        latencies: Sequence[tuple[int, float]] = MIXED_LATENCIES) -> Verdict:
+def rule_percentile_ms(*, p: float = 99,
+                       latencies: Sequence[tuple[int, float]] = MIXED_LATENCIES) -> NumberRule:
     """Grade the nearest-rank ``p``-th percentile of requests given as ``(count, latency_ms)`` groups (default: 55 ms).
 
     >>> print(grade_percentile_ms(110).message)
@@ -93,15 +96,16 @@ def grade_percentile_ms(answer: object, *, p: float = 99,
             mistakes.append((ms, f"would be right if at most {total - rank} requests were slower than {ms:g} ms; "
                                  f"{slower} are."))
     mistakes.append((sum(values) / total, "is the mean; a percentile is one of the observed latencies, not an average."))
-    return _grade(answer, expected, unit="ms", what=f"the p{p:g}", mistakes=mistakes,
-                  fallback=f"Sort the {total:,} latencies and take the one at rank ceil({p / 100:g} × {total:,}).")
+    return NumberRule(expected, unit="ms", what=f"the p{p:g}", mistakes=mistakes,
+                      fallback=f"Sort the {total:,} latencies and take the one at rank ceil({p / 100:g} × {total:,}).")
 
 
+grade_percentile_ms = graded(rule_percentile_ms)
 check_percentile_ms = _printer(grade_percentile_ms)
 
 
-def grade_hit_after_join_pct(answer: object, *, tenants: int = 44, pool_adapters: int = 40,
-                             zipf_s: float = 0.0) -> Verdict:
+def rule_hit_after_join_pct(*, tenants: int = 44, pool_adapters: int = 40,
+                            zipf_s: float = 0.0) -> NumberRule:
     """Grade a prediction of the hit rate (%) after the join on chapter 8's onboarding panel at one state.
 
     The expected value is the panel's (``hit_after_pct``); a prediction within one percentage point is right.
@@ -119,12 +123,13 @@ def grade_hit_after_join_pct(answer: object, *, tenants: int = 44, pool_adapters
         (100 - expected, "is the miss rate; the question asks for the hit rate."),
     ]
     tolerance = 1.0  # percentage points: a prediction, not a computation
-    return _grade(answer, expected, unit="%", what="the hit rate after the join", rel_tol=tolerance / expected,
-                  mistakes=[(v, h) for v, h in mistakes if abs(v - expected) > tolerance],
-                  fallback=f"With uniform popularity LRU keeps {pool_adapters} of the {tenants} equally busy adapters "
-                           "resident, so about that share of requests hit.")
+    return NumberRule(expected, unit="%", what="the hit rate after the join", rel_tol=tolerance / expected,
+                      mistakes=[(v, h) for v, h in mistakes if abs(v - expected) > tolerance],
+                      fallback=f"With uniform popularity LRU keeps {pool_adapters} of the {tenants} equally busy adapters "
+                               "resident, so about that share of requests hit.")
 
 
+grade_hit_after_join_pct = graded(rule_hit_after_join_pct)
 check_hit_after_join_pct = _printer(grade_hit_after_join_pct)
 
 

@@ -18,7 +18,8 @@ from ..kv_cache import kv_bytes_per_token
 from ..model_config import ModelConfig, exact_adapter_mb, load_model_config
 from ..sizing import MIB, adapter_vram_mb, gib_to_mb, gpu_memory_split
 from .exercise import Exercise
-from .verdict import Mistake, Verdict, _close, _grade, _printer
+from .rules import NumberRule, graded
+from .verdict import Mistake, Verdict, _close, _printer
 
 __all__ = [
     "grade_adapter_vram_mb",
@@ -35,8 +36,8 @@ __all__ = [
 ]
 
 
-def grade_adapter_vram_mb(answer: Any, *, rank: int = 32, hidden: int = 8192, layers: int = 80,
-                          targets: int = 4, bytes_per_param: float = 2) -> Verdict:
+def rule_adapter_vram_mb(*, rank: int = 32, hidden: int = 8192, layers: int = 80,
+                         targets: int = 4, bytes_per_param: float = 2) -> NumberRule:
     """Grade the VRAM (MiB) of an adapter; by default r=32 on a 70B model (d=8192, 80 layers) on q,k,v,o.
 
     >>> grade_adapter_vram_mb(335.5).message.startswith("✗ 335.5 MiB is in MB")
@@ -55,11 +56,11 @@ def grade_adapter_vram_mb(answer: Any, *, rank: int = 32, hidden: int = 8192, la
         (expected / layers, f"is the size of one layer; multiply by all {layers} layers."),
         (expected * hidden, "multiplies by d twice: a LoRA's A and B are r x d and d x r, not d x d."),
     ]
-    return _grade(answer, expected, unit="MiB", what="the adapter's VRAM", mistakes=mistakes,
-                  fallback="Use layers · targets · 2 · r · d · bytes / 2^20.")
+    return NumberRule(expected, unit="MiB", what="the adapter's VRAM", mistakes=mistakes,
+                      fallback="Use layers · targets · 2 · r · d · bytes / 2^20.")
 
 
-def grade_adapters_that_fit(answer: Any, *, pool_gb: float = 8, adapter_vram_mb: float = 320.0) -> Verdict:
+def rule_adapters_that_fit(*, pool_gb: float = 8, adapter_vram_mb: float = 320.0) -> NumberRule:
     """Grade how many adapters of ``adapter_vram_mb`` MiB fit in a ``pool_gb`` GiB adapter pool (default 25).
 
     >>> grade_adapters_that_fit(26).message
@@ -76,12 +77,14 @@ def grade_adapters_that_fit(answer: Any, *, pool_gb: float = 8, adapter_vram_mb:
                                                               "and MiB (1 GiB = 1024 MiB)."),
     ]
     mistakes = [(v, h) for v, h in mistakes if not _close(v, expected, 1e-9)]
-    return _grade(answer, expected, unit="adapters", what="the number of adapters that fit", mistakes=mistakes,
-                  fallback=f"Divide the pool ({pool_gb:g} GiB = {gib_to_mb(pool_gb):g} MiB) by the adapter size and "
-                           "round down.", rel_tol=1e-9, integer=True)
+    return NumberRule(expected, unit="adapters", what="the number of adapters that fit", mistakes=mistakes,
+                      fallback=f"Divide the pool ({pool_gb:g} GiB = {gib_to_mb(pool_gb):g} MiB) by the adapter size and "
+                               "round down.", rel_tol=1e-9, integer=True)
 
 
+grade_adapter_vram_mb = graded(rule_adapter_vram_mb)
 check_adapter_vram_mb = _printer(grade_adapter_vram_mb)
+grade_adapters_that_fit = graded(rule_adapters_that_fit)
 check_adapters_that_fit = _printer(grade_adapters_that_fit)
 
 
@@ -151,8 +154,8 @@ check_kv_bytes_per_token = _printer(grade_kv_bytes_per_token)
 TRADE_CASE: dict[str, Any] = {"sequences": 8, "context_tokens": 32768}
 
 
-def grade_adapters_beside_kv(answer: Any, *, model: str = COURSE_MODEL, gpu: str = COURSE_GPU,
-                             sequences: int = 8, context_tokens: int = 32768, rank: int = 16) -> Verdict:
+def rule_adapters_beside_kv(*, model: str = COURSE_MODEL, gpu: str = COURSE_GPU, sequences: int = 8,
+                            context_tokens: int = 32768, rank: int = 16) -> NumberRule:
     """Grade how many exact-size q,v adapters fit beside ``model`` and a KV pool of ``sequences`` × ``context_tokens``.
 
     A prediction within half a percent is right (the GiB figures are read rounded); the value is
@@ -188,12 +191,14 @@ def grade_adapters_beside_kv(answer: Any, *, model: str = COURSE_MODEL, gpu: str
         (math.floor(split.pool_gib * 1000 / adapter), "uses 1000 MiB per GiB; a GiB is 1024 MiB."),
     ]
     mistakes = [(v, h) for v, h in mistakes if not _close(v, expected, 0.005)]
-    return _grade(answer, expected, unit="adapters", what="the number of adapters that fit", mistakes=mistakes,
-                  rel_tol=0.005, integer=True,
-                  fallback=f"Adapters = ⌊(GPU − base − KV) / adapter⌋: ({split.gpu_gib:.1f} − {split.base_gib:.1f} − "
-                           f"KV of {tokens:,} tokens × {kv_bytes_per_token(model) // 1024} KiB) / {adapter:g} MiB.")
+    return NumberRule(expected, unit="adapters", what="the number of adapters that fit", mistakes=mistakes,
+                      rel_tol=0.005, integer=True,
+                      fallback=f"Adapters = ⌊(GPU − base − KV) / adapter⌋: ({split.gpu_gib:.1f} − {split.base_gib:.1f} − "
+                               f"KV of {tokens:,} tokens × {kv_bytes_per_token(model) // 1024} KiB) / {adapter:g} "
+                               "MiB.")
 
 
+grade_adapters_beside_kv = graded(rule_adapters_beside_kv)
 check_adapters_beside_kv = _printer(grade_adapters_beside_kv)
 
 

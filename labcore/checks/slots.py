@@ -10,7 +10,8 @@ from ..sim.scenarios.slots import SLOT_CLIFF, slot_run
 from ..sizing import adapter_vram_mb
 from ..slots import SlotRequest, SlotScheduler, slot_pool_mb
 from .exercise import Exercise
-from .verdict import Mistake, Verdict, _close, _grade, _printer
+from .rules import NumberRule, graded
+from .verdict import Mistake, _close, _printer
 
 _DECODER = ("qkv_proj", "o_proj", "gate_up_proj", "down_proj")
 
@@ -26,9 +27,9 @@ __all__ = [
 ]
 
 
-def grade_slot_pool_mb(answer: object, *, max_slots: int = 8, max_lora_rank: int = 64, adapter_rank: int = 16,
-                       model: str = "llama-3-8b", adapter_targets: Sequence[str] = ("q_proj", "v_proj"),
-                       target_modules: Sequence[str] | None = None) -> Verdict:
+def rule_slot_pool_mb(*, max_slots: int = 8, max_lora_rank: int = 64, adapter_rank: int = 16,
+                      model: str = "llama-3-8b", adapter_targets: Sequence[str] = ("q_proj", "v_proj"),
+                      target_modules: Sequence[str] | None = None) -> NumberRule:
     """Grade the MiB of vLLM's slot buffers: ``max_slots`` slots at ``max_lora_rank`` over every module it wraps.
 
     The expected value is :func:`labcore.slots.slot_pool_mb` (:func:`labcore.engines.lora_slot_bytes`); the
@@ -62,14 +63,14 @@ def grade_slot_pool_mb(answer: object, *, max_slots: int = 8, max_lora_rank: int
     ]
     mistakes = [(v, h) for i, (v, h) in enumerate(candidates)
                 if not _close(v, expected, 1e-9) and not any(_close(v, w, 1e-9) for w, _ in candidates[:i])]
-    return _grade(answer, expected, unit="MiB", what="the VRAM of the slot buffers", mistakes=mistakes,
-                  fallback=f"Slots x, per decoder layer and slice, A (r x input) + B (output x r) at --max-lora-rank, "
-                           "over every supported module (qkv_proj with k and v at the grouped-query width, o_proj, "
-                           "gate_up_proj at the intermediate size, down_proj), plus embed_tokens and lm_head, at 2 "
-                           "bytes: labcore.engines.lora_buffers lists them.")
+    return NumberRule(expected, unit="MiB", what="the VRAM of the slot buffers", mistakes=mistakes,
+                      fallback=f"Slots x, per decoder layer and slice, A (r x input) + B (output x r) at --max-lora-rank, "
+                               "over every supported module (qkv_proj with k and v at the grouped-query width, o_proj, "
+                               "gate_up_proj at the intermediate size, down_proj), plus embed_tokens and lm_head, at 2 "
+                               "bytes: labcore.engines.lora_buffers lists them.")
 
 
-def grade_base_slots(prediction: object, *, adapters: int = 8, base_share: float = 0.2) -> Verdict:
+def rule_base_slots(*, adapters: int = 8, base_share: float = 0.2) -> NumberRule:
     """Grade a prediction of the fewest slots with which no request waits, under SGLang's rule (default: 9).
 
     The trace is chapter 15's (:data:`labcore.sim.scenarios.slots.SLOT_CLIFF`) with ``adapters`` adapters and a
@@ -87,10 +88,10 @@ def grade_base_slots(prediction: object, *, adapters: int = 8, base_share: float
         (adapters - 1, f"is how many adapters SGLang lets you pin with {adapters} slots; the question is how many "
                        "slots keep every request from waiting."),
     ]
-    return _grade(prediction, expected, unit="slots", what="the fewest slots with which no request waits",
-                  mistakes=mistakes, integer=True, rel_tol=1e-9,
-                  fallback="Count the distinct ids a batch can hold at once: every adapter, and the base model's "
-                           "None under SGLang's rule.")
+    return NumberRule(expected, unit="slots", what="the fewest slots with which no request waits",
+                      mistakes=mistakes, integer=True, rel_tol=1e-9,
+                      fallback="Count the distinct ids a batch can hold at once: every adapter, and the base model's "
+                               "None under SGLang's rule.")
 
 
 def fewest_slots_without_wait(adapters: int, base_share: float, *, base_takes_slot: bool = True) -> int:
@@ -118,9 +119,9 @@ def _ttfts(requests: Sequence[tuple[float, str, int]], max_slots: int, prefill_m
     return {o.request.adapter: o.ttft_ms for o in s.run()}  # type: ignore[misc]
 
 
-def grade_ttft_behind_slots(answer: object, *, requests: Sequence[tuple[float, str, int]] = SLOT_WAIT_EXERCISE,
-                            max_slots: int = 2, prefill_ms: float = 40.0, decode_ms: float = 20.0,
-                            load_ms: float = 2.0) -> Verdict:
+def rule_ttft_behind_slots(*, requests: Sequence[tuple[float, str, int]] = SLOT_WAIT_EXERCISE,
+                           max_slots: int = 2, prefill_ms: float = 40.0, decode_ms: float = 20.0,
+                           load_ms: float = 2.0) -> NumberRule:
     """Grade the time to first token (ms) of the last request of ``requests`` when its adapter holds no slot (2054).
 
     >>> print(grade_ttft_behind_slots(42).message)
@@ -138,13 +139,16 @@ def grade_ttft_behind_slots(answer: object, *, requests: Sequence[tuple[float, s
         (expected - prefill_ms, f"stops at the copy: the first token comes {prefill_ms:g} ms of prefill later."),
         (expected + arrival, f"measures from 0 ms; c arrived at {arrival:g} ms."),
     ]
-    return _grade(answer, expected, unit="ms", what="the time to first token of the last request", mistakes=mistakes,
-                  fallback="A slot frees when the shorter of the two adapters' requests ends (copy + prefill + "
-                           "(tokens - 1) x decode); then c pays the copy and its prefill.", rel_tol=1e-4)
+    return NumberRule(expected, unit="ms", what="the time to first token of the last request", mistakes=mistakes,
+                      fallback="A slot frees when the shorter of the two adapters' requests ends (copy + prefill + "
+                               "(tokens - 1) x decode); then c pays the copy and its prefill.", rel_tol=1e-4)
 
 
+grade_slot_pool_mb = graded(rule_slot_pool_mb)
 check_slot_pool_mb = _printer(grade_slot_pool_mb)
+grade_ttft_behind_slots = graded(rule_ttft_behind_slots)
 check_ttft_behind_slots = _printer(grade_ttft_behind_slots)
+grade_base_slots = graded(rule_base_slots)
 check_base_slots = _printer(grade_base_slots)
 
 

@@ -9,14 +9,14 @@ states).
 
 from __future__ import annotations
 
-import re
 
 from ..links import NVME, OBJECT_STORE, PCIE4_X16, Link
 from ..model_config import exact_sizing
 from ..sim.scenarios.spill import SPILL, SPILL_GRID, spill_pair
 from ..sizing import MIB
 from .exercise import Exercise
-from .verdict import Mistake, Verdict, _grade, _printer
+from .rules import NumberRule, graded
+from .verdict import Mistake, _printer
 
 __all__ = [
     "BIG_ADAPTER",
@@ -37,13 +37,8 @@ CLIFF_HOST_ADAPTERS = 48
 CLIFF_UNDER_MS = 50.0
 
 
-def _singular(verdict: Verdict) -> Verdict:
-    """Say "1 request" (or adapter, tenant), not "1 requests": the shared grader appends the unit as given."""
-    return Verdict(verdict.ok, re.sub(r"(?<![\d.,])1 (request|adapter|tenant)s\b", r"1 \1", verdict.message))
-
-
-def grade_host_hit_ms(answer: object, *, size_mb: float = BIG_ADAPTER.exact_mb, pcie: Link = PCIE4_X16,
-                      naive_mb: float = BIG_ADAPTER.naive_mb) -> Verdict:
+def rule_host_hit_ms(*, size_mb: float = BIG_ADAPTER.exact_mb, pcie: Link = PCIE4_X16,
+                     naive_mb: float = BIG_ADAPTER.naive_mb) -> NumberRule:
     """Grade the load time of a ``size_mb`` adapter found in host RAM: one copy over ``pcie`` (default 5.34 ms).
 
     ``naive_mb`` is the same adapter by the square formula, a size the learner may use by mistake.
@@ -66,13 +61,13 @@ def grade_host_hit_ms(answer: object, *, size_mb: float = BIG_ADAPTER.exact_mb, 
         mistakes.append((pcie.transfer_ms(naive_mb),
                          f"sizes the adapter by the square formula ({naive_mb:g} MiB); its exact size is {size_mb:g} "
                          "MiB: Llama-3-70B's k and v projections are narrower than d (grouped-query attention)."))
-    return _grade(answer, expected, unit="ms", what="the host-hit load time", mistakes=mistakes,
-                  fallback=f"overhead + size / bandwidth: {pcie.overhead_ms:g} ms + {size_mb:g} MiB / {pcie.gb_per_s:g} GB/s.",
-                  rel_tol=0.01)
+    return NumberRule(expected, unit="ms", what="the host-hit load time", mistakes=mistakes,
+                      fallback=f"overhead + size / bandwidth: {pcie.overhead_ms:g} ms + {size_mb:g} MiB / {pcie.gb_per_s:g} GB/s.",
+                      rel_tol=0.01)
 
 
-def grade_cold_load_ms(answer: object, *, size_mb: float = BIG_ADAPTER.exact_mb, storage: Link = NVME,
-                       pcie: Link = PCIE4_X16, naive_mb: float = BIG_ADAPTER.naive_mb) -> Verdict:
+def rule_cold_load_ms(*, size_mb: float = BIG_ADAPTER.exact_mb, storage: Link = NVME,
+                      pcie: Link = PCIE4_X16, naive_mb: float = BIG_ADAPTER.naive_mb) -> NumberRule:
     """Grade the load time of a ``size_mb`` adapter in neither tier: fetch from ``storage``, then copy (default NVMe).
 
     >>> print(grade_cold_load_ms(45.7).message)
@@ -89,9 +84,9 @@ def grade_cold_load_ms(answer: object, *, size_mb: float = BIG_ADAPTER.exact_mb,
     if naive_mb != size_mb:
         mistakes.append((storage.transfer_ms(naive_mb) + pcie.transfer_ms(naive_mb),
                          f"moves the square formula's {naive_mb:g} MiB; the exact adapter is {size_mb:g} MiB."))
-    return _grade(answer, expected, unit="ms", what="the cold load time", mistakes=mistakes,
-                  fallback="Add both hops: storage overhead + size / storage bandwidth, then the PCIe copy.",
-                  rel_tol=0.01)
+    return NumberRule(expected, unit="ms", what="the cold load time", mistakes=mistakes,
+                      fallback="Add both hops: storage overhead + size / storage bandwidth, then the PCIe copy.",
+                      rel_tol=0.01)
 
 
 def _cliff(host_adapters: int, gpu_adapters: int, under_ms: float) -> int:
@@ -101,8 +96,8 @@ def _cliff(host_adapters: int, gpu_adapters: int, under_ms: float) -> int:
     return max(fine, default=0)
 
 
-def grade_spill_cliff_tenants(prediction: object, *, host_adapters: int = CLIFF_HOST_ADAPTERS,
-                              gpu_adapters: int = SPILL.gpu_adapters, under_ms: float = CLIFF_UNDER_MS) -> Verdict:
+def rule_spill_cliff_tenants(*, host_adapters: int = CLIFF_HOST_ADAPTERS,
+                             gpu_adapters: int = SPILL.gpu_adapters, under_ms: float = CLIFF_UNDER_MS) -> NumberRule:
     """Grade a prediction: up to how many tenants (a value of the panel's slider) the tiered p99 stays one PCIe copy.
 
     The answer is read from the chapter's runs at every tenant count of the panel (default: 48, with a 48-adapter
@@ -123,14 +118,17 @@ def grade_spill_cliff_tenants(prediction: object, *, host_adapters: int = CLIFF_
          f"{host_adapters}."),
     ]
     mistakes = [(v, h) for v, h in mistakes if v != expected]
-    return _singular(_grade(prediction, expected, unit="tenants", what="the most tenants a host tier of "
-                  f"{host_adapters} keeps at one PCIe copy", mistakes=mistakes, rel_tol=1e-9, integer=True,
-                  fallback=f"Set the panel's host tier to {host_adapters} and move the tenants: the p99 jumps once the "
-                           "working set outgrows the host tier."))
+    return NumberRule(expected, unit="tenants", what="the most tenants a host tier of "
+                      f"{host_adapters} keeps at one PCIe copy", mistakes=mistakes, rel_tol=1e-9, integer=True,
+                      fallback=f"Set the panel's host tier to {host_adapters} and move the tenants: the p99 jumps once the "
+                               "working set outgrows the host tier.", singular=True)
 
 
+grade_host_hit_ms = graded(rule_host_hit_ms)
 check_host_hit_ms = _printer(grade_host_hit_ms)
+grade_cold_load_ms = graded(rule_cold_load_ms)
 check_cold_load_ms = _printer(grade_cold_load_ms)
+grade_spill_cliff_tenants = graded(rule_spill_cliff_tenants)
 check_spill_cliff_tenants = _printer(grade_spill_cliff_tenants)
 
 
