@@ -71,7 +71,8 @@ SETUP_CELL = SETUP_CELL_HEAD.format(packages='["labcore"]', drive_missing=DRIVE_
 #: the site's Pyodide lock) or shows a quiz (``jupyterquiz`` is served by the site)
 SUITE_PACKAGES = ("pytest", "hypothesis")
 QUIZ_PACKAGES = ("jupyterquiz",)
-WIDGET_PACKAGES = ("ipywidgets",)
+#: ipywidgets (a panel's live controls, ``labcore.panels.live_panel``) is not installed by any cell: every kernel of
+#: the site has it preloaded (``coursebuild.lite_runtime.PRELOADED_PIPLITE``), a blank notebook's too
 #: appended in chapters that show a panel: labcore reads the grid the book build computed (when it is the panel's)
 SETUP_CELL_GRIDS = f"""
     os.environ["{GRIDS_ENV}"] = os.path.abspath("{BOOK_BUILD}/{PANELS_DIR}")  # the panels' grids"""
@@ -82,7 +83,6 @@ FIGURE_HINTS = ("matplotlib", "labcore.plots", "labcore.widgets")
 PANEL_HINTS = ("_panel", "labcore.panels")
 QUIZ_HINTS = ("labcore.quizzes", "jupyterquiz")
 SUITE_HINTS = ("run_contract_suite", "count_contract_tests", "Workbench")
-WIDGET_HINTS = ("live_panel",)
 
 RESULTS_FILE = re.compile(r"""Path\("results"\)\s*/\s*(["'])([^"']+)\1""")
 
@@ -104,8 +104,7 @@ def setup_cell(code_sources: list[str], name: str | None = None) -> str:
     def uses(hints: tuple[str, ...]) -> bool:
         return any(hint in src for src in code_sources for hint in hints)
 
-    packages = ["labcore", *(SUITE_PACKAGES if uses(SUITE_HINTS) else ()), *(QUIZ_PACKAGES if uses(QUIZ_HINTS) else ()),
-                *(WIDGET_PACKAGES if uses(WIDGET_HINTS) else ())]
+    packages = ["labcore", *(SUITE_PACKAGES if uses(SUITE_HINTS) else ()), *(QUIZ_PACKAGES if uses(QUIZ_HINTS) else ())]
     text = SETUP_CELL_HEAD.format(packages=json.dumps(packages), drive_missing=DRIVE_MISSING)
     env = SETUP_CELL_GRIDS if uses(PANEL_HINTS) else ""
     if name is not None and uses(FIGURE_HINTS):

@@ -55,8 +55,14 @@ PRELOAD = ("micropip", "ipython", "jedi", "pytest")
 #: after the runtime has loaded (it skips each one ``loadPyodideOptions.packages`` names)
 KERNEL_WHEELS = ("piplite", "ipykernel", "pyodide-kernel")
 #: piplite wheels that live copies install in their first cell (``comm`` is pyodide-kernel's requirement,
-#: ``hypothesis`` the contract suite's): in the lock and preloaded too, so that install finds them in place
-PRELOADED_PIPLITE = ("comm", "labcore", "jupyterquiz", "hypothesis")
+#: ``hypothesis`` the contract suite's): in the lock and preloaded too, so that install finds them in place; and
+#: ipywidgets, which no cell installs: a panel's live controls (``labcore.panels.live_panel``) work in every kernel
+#: of the site, a blank notebook's too, as pytest does
+PRELOADED_PIPLITE = ("comm", "labcore", "jupyterquiz", "hypothesis", "ipywidgets")
+#: requirements of a preloaded wheel that hold only a front end's files, which the kernel never imports (ipywidgets'
+#: notebook and JupyterLab extensions: 9.9 MB unpacked; the site serves the widget manager itself): left out of its
+#: lock entry, so the kernel does not load them
+FRONT_END_ONLY = ("widgetsnbextension", "jupyterlab-widgets")
 #: JupyterLab settings of the site: every cell of a chapter is laid out (not only those in view),
 #: so "Run All" leaves every output on the page and the browser's find sees the whole chapter; and a
 #: notebook starts the site's one kernel by itself, never asking "Select Kernel" (JupyterLab asked
@@ -223,7 +229,8 @@ def kernel_extension_wheels() -> list[Path]:
 def preload_wheels(out: Path, wheels: list[Path]) -> list[str]:
     """Serve ``wheels`` beside the runtime and list them in its lock; return their lock names (to preload).
 
-    Each entry's ``depends`` are the wheel's own requirements, which the lock or ``wheels`` must serve.
+    Each entry's ``depends`` are the wheel's own requirements but :data:`FRONT_END_ONLY`, which the lock or
+    ``wheels`` must serve.
     """
     dest = out / "static" / "pyodide"
     lock_path = dest / "pyodide-lock.json"
@@ -232,7 +239,7 @@ def preload_wheels(out: Path, wheels: list[Path]) -> list[str]:
     entries = {}
     for whl in wheels:
         headers, imports = _metadata(whl)
-        depends = wheel_requires(whl, python)
+        depends = [d for d in wheel_requires(whl, python) if d not in FRONT_END_ONLY]
         entries[normalize(headers["Name"])] = (whl, {
             "name": headers["Name"], "version": headers["Version"], "file_name": whl.name, "install_dir": "site",
             "package_type": "package", "sha256": sha256_of(whl), "imports": imports, "depends": depends,

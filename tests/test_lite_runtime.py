@@ -76,6 +76,18 @@ def test_preloaded_wheels_are_served_beside_the_runtime_and_listed_in_its_lock(t
     assert entry["sha256"] == lite_runtime.sha256_of(wheels[0])
 
 
+def test_ipywidgets_is_preloaded_without_its_front_end_packages(tmp_path: Path) -> None:
+    """Live controls need ipywidgets in every kernel; its notebook and JupyterLab extensions are front-end files
+    the kernel never imports, so its lock entry leaves them out (they need not be served either)."""
+    assert "ipywidgets" in lite_runtime.PRELOADED_PIPLITE
+    out = _runtime(tmp_path / "lite")
+    wheel = _wheel(tmp_path, "ipywidgets", "8.1.9", ("comm>=0.1.3", "ipython>=6.1.0", "widgetsnbextension~=4.0.14",
+                                                     "jupyterlab_widgets~=3.0.15"))
+    assert lite_runtime.preload_wheels(out, [wheel, _wheel(tmp_path, "comm", "0.2.3")]) == ["ipywidgets", "comm"]
+    lock = json.loads((out / "static" / "pyodide" / "pyodide-lock.json").read_text(encoding="utf-8"))
+    assert lock["packages"]["ipywidgets"]["depends"] == ["comm", "ipython"]
+
+
 def test_a_preloaded_wheel_whose_requirement_is_not_served_is_refused(tmp_path: Path) -> None:
     out = _runtime(tmp_path / "lite")
     before = (out / "static" / "pyodide" / "pyodide-lock.json").read_text(encoding="utf-8")

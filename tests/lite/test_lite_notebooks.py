@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from coursebuild import lite_notebooks as ln
+from coursebuild.lite_runtime import PRELOADED_PIPLITE
 from coursebuild.live_code import live_code
 from coursebuild.lite_site import stage_contents
 from labcore.checks.lab import mistaken_lab
@@ -144,3 +145,11 @@ def test_every_chapter_panel_accepts_its_staged_grid_and_every_figure_is_staged(
 def test_term_roles_and_other_myst_markup_become_plain_text():
     nb = _nb(_md("A {term}`slot <gpu slot>` or a {term}`working set` costs {glue:text}`mb:.0f` MiB."))
     assert ln.live_copy(nb, {"mb": "13.04"})["cells"][0]["source"] == "A slot or a working set costs 13 MiB."
+
+
+def test_no_setup_cell_installs_ipywidgets_the_kernel_has_it():
+    """Live controls are not guessed from a chapter's text: the kernel preloads ipywidgets, so a chapter that shows
+    ``live_panel`` gets the same setup cell as one that does not."""
+    assert "ipywidgets" in PRELOADED_PIPLITE
+    assert ln.setup_cell(["thrash = lru_thrash_panel()", "live_panel(thrash)"]) == ln.setup_cell(["lru_thrash_panel()"])
+    assert "ipywidgets" not in ln.setup_cell(["from labcore.panels import live_panel", "run_contract_suite('x')"])
