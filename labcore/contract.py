@@ -18,7 +18,6 @@ same run in CPython and in the browser.
 from __future__ import annotations
 
 import contextlib
-import html
 import importlib
 import io
 import os
@@ -30,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import contract_table
 from ._validate import choice, text
 
 __all__ = [
@@ -81,6 +81,11 @@ class TestOutcome:
         choice("outcome", self.outcome, OUTCOMES)
 
     @property
+    def name(self) -> str:
+        """Return the test's name within its file (``test_x`` or ``test_x[case]``)."""
+        return self.nodeid.split("::", 1)[-1]
+
+    @property
     def module(self) -> str:
         """Return the lab module this test belongs to (``test_<module>.py``), or ``""`` for a file outside the map."""
         name = self.nodeid.split("::", 1)[0].rsplit("/", 1)[-1]
@@ -90,17 +95,38 @@ class TestOutcome:
 
 @dataclass(frozen=True, slots=True)
 class ModuleStatus:
-    """One module's line of the lab table: tests passed of tests run, and its first failure (a hint or an assertion)."""
+    """One module's line of the lab table: tests passed of tests run, the failing tests' names, the first failure.
+
+    >>> line = ModuleStatus("registry", 12, 14, "assert 1 == 2", ("test_a", "test_b"), "lab.mine")
+    >>> line.notebook_command
+    'run_contract_suite("lab.mine", modules="registry")'
+    >>> line.shell_command
+    'LAB_MODULE=lab.mine pytest tests/contract/test_registry.py'
+    """
 
     module: str
     passed: int
     total: int
     first_failure: str | None
+    #: the failing (or erroring) tests' names, in suite order (``test_x`` or ``test_x[case]``)
+    failing: tuple[str, ...] = ()
+    #: the implementation the run tested, for the commands that run this module alone
+    lab_module: str = "labcore"
 
     @property
     def green(self) -> bool:
         """Tell whether every selected test of the module passed (a module with no selected test is not green)."""
         return self.total > 0 and self.passed == self.total
+
+    @property
+    def notebook_command(self) -> str:
+        """Return the line that runs only this module's tests in a notebook (the live lab's kernel, any kernel)."""
+        return f'run_contract_suite("{self.lab_module}", modules="{self.module}")'
+
+    @property
+    def shell_command(self) -> str:
+        """Return the line that runs only this module's tests in a terminal (the download, a clone)."""
+        return f"LAB_MODULE={self.lab_module} pytest {CONTRACT_DIR}/test_{self.module}.py"
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,8 +171,10 @@ class ContractRun:
         for module in LAB_MODULES:
             mine = [o for o in self.outcomes if o.module == module]
             if mine:
-                failing = next((o.message for o in mine if o.outcome in ("failed", "error")), None)
-                rows.append(ModuleStatus(module, sum(o.outcome == "passed" for o in mine), len(mine), failing))
+                red = [o for o in mine if o.outcome in ("failed", "error")]
+                rows.append(ModuleStatus(module, sum(o.outcome == "passed" for o in mine), len(mine),
+                                         red[0].message if red else None, tuple(o.name for o in red),
+                                         self.lab_module))
         return tuple(rows)
 
     def __str__(self) -> str:
@@ -157,31 +185,15 @@ class ContractRun:
         return f"LAB_MODULE={self.lab_module}{where}: {counts}"
 
     def table(self) -> str:
-        """Return the lab table as plain text: module, green or red, passed/total, the first failure.
+        """Return the lab table as plain text (:func:`labcore.contract_table.table_text`).
 
         >>> print(ContractRun("lab.mine", None, (TestOutcome("tests/contract/test_versions.py::t", "passed"),)).table())
         versions  green  1/1
         """
-        width = max((len(m.module) for m in self.modules), default=0)
-        lines = []
-        for m in self.modules:
-            line = f"{m.module:<{width}}  {'green' if m.green else 'red  '}  {m.passed}/{m.total}"
-            lines.append(line + (f"  {m.first_failure}" if m.first_failure else ""))
-        return "\n".join(lines)
+        return contract_table.table_text(self)
 
     def _repr_html_(self) -> str:
-        rows = []
-        for m in self.modules:
-            status = "✓ green" if m.green else "✗ red"
-            colour = "#1a7f37" if m.green else "#b42318"
-            hint = html.escape(m.first_failure or "")
-            rows.append(f"<tr><td><code>{m.module}.py</code></td><td style=\"color:{colour};font-weight:bold\">{status}"
-                        f"</td><td>{m.passed}/{m.total}</td><td style=\"text-align:left\">{hint}</td></tr>")
-        caption = html.escape(str(self))
-        return ("<table class=\"lab-status\"><caption>" + caption + "</caption><thead><tr><th scope=\"col\">module</th>"
-                "<th scope=\"col\">status</th><th scope=\"col\">passed</th><th scope=\"col\" style=\"text-align:left\">"
-                "first failure</th></tr>"
-                "</thead><tbody>" + "".join(rows) + "</tbody></table>")
+        return contract_table.table_html(self)
 
 
 def contract_root(start: Any = None) -> Path:

@@ -3,7 +3,7 @@
 The lab notebook (the live site's and the download's ``do_the_lab.ipynb``) is a few calls on one
 :class:`Workbench`: :meth:`~Workbench.start` makes ``lab/mine`` from the skeleton the first time
 (later it only adds a file that went missing, and never overwrites yours), :meth:`~Workbench.run`
-runs the suite against ``lab.mine`` and shows the table of the seven modules, and
+runs the suite against ``lab.mine`` (:meth:`~Workbench.show` shows its table of the seven modules), and
 :meth:`~Workbench.reset` puts one module back to the skeleton, but only when asked twice (the
 first call says what would be lost). In the live site the files live in the browser's storage,
 so they survive a reload and a later visit; a run's module table is also kept there
@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from . import progress
+from .contract_table import FreshTable
 from .contract import GIVEN_MODULES, LAB_MODULES, ContractRun, contract_root, run_contract_suite
 from .site import LAB_MINE, LAB_SKELETON
 from ._validate import choice, flag
@@ -81,6 +82,14 @@ class Workbench:
         if select is None:
             progress.record_lab(run)
         return run
+
+    def show(self, modules: Any = None) -> FreshTable:
+        """Run the suite (:meth:`run`) and return its table for the lab notebook, shown only in the page that ran it.
+
+        The lab notebook is saved with its outputs; reopened, a saved table says to run the cell again
+        (:class:`labcore.contract_table.FreshTable`) instead of showing files as they were.
+        """
+        return FreshTable(self.run(modules))
 
     def reset(self, module: str, *, confirm: bool = False) -> str:
         """Put ``lab/mine/<module>.py`` back to the skeleton, only with ``confirm=True``; return what was (or would be) done.

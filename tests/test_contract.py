@@ -88,7 +88,12 @@ def test_a_run_prints_its_table_and_its_summary():
     run = ContractRun("lab.mine", None, (TestOutcome("tests/contract/test_versions.py::a", "passed"),
                                          TestOutcome("tests/contract/test_cache.py::b", "failed", "assert 1 == 2")))
     assert str(run) == "LAB_MODULE=lab.mine: 1 passed, 1 failed"
-    assert run.table().splitlines() == ["versions  green  1/1", "cache     red    0/1  assert 1 == 2"]
+    assert run.table().splitlines() == [
+        "versions  green  1/1",
+        "cache     red    0/1  assert 1 == 2",
+        "          1 failing: b",
+        '          run only this module: run_contract_suite("lab.mine", modules="cache")',
+        "                            or: LAB_MODULE=lab.mine pytest tests/contract/test_cache.py"]
     assert "✗ red" in run._repr_html_() and "<caption>" in run._repr_html_()
     with pytest.raises(ValueError, match="'crashed'"):
         TestOutcome("tests/contract/test_cache.py::b", "crashed")
@@ -131,3 +136,35 @@ def test_a_suite_that_stops_halfway_is_an_error_not_a_short_table(lab_folder):
           "        raise RuntimeError('a plugin broke')\n")
     with pytest.raises(RuntimeError, match=r"pytest stopped before the end of the suite \(INTERNAL_ERROR\)"):
         run_contract_suite("labcore", modules="adapter", root=lab_folder)
+
+
+def test_a_red_module_names_its_failing_tests_and_the_lines_that_run_it_alone(lab_folder):
+    """The table's commands, pasted as a learner would, run that module's tests only and fail the same tests."""
+    lab_samples.write(lab_folder, "versions", lab_samples.VERSIONS_COMPARING_STRINGS)
+    line = run_contract_suite("lab.mine", modules="versions", root=lab_folder).modules[0]
+    cli = _pytest_cli(lab_folder, "lab.mine", line.shell_command.split(" pytest ", 1)[1])
+    failing_in_cli = [nodeid.split("::", 1)[1] for nodeid, (outcome, _) in cli.items() if outcome != "passed"]
+    assert line.shell_command == "LAB_MODULE=lab.mine pytest tests/contract/test_versions.py"
+    assert all(nodeid.startswith("tests/contract/test_versions.py::") for nodeid in cli) and len(cli) == line.total
+    assert sorted(line.failing) == sorted(failing_in_cli) and len(line.failing) == line.total - line.passed > 0
+    pasted = eval(line.notebook_command, {"run_contract_suite": lambda *a, **k: run_contract_suite(  # noqa: S307
+        *a, **k, root=lab_folder)})
+    assert pasted.modules == (line,)
+    shown = run_contract_suite("lab.mine", modules="versions", root=lab_folder)._repr_html_()
+    assert f"{len(line.failing)} failing: {line.failing[0]}" in shown and line.notebook_command in shown.replace(
+        "&quot;", '"') and line.shell_command in shown and "First failure: <code>AssertionError" in shown
+
+
+def test_the_suite_runs_in_the_labs_order_so_x_stops_at_versions(lab_folder):
+    """``pytest -x`` in the download (every module red) stops in versions, the module the README says to start with."""
+    from tests.contract.conftest import MODULE_ORDER
+
+    assert MODULE_ORDER == LAB_MODULES
+    listed = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
+                            cwd=lab_folder, env={"PATH": "/usr/bin:/bin"}, capture_output=True, text=True,
+                            timeout=600).stdout.splitlines()
+    files = [line.split("::")[0].removeprefix("tests/contract/test_").removesuffix(".py") for line in listed
+             if "::" in line]
+    assert list(dict.fromkeys(files)) == list(LAB_MODULES), files[:3]
+    stopped = _pytest_cli(lab_folder, "lab.mine", "-x")
+    assert len(stopped) == 1 and next(iter(stopped)).startswith("tests/contract/test_versions.py::"), stopped
