@@ -50,7 +50,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .capacity import DYNAMIC_OVERHEAD
-from .sim.workload import zipf_weights
+from .popularity import zipf_weights
 from ._validate import count, number
 
 __all__ = [

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ._grid import spec_grid_key
 from ._panel import Control, Lines, Panel, Series, Text
 from .admission import admission_panel
 from .affinity import affinity_panel
@@ -33,7 +34,7 @@ from .sizing import adapter_vram_panel, fit_quiz_panel, gpu_fit_panel, gpu_split
 from .slots import slot_cliff_panel
 from .tiers import spill_panel
 
-__all__ = ["Control", "Lines", "LivePanel", "PANELS", "Panel", "Series", "Text", "live_panel", "show", *sorted([
+__all__ = ["Control", "Lines", "LivePanel", "PANELS", "Panel", "Series", "Text", "live_panel", "show", "spec_grid_key", *sorted([
     "admission_panel", "affinity_panel", "fleet_calculator_panel", "batch_panel", "lru_thrash_panel", "canary_panel", "fleet_load_panel",
     "fleet_savings_panel", "release_panel", "route_latency_panel", "customer41_panel", "onboarding_panel",
     "adapter_vram_panel", "fit_quiz_panel", "gpu_fit_panel", "gpu_split_panel", "spill_panel", "slot_cliff_panel",

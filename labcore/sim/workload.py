@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..adapter import Adapter, tenant_adapters
+from ..popularity import zipf_weights
 from ..router import ModelRef
 from .._validate import count, fraction, instance, number, text
 
@@ -119,21 +120,6 @@ class Workload:
     def refs(self) -> list[str]:
         """Return the text of the model ref each tenant sends, most popular first (``"llama-3-8b:tenant-01"``)."""
         return [str(ref) for ref in self.model_refs()]
-
-
-def zipf_weights(n: int, s: float) -> list[float]:
-    """Return the Zipf popularity weights ``1 / i**s`` for ranks 1..n, normalised to sum to 1.
-
-    >>> [round(w, 3) for w in zipf_weights(3, 1.0)]
-    [0.545, 0.273, 0.182]
-    >>> zipf_weights(2, 0.0)
-    [0.5, 0.5]
-    """
-    count("n", n)
-    number("s", s, inclusive=True)
-    raw = [1.0 / i**s for i in range(1, n + 1)]
-    total = math.fsum(raw)
-    return [w / total for w in raw]
 
 
 # --------------------------------------------------------------------------- the trace

@@ -1,0 +1,109 @@
+"""The layers of the house hold: no import runs up a layer (read from every module's own import statements).
+
+- the core (versions ... fleet, sizing, errors) imports nothing from the simulator or the presentation layer
+  (plots, panels, checks, quizzes) and nothing from coursebuild;
+- a mechanism (any labcore module outside ``sim/``, ``plots/``, ``panels/``, ``checks/``, ``quizzes/``) imports
+  nothing from ``labcore.sim``: importing any of its modules runs ``labcore/sim/__init__.py``, which loads every
+  scenario;
+- the presentation layer imports nothing from coursebuild;
+- coursebuild imports only labcore's public names (no ``_private`` module or name).
+
+Only module-level and function-level ``import`` statements count; doctests do not.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+LABCORE = ROOT / "labcore"
+CORE = ("versions", "sizing", "adapter", "registry", "cache", "router", "fleet", "errors")
+PRESENTATION = ("plots", "panels", "checks", "quizzes")
+
+
+def module_name(path: Path, root: Path = ROOT) -> str:
+    """Return the dotted name of a source file under ``root`` (``labcore/sim/replay.py`` -> ``labcore.sim.replay``)."""
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports(path: Path, root: Path = ROOT) -> list[tuple[str, tuple[str, ...], int]]:
+    """Return every import of a file as (absolute module, names taken, line)."""
+    name = module_name(path, root)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.extend((alias.name, (), node.lineno) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")
+            if node.level:
+                base = base[: len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            names = tuple(alias.name for alias in node.names)
+            if node.level and not node.module:  # ``from . import x``: each name is a module
+                found.extend((f"{target}.{name}", (), node.lineno) for name in names)
+            else:
+                found.append((target, names, node.lineno))
+    return found
+
+
+def sources(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def under(module: str, *prefixes: str) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in prefixes)
+
+
+def wrong_way(path: Path, root: Path = ROOT) -> list[str]:
+    """Return each import of ``path`` that runs up a layer, as ``file:line imports module``."""
+    name = module_name(path, root)
+    problems = []
+    for target, names, line in imports(path, root):
+        where = f"{path.relative_to(root)}:{line} imports {target}"
+        if under(name, *(f"labcore.{m}" for m in CORE)) and (
+                under(target, "labcore.sim", "coursebuild", *(f"labcore.{m}" for m in PRESENTATION))):
+            problems.append(f"{where} (the core imports no simulator, presentation or site code)")
+        elif under(name, "labcore") and not under(name, "labcore.sim", *(f"labcore.{m}" for m in PRESENTATION)) \
+                and name != "labcore" and under(target, "labcore.sim"):
+            problems.append(f"{where} (a mechanism imports nothing from labcore.sim, whose package loads every scenario)")
+        if under(name, *(f"labcore.{m}" for m in PRESENTATION)) and under(target, "coursebuild"):
+            problems.append(f"{where} (the presentation layer imports no site code)")
+        if under(name, "coursebuild") and under(target, "labcore"):
+            private = [part for part in target.split(".") if part.startswith("_")]
+            private += [n for n in names if n.startswith("_")]
+            if private:
+                problems.append(f"{where} {', '.join(private)} (coursebuild imports only labcore's public names)")
+    return problems
+
+
+@pytest.mark.parametrize("folder", ["labcore", "coursebuild"])
+def test_no_import_runs_up_a_layer(folder: str) -> None:
+    problems = [p for path in sources(ROOT / folder) for p in wrong_way(path)]
+    assert not problems, "\n".join(problems)
+
+
+def test_each_rule_catches_a_wrong_way_import(tmp_path: Path) -> None:
+    """Each rule fails on a file written to break it (so the test above can fail)."""
+    cases = {
+        "labcore/cache.py": "from .plots import plot_vram_used\n",
+        "labcore/batching.py": "from .sim.workload import zipf_weights\n",
+        "labcore/plots/cache.py": "import coursebuild.slides\n",
+        "coursebuild/x.py": "from labcore.panels._grid import spec_grid_key\n",
+        "coursebuild/y.py": "from labcore.panels import _grid\n",
+    }
+    for rel, text in cases.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        assert len(wrong_way(path, tmp_path)) == 1, rel
+    (tmp_path / "labcore" / "ok.py").write_text("from .versions import parse_version\n", encoding="utf-8")
+    assert wrong_way(tmp_path / "labcore" / "ok.py", tmp_path) == []
