@@ -203,6 +203,8 @@ class Panel:
         #: ipywidgets for controls, so it binds none
         self.bound = True
         self._rows: list[dict[str, Any]] | None = None
+        #: the panel this one was made from by :meth:`including`: its rows are this grid's rows on its states
+        self._source: Panel | None = None
 
     # ------------------------------------------------------------------ values
     def defaults(self) -> dict[str, Any]:
@@ -256,20 +258,23 @@ class Panel:
                                                    for v in grid)
             controls.append(Control(c.name, c.label, values=grid, default=value, labels=labels))
         copy = Panel.__new__(Panel)
-        copy.__dict__.update(self.__dict__, controls=tuple(controls), _rows=None)
+        copy.__dict__.update(self.__dict__, controls=tuple(controls), _rows=None, _source=self)
         return copy
 
     def rows(self) -> list[dict[str, Any]]:
         """Return every state's row (computed once per panel object, in control order).
 
         A grid file under ``$LABCORE_PANEL_GRIDS`` stands in for the computation when it is this
-        panel's (see :meth:`stored_rows`).
+        panel's (see :meth:`stored_rows`). A copy made by :meth:`including` takes the rows of the states its
+        source has (read from the source's grid file in the Live site) and computes only the new ones.
         """
         if self._rows is None:
             stored = self.stored_rows()
             if stored is None:
+                names = [c.name for c in self.controls]
+                known = {} if self._source is None else {tuple(r[n] for n in names): r for r in self._source.rows()}
                 grid = itertools.product(*(c.values for c in self.controls))
-                stored = [self.row(**dict(zip((c.name for c in self.controls), combo))) for combo in grid]
+                stored = [known.get(combo) or self.row(**dict(zip(names, combo))) for combo in grid]
             self._rows = stored
         return self._rows
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
+from pathlib import Path
 
 import pytest
 
@@ -139,3 +142,26 @@ def test_a_value_the_room_proposes_becomes_the_panels_state_and_leaves_the_origi
     assert [c.values for c in original.controls] == before and 41 not in before[0]
     with pytest.raises(KeyError, match="no control"):
         original.including(tenant=41)
+
+
+def test_a_value_the_room_proposes_computes_only_its_new_states(tmp_path, monkeypatch) -> None:
+    """The room's copy reads its source's grid (the book build's file in the Live site) and computes only the states
+    the new value adds: chapter 1's panel at 41 tenants computes 144 rows, not its 3,024."""
+    from labcore.panels import show
+    from labcore.site import GRIDS_ENV, grid_path
+
+    original = show("fleet_savings_panel")
+    (tmp_path / "x").mkdir()
+    Path(grid_path(str(tmp_path / "x"), original.grid_key())).write_text(
+        json.dumps({"key": original.grid_key(), "rows": original.rows()}), encoding="utf-8")
+    monkeypatch.setenv(GRIDS_ENV, str(tmp_path / "x"))
+    source, calls = show("fleet_savings_panel"), []
+    compute = source.compute
+    source.compute = lambda **state: calls.append(state) or compute(**state)
+    room = source.including(tenants=41)
+    rows = room.rows()
+    others = [c for c in original.controls if c.name != "tenants"]
+    assert len(calls) == 1 + math.prod(len(c.values) for c in others)  # the stored file's check, then the new states
+    assert {c["tenants"] for c in calls[1:]} == {41}
+    assert rows == [show("fleet_savings_panel").row(**dict(zip([c.name for c in room.controls], combo)))
+                    for combo in itertools.product(*(c.values for c in room.controls))]
