@@ -6,7 +6,8 @@ In ``_config.yml``: ``sphinx: extra_extensions: [coursebuild.lite_sphinx]``, wit
 * when the config is read, the input folder gets the Pyodide runtime, the served wheels and the
   config (:func:`coursebuild.lite_site.prepare_runtime`), and the theme's remote web font that
   ``jupyterlite-sphinx`` adds to every page is dropped;
-* every page whose notebook has a live copy (``lite_notebooks``, the chapters) gets a "Live" button;
+* every page whose notebook has a live copy (``lite_notebooks``, the chapters) gets a "Live" button (chapter 7's,
+  :data:`labcore.site.LAB_CHAPTER`, opens the lab notebook);
 * when the pages are written (before ``jupyterlite-sphinx`` runs ``jupyter lite build``), the
   contents folder gets each chapter's live copy with the glue values of this build's executed
   notebooks (:func:`coursebuild.lite_site.stage_contents`);
@@ -20,6 +21,8 @@ Live buttons.
 from __future__ import annotations
 
 from pathlib import Path
+
+from labcore.site import LAB_CHAPTER, lab_live_url
 
 from .lite_requirements import missing_requirement
 
@@ -51,11 +54,14 @@ def _on_page_context(app, pagename, templatename, context, doctree) -> None:
     path = app.env.doc2path(pagename, base=False) if pagename in app.env.all_docs else ""
     if not any(Path(path).match(pattern) for pattern in app.config.lite_notebooks):
         return  # no live copy of this page: no button that would lead nowhere
-    href = "../" * pagename.count("/") + f"lite/{LITE_APPS_LINK}?path={Path(path).name}"
+    root = "../" * pagename.count("/")
+    lab = Path(path).name == LAB_CHAPTER  # the lab's chapter: Live opens the lab notebook itself
+    href = lab_live_url(root) if lab else root + f"lite/{LITE_APPS_LINK}?path={Path(path).name}"
     context.setdefault("header_buttons", []).insert(0, {
         "type": "link",
         "url": href,
-        "tooltip": "Open this chapter in a live Python kernel in your browser (JupyterLite)",
+        "tooltip": ("Open the lab notebook, on your own copy of the lab, in a live Python kernel in your browser "
+                    "(JupyterLite)") if lab else "Open this chapter in a live Python kernel in your browser (JupyterLite)",
         "icon": "fas fa-play",
         "label": "live-lite-button",
         "text": "Live",

@@ -27,6 +27,7 @@ __all__ = [
     "PANELS_DIR",
     "FIGURES_DIR",
     "LAB_NOTEBOOK",
+    "LAB_CHAPTER",
     "LAB_SKELETON",
     "LAB_MINE",
     "LAB_DOWNLOAD",
@@ -49,6 +50,8 @@ PANELS_DIR = "panels"
 FIGURES_DIR = "figures"
 #: The lab notebook, at the top of the live site's files and of the download.
 LAB_NOTEBOOK = "do_the_lab.ipynb"
+#: The chapter about the lab: its Live button opens the lab notebook, not the chapter.
+LAB_CHAPTER = "07_do_the_lab.ipynb"
 LAB_SKELETON = "lab/skeleton"
 LAB_MINE = "lab/mine"
 #: The lab as one download, relative to the site's root.
@@ -70,9 +73,12 @@ def figures_index_path(book_build: str, stem: str) -> str:
 
 
 def lab_live_url(site_root: str = "") -> str:
-    """Return the address of the lab in the live site's JupyterLab, from a page whose site root is ``site_root``.
+    """Return the address of the lab notebook in the live site, from a page whose site root is ``site_root``.
+
+    It opens in the live site's notebook app: the notebook alone in the window, no file browser beside it,
+    so it reads on a phone as on a laptop.
 
     >>> lab_live_url("../")
-    '../lite/lab/index.html?path=do_the_lab.ipynb'
+    '../lite/notebooks/index.html?path=do_the_lab.ipynb'
     """
-    return f"{site_root}{LIVE_DIR}/lab/index.html?path={LAB_NOTEBOOK}"
+    return f"{site_root}{LIVE_DIR}/notebooks/index.html?path={LAB_NOTEBOOK}"
