@@ -35,7 +35,7 @@ export HF_HUB_DISABLE_PROGRESS_BARS := 1
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help install book rebuild execute test test-quick lab chromium clean distclean
+.PHONY: help install book rebuild execute test test-quick lab chromium clean distclean engines
 
 help:
 	@echo "make book        build the course into $(SITE) (fails on any warning)"
@@ -44,6 +44,7 @@ help:
 	@echo "make rebuild     rebuild the book even if nothing changed"
 	@echo "make execute     re-execute every chapter and store its outputs (then review the diff)"
 	@echo "make lab         open the chapters live in JupyterLab"
+	@echo "make engines     read the vLLM and SGLang release wheels into labcore/data/engines (not part of make test)"
 	@echo "make clean       remove _build/ and the fetched Vega/MathJax assets"
 
 install: $(STAMP)
@@ -108,6 +109,14 @@ test: $(SITE) chromium
 
 test-quick: $(STAMP)
 	$(BIN)/python -m pytest -m "not browser" $(PYTEST_ARGS)
+
+# The engines' facts at the releases the course cites (labcore/engines/releases.py RELEASES): pip download each
+# wheel once into ENGINE_CACHE (vLLM 0.33.0 is 336 MB, SGLang 0.5.23 39 MB), read its source without importing it,
+# and write labcore/data/engines/<engine>-<version>-<date>.json; make test checks the course against those files.
+ENGINE_CACHE ?= $(HOME)/.cache/labcore-engines
+engines:
+	$(BIN)/python scripts/engine_facts.py --cache $(ENGINE_CACHE) --out labcore/data/engines
+	@git diff --stat -- labcore/data/engines || true
 
 # JupyterLab with RISE (requirements.txt): present a chapter with its RISE button, or open /rise/<chapter>.ipynb.
 lab: $(STAMP)

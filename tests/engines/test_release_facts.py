@@ -1,0 +1,165 @@
+"""The course's engine facts and every command it prints, checked against the facts ``make engines`` read in the wheels.
+
+``labcore/data/engines/*.json`` is written by ``scripts/engine_facts.py`` from the released wheels of vLLM 0.33.0
+and SGLang 0.5.23 (their Python source, parsed, not imported). The reader's path is walked: ``python -m labcore
+plan`` for every shipped model on every GPU, and every flag of every command it prints must exist at the release,
+with a value of the flag's type and, where the flag has choices, one of them.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shlex
+from contextlib import redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from labcore.__main__ import main
+from labcore.engines import FLAG_DEFAULTS, VLLM_MAX_LORA_RANKS, adapter_loading, launch_commands
+from labcore.engines.adapters import SGLANG_PORT, VLLM_ENV, VLLM_PORT
+from labcore.engines.releases import RELEASES, flag_fact, release_facts, release_facts_name
+from labcore.gpus import known_gpus
+from labcore.model_config import known_models
+
+FACTS = {engine: release_facts(engine) for engine in RELEASES}
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _flag(engine: str, name: str) -> dict:
+    fact = FACTS[engine]["flags"].get(name)
+    assert fact is not None, f"{engine} {RELEASES[engine]} has no flag {name}"
+    return fact
+
+
+def check_command(engine: str, line: str) -> list[str]:
+    """Check one printed command line against the release's flags; return the flags it used."""
+    words = shlex.split(line)
+    while words and "=" in words[0] and not words[0].startswith("-"):
+        name, _, _ = words.pop(0).partition("=")
+        if engine == "vllm":
+            assert name in FACTS["vllm"]["env"], f"{name} is not one of vllm/envs.py's variables"
+    program = ["vllm", "serve"] if engine == "vllm" else ["python", "-m", "sglang.launch_server"]
+    assert words[: len(program)] == program
+    words = words[len(program):]
+    if engine == "vllm":
+        words = words[1:]  # the model, vllm serve's positional argument
+    used, i = [], 0
+    while i < len(words):
+        name = words[i]
+        assert name.startswith("--"), f"{line!r}: expected a flag at {name!r}"
+        fact = _flag(engine, name)
+        values = []
+        i += 1
+        while i < len(words) and not words[i].startswith("--"):
+            values.append(words[i])
+            i += 1
+        _check_values(engine, name, fact, values)
+        used.append(name)
+    return used
+
+
+def _check_values(engine: str, name: str, fact: dict, values: list[str]) -> None:
+    default, choices = fact["default"], fact["choices"]
+    if fact.get("action", "").endswith("BooleanOptionalAction") or (engine == "sglang" and name == "--enable-lora"):
+        assert values == [], f"{name} is a switch, got {values}"
+        return
+    assert values, f"{name} needs a value"
+    for v in values:
+        if isinstance(default, bool):
+            continue
+        if isinstance(default, int):
+            assert str(int(v)) == v, f"{name} takes an int, got {v!r}"
+        elif isinstance(default, float):
+            float(v)
+        if choices:
+            typed = int(v) if all(isinstance(c, int) for c in choices if c is not None) else v
+            assert typed in choices, f"{name} {v!r} is not one of {choices}"
+
+
+def _plan(*argv: str) -> str:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["plan", *argv]) == 0
+    return out.getvalue()
+
+
+def test_the_files_are_the_releases_named_with_their_date():
+    for engine, version in RELEASES.items():
+        facts = FACTS[engine]
+        assert release_facts_name(engine) == f"{engine}-{version}-{facts['read_on']}.json"
+        assert facts["version"] == version and facts["wheel"].startswith(f"{engine}-{version}-")
+        assert facts["python_files"] > 1000 and len(facts["flags"]) > 300
+
+
+def test_flag_defaults_and_their_sources_are_the_releases():
+    """FLAG_DEFAULTS states each default as read at the release, and cites the file the facts were read in."""
+    for (engine, flag), (default, source) in FLAG_DEFAULTS.items():
+        fact = flag_fact(engine, flag)
+        assert default == str(fact["default"]).replace("false", "False"), (engine, flag)
+        assert source.startswith(f"{engine}-{RELEASES[engine]} ")
+        files = [part.split(" ")[0] for part in fact["source"].split("; ")]
+        assert any(f in source for f in files), (engine, flag, source, fact["source"])
+
+
+def test_vllm_ranks_ports_and_routes_are_the_releases():
+    assert list(VLLM_MAX_LORA_RANKS) == _flag("vllm", "--max-lora-rank")["choices"]
+    assert _flag("vllm", "--port")["default"] == VLLM_PORT and _flag("sglang", "--port")["default"] == SGLANG_PORT
+    for env in VLLM_ENV.values():
+        for name, value in env:
+            assert name in FACTS["vllm"]["env"]
+            if name == "VLLM_PLUGINS":
+                assert value in FACTS["vllm"]["general_plugins"]
+    assert "VLLM_LORA_RESOLVER_CACHE_DIR" in FACTS["vllm"]["env"]
+    assert FACTS["vllm"]["general_plugins"]["lora_filesystem_resolver"].startswith(
+        "vllm.plugins.lora_resolvers.filesystem_resolver:")
+    assert _flag("sglang", "--lora-eviction-policy")["choices"] == ["lru", "fifo"]
+    assert _flag("sglang", "--max-loras-per-batch")["default"] == 8
+
+
+@pytest.mark.parametrize("model", [m for m in known_models() if m != "tiny-llama-demo"])
+def test_every_printed_command_passes_the_release_flag_table(model):
+    """python -m labcore plan on every GPU (and, where it does not fit, with the tensor parallel it suggests).
+
+    Each printed command's flags exist at the release, with values of their kind and among their choices.
+    """
+    printed = 0
+    for gpu in known_gpus():
+        for extra in ([], ["--targets", "q_proj", "v_proj", "--rank", "24", "--adapters", "resolver"]):
+            argv = ["--model", model, "--gpu", gpu, "--tenants", "12", "--rank", "16", *extra]
+            out = _plan(*argv)
+            if "no launch command" in out:
+                assert "vllm serve" not in out and "sglang.launch_server" not in out
+                suggestion = out.split("what would fit, one change at a time:\n  ")[1].split("\n")[0]
+                if "--tp " not in suggestion:
+                    continue
+                out = _plan(*argv, "--tp", suggestion.split("--tp ")[1].split(":")[0])
+            lines = [ln.strip() for ln in out.splitlines()]
+            for engine, marker in (("vllm", "vllm serve "), ("sglang", "python -m sglang.launch_server ")):
+                commands = [ln for ln in lines if marker in ln]
+                assert len(commands) == 1, (model, gpu, engine, out)
+                used = check_command(engine, commands[0])
+                assert "--enable-lora" in used
+                printed += 1
+    assert printed >= 4  # both engines, both variants, on at least one GPU (405B fits only eight H200s)
+
+
+def test_sglang_target_modules_and_the_route_without_paths_are_the_releases():
+    cmds = launch_commands("qwen3-8b", "H100-80GB", tenants=3, rank=16, context_tokens=8192,
+                           target_modules=["q_proj", "k_proj", "v_proj", "o_proj"],
+                           adapters=adapter_loading("runtime", 3))
+    used = check_command("sglang", cmds["sglang"].command)
+    # lora_hook.py: with no --lora-paths, both --max-lora-rank and --lora-target-modules are required
+    assert "--lora-paths" not in used and {"--max-lora-rank", "--lora-target-modules"} <= set(used)
+    supported = FACTS["sglang"]["lora_target_modules"]
+    assert supported["all"] == "all" and {"q_proj", "v_proj", "qkv_proj", "gate_up_proj"} <= set(supported["supported"])
+
+
+def test_every_shipped_architecture_is_read_at_both_releases():
+    architectures = {json.loads(p.read_text())["architectures"][0] for p in (ROOT / "labcore/data/models").glob("*.json")}
+    for engine in RELEASES:
+        assert set(FACTS[engine]["architectures"]) == architectures
+    for arch, facts in FACTS["vllm"]["architectures"].items():
+        assert facts["supports_lora"], arch
+        assert facts["packed_modules_mapping"]["qkv_proj"], arch
