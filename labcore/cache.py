@@ -20,13 +20,85 @@ The bare cache is not thread-safe; ``MultiLoRARouter`` guards the cache it drive
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 
 from .adapter import Adapter
 from .errors import AdapterInUseError, AdapterNotFoundError, AdapterTooLargeError
 from ._validate import number
 
-__all__ = ["AdapterCache", "FifoAdapterCache", "CacheAccess", "CacheStats"]
+__all__ = ["AdapterCache", "FifoAdapterCache", "CacheAccess", "CacheStats", "EvictionPolicy", "LruPolicy", "FifoPolicy"]
+
+
+class EvictionPolicy:
+    """Keep a cache's keys in the order it gives them up: the cache tells it what it holds and asks it for victims.
+
+    The one eviction hook of the course: the adapter cache, the engine's slots and the prefix cache each hold a
+    policy and ask it, never a flag, what goes first (the shape of cachetools, where a cache's ``popitem`` names its
+    victim). A subclass decides one thing, what a hit does to the order (:meth:`touch`).
+
+    >>> policy = LruPolicy()
+    >>> for key in "abc":
+    ...     policy.admit(key)
+    >>> policy.touch("a"); list(policy.victims())
+    ['b', 'c', 'a']
+    """
+
+    def __init__(self) -> None:
+        self._order: OrderedDict[Hashable, None] = OrderedDict()
+
+    def admit(self, key: Hashable) -> None:
+        """Start tracking ``key``, which just became resident (it goes last in line)."""
+        self._order[key] = None
+
+    def touch(self, key: Hashable) -> None:
+        """Record a hit on ``key``; raise ``KeyError`` if the policy does not hold it (a miss)."""
+        raise NotImplementedError
+
+    def discard(self, key: Hashable) -> None:
+        """Stop tracking ``key``, which left the cache."""
+        del self._order[key]
+
+    def victims(self) -> Iterator[Hashable]:
+        """Yield the tracked keys, the first to give up first (the cache skips any it cannot evict)."""
+        return iter(self._order)
+
+    def __iter__(self) -> Iterator[Hashable]:
+        return iter(self._order)
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._order
+
+
+class LruPolicy(EvictionPolicy):
+    """Give up the least recently used key first: a hit moves its key to the back of the line.
+
+    >>> policy = LruPolicy()
+    >>> policy.admit("hot"); policy.admit("cold"); policy.touch("hot")
+    >>> next(policy.victims())
+    'cold'
+    """
+
+    def touch(self, key: Hashable) -> None:
+        """Move ``key`` to the back of the line (``KeyError`` on a miss)."""
+        self._order.move_to_end(key)
+
+
+class FifoPolicy(EvictionPolicy):
+    """Give up the oldest key first, however often it hits: the wrong policy for adapters, kept to show why.
+
+    >>> policy = FifoPolicy()
+    >>> policy.admit("hot"); policy.admit("cold"); policy.touch("hot")
+    >>> next(policy.victims())
+    'hot'
+    """
+
+    def touch(self, key: Hashable) -> None:
+        """Leave ``key`` where it is, only checking it is held (``KeyError`` on a miss)."""
+        self._order[key]
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +139,8 @@ class AdapterCache:
     costs ``load_overhead_ms + vram_mb / transfer_mb_per_ms``.
     """
 
-    #: LRU refreshes an entry on every hit; FIFO (the subclass below) does not.
-    refresh_on_hit = True
+    #: The order the cache gives adapters up in (see :class:`EvictionPolicy`); FIFO is the subclass below.
+    policy_class: type[EvictionPolicy] = LruPolicy
 
     def __init__(
         self, vram_budget_mb: float, transfer_mb_per_ms: float, *, load_overhead_ms: float = 0.0
@@ -81,10 +153,10 @@ class AdapterCache:
         self.misses = 0
         #: Every evicted key, oldest eviction first.
         self.eviction_log: list[str] = []
-        self._entries: OrderedDict[str, float] = OrderedDict()  # key -> vram_mb, LRU first
+        self._entries: dict[str, float] = {}  # key -> vram_mb
         self._pins: dict[str, int] = {}
-        # A hit is one bound C method: move_to_end refreshes (LRU), __getitem__ only looks (FIFO).
-        self._touch = self._entries.move_to_end if self.refresh_on_hit else self._entries.__getitem__
+        self._policy = self.policy_class()
+        self._touch = self._policy.touch  # a hit: the policy updates its order, KeyError on a miss
 
     # -- the hot path --------------------------------------------------------------------
     def access(self, adapter: Adapter, *, pin: bool = False) -> CacheAccess:
@@ -96,7 +168,7 @@ class AdapterCache:
         """
         key = adapter.key
         try:
-            self._touch(key)  # one C call finds the entry and, for LRU, refreshes it; KeyError on a miss
+            self._touch(key)  # the policy finds the entry and records the hit; KeyError on a miss
         except KeyError:
             return self._load(adapter, key, pin)
         self.hits += 1
@@ -105,8 +177,8 @@ class AdapterCache:
         return _HIT
 
     def _load(self, adapter: Adapter, key: str, pin: bool) -> CacheAccess:
-        """Handle a miss: evict LRU-first unpinned adapters until ``adapter`` fits, then load it."""
-        entries = self._entries
+        """Handle a miss: evict the policy's first unpinned victims until ``adapter`` fits, then load it."""
+        entries, policy = self._entries, self._policy
         size = adapter.vram_mb
         if size > self.budget_mb:
             raise AdapterTooLargeError(
@@ -118,10 +190,12 @@ class AdapterCache:
             victims = self._choose_victims(key, size)
             for victim in victims:
                 self.used_mb -= entries.pop(victim)
+                policy.discard(victim)
             self.eviction_log.extend(victims)
             if not entries:
                 self.used_mb = 0.0  # forget float drift whenever the cache empties
         entries[key] = size
+        policy.admit(key)
         self.used_mb += size
         self.misses += 1
         if pin:
@@ -129,15 +203,15 @@ class AdapterCache:
         return CacheAccess(hit=False, evicted=tuple(victims), load_ms=self.transfer_ms(adapter))
 
     def _choose_victims(self, key: str, size: float) -> list[str]:
-        """Pick LRU-first unpinned keys whose removal lets ``size`` fit; change nothing."""
-        pins = self._pins
+        """Pick the policy's first unpinned keys whose removal lets ``size`` fit; change nothing."""
+        pins, entries = self._pins, self._entries
         victims: list[str] = []
         used = self.used_mb
-        for resident, resident_mb in self._entries.items():
+        for resident in self._policy.victims():
             if resident in pins:
                 continue
             victims.append(resident)
-            used -= resident_mb
+            used -= entries[resident]
             if used + size <= self.budget_mb:
                 return victims
         raise AdapterInUseError(
@@ -179,8 +253,8 @@ class AdapterCache:
 
     @property
     def pinned(self) -> list[str]:
-        """Keys with at least one pin, least recently used first."""
-        return [key for key in self._entries if key in self._pins]
+        """Keys with at least one pin, in the policy's order (least recently used first under LRU)."""
+        return [key for key in self._policy if key in self._pins]
 
     # -- inspection ----------------------------------------------------------------------
     @property
@@ -190,8 +264,8 @@ class AdapterCache:
 
     @property
     def resident(self) -> list[str]:
-        """Resident keys from least to most recently used."""
-        return list(self._entries)
+        """Resident keys in the policy's order, the next victim first (least to most recently used under LRU)."""
+        return list(self._policy)  # type: ignore[arg-type]
 
     def stats(self) -> CacheStats:
         """Return a snapshot of the counters."""
@@ -223,4 +297,4 @@ class FifoAdapterCache(AdapterCache):
     ('tenant-01@1.0.0',)
     """
 
-    refresh_on_hit = False
+    policy_class = FifoPolicy

@@ -27,10 +27,10 @@ Chapter 15's run (one tenant republishes its adapter mid-trace) is :mod:`labcore
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from .adapter import Adapter
+from .cache import EvictionPolicy, LruPolicy
 from ._validate import count, instance, text
 
 __all__ = [
@@ -98,7 +98,8 @@ class PrefixCache:
         if key_policy not in KEY_POLICIES:
             raise ValueError(f"unknown key policy {key_policy!r}; valid policies: {KEY_POLICIES}")
         self.key_policy = key_policy
-        self._entries: OrderedDict[tuple[str, ...], tuple[str, str]] = OrderedDict()
+        self._entries: dict[tuple[str, ...], tuple[str, str]] = {}
+        self._policy: EvictionPolicy = LruPolicy()
         self.hits = self.misses = self.stale_hits = self.evictions = 0
 
     def lookup(self, adapter: Adapter, prefix: str) -> PrefixLookup:
@@ -106,15 +107,18 @@ class PrefixCache:
         key = prefix_key(adapter, prefix, key_policy=self.key_policy)
         entry = self._entries.get(key)
         if entry is not None:
-            self._entries.move_to_end(key)
+            self._policy.touch(key)
             stale = entry != (adapter.key, adapter.base_digest)
             self.hits += 1
             self.stale_hits += stale
             return PrefixLookup(True, stale, *entry)
         if len(self._entries) >= self.capacity_entries:
-            self._entries.popitem(last=False)
+            victim = next(self._policy.victims())
+            self._policy.discard(victim)
+            del self._entries[victim]
             self.evictions += 1
         self._entries[key] = (adapter.key, adapter.base_digest)
+        self._policy.admit(key)
         self.misses += 1
         return PrefixLookup(False, False, adapter.key, adapter.base_digest)
 

@@ -44,10 +44,11 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from .cache import EvictionPolicy, LruPolicy
 from .engines import VLLM_ENGINE, lora_slot_bytes
 from .model_config import ModelConfig
 from ._validate import count, flag, instance, number, text
@@ -180,7 +181,9 @@ class SlotScheduler:
         self.base_takes_slot = flag("base_takes_slot", base_takes_slot)
         self.now_ms = 0.0
         #: Resident adapters, least recently used first (pinned ones included; never more than max_slots).
-        self._resident: OrderedDict[str, None] = OrderedDict((p, None) for p in pins)
+        self._resident: EvictionPolicy = LruPolicy()
+        for pin in pins:
+            self._resident.admit(pin)
         self._running: dict[str, int] = {}              # adapter -> running requests (loading ones included)
         self._loading: dict[str, list[SlotRequest]] = {}  # adapter -> requests waiting for its copy
         # adapter -> waiting (per-adapter arrival number, request), in arrival order
@@ -294,14 +297,14 @@ class SlotScheduler:
         if adapter in self._loading:
             self._loading[adapter].append(request)
         elif adapter in self._resident:
-            self._resident.move_to_end(adapter)
+            self._resident.touch(adapter)
             self._begin(request, ready_ms=self.now_ms, loaded=False)
         else:
             if len(self._resident) >= self.max_slots:
-                victim = next(a for a in self._resident if a not in self._running and a not in self.pinned)
-                del self._resident[victim]
+                victim = next(a for a in self._resident.victims() if a not in self._running and a not in self.pinned)
+                self._resident.discard(victim)
                 self.evictions += 1
-            self._resident[adapter] = None
+            self._resident.admit(adapter)
             if adapter == BASE_SLOT:  # SGLang zeroes the slot's buffers for the base: nothing to copy
                 self._begin(request, ready_ms=self.now_ms, loaded=False)
                 return
@@ -342,7 +345,7 @@ class SlotScheduler:
     @property
     def resident(self) -> list[str]:
         """Adapters in a slot, least recently used first."""
-        return list(self._resident)
+        return list(self._resident)  # type: ignore[arg-type]
 
     @property
     def batch_adapters(self) -> frozenset[str]:

@@ -22,11 +22,80 @@ The bare cache is not thread-safe; ``MultiLoRARouter`` guards the cache it drive
 """
 from __future__ import annotations
 from collections import OrderedDict
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 from .adapter import Adapter
 from .errors import AdapterInUseError, AdapterNotFoundError, AdapterTooLargeError
 from ._validate import number
-__all__ = ['AdapterCache', 'FifoAdapterCache', 'CacheAccess', 'CacheStats']
+__all__ = ['AdapterCache', 'FifoAdapterCache', 'CacheAccess', 'CacheStats', 'EvictionPolicy', 'LruPolicy', 'FifoPolicy']
+
+class EvictionPolicy:
+    """Keep a cache's keys in the order it gives them up: the cache tells it what it holds and asks it for victims.
+
+    The one eviction hook of the course: the adapter cache, the engine's slots and the prefix cache each hold a
+    policy and ask it, never a flag, what goes first (the shape of cachetools, where a cache's ``popitem`` names its
+    victim). A subclass decides one thing, what a hit does to the order (:meth:`touch`).
+
+    >>> policy = LruPolicy()
+    >>> for key in "abc":
+    ...     policy.admit(key)
+    >>> policy.touch("a"); list(policy.victims())
+    ['b', 'c', 'a']
+    """
+
+    def __init__(self) -> None:
+        raise NotImplementedError('TODO(lab): implement cache.EvictionPolicy.__init__: see what tests/contract/test_cache.py asks of it')
+
+    def admit(self, key: Hashable) -> None:
+        """Start tracking ``key``, which just became resident (it goes last in line)."""
+        raise NotImplementedError('TODO(lab): implement cache.EvictionPolicy.admit: Start tracking ``key``, which just became resident (it goes last in line).')
+
+    def touch(self, key: Hashable) -> None:
+        """Record a hit on ``key``; raise ``KeyError`` if the policy does not hold it (a miss)."""
+        raise NotImplementedError('TODO(lab): implement cache.EvictionPolicy.touch: Record a hit on ``key``; raise ``KeyError`` if the policy does not hold it (a miss).')
+
+    def discard(self, key: Hashable) -> None:
+        """Stop tracking ``key``, which left the cache."""
+        raise NotImplementedError('TODO(lab): implement cache.EvictionPolicy.discard: Stop tracking ``key``, which left the cache.')
+
+    def victims(self) -> Iterator[Hashable]:
+        """Yield the tracked keys, the first to give up first (the cache skips any it cannot evict)."""
+        raise NotImplementedError('TODO(lab): implement cache.EvictionPolicy.victims: Yield the tracked keys, the first to give up first (the cache skips any it cannot evict).')
+
+    def __iter__(self) -> Iterator[Hashable]:
+        raise NotImplementedError('TODO(lab): implement cache.EvictionPolicy.__iter__: see what tests/contract/test_cache.py asks of it')
+
+    def __len__(self) -> int:
+        raise NotImplementedError('TODO(lab): implement cache.EvictionPolicy.__len__: see what tests/contract/test_cache.py asks of it')
+
+    def __contains__(self, key: object) -> bool:
+        raise NotImplementedError('TODO(lab): implement cache.EvictionPolicy.__contains__: see what tests/contract/test_cache.py asks of it')
+
+class LruPolicy(EvictionPolicy):
+    """Give up the least recently used key first: a hit moves its key to the back of the line.
+
+    >>> policy = LruPolicy()
+    >>> policy.admit("hot"); policy.admit("cold"); policy.touch("hot")
+    >>> next(policy.victims())
+    'cold'
+    """
+
+    def touch(self, key: Hashable) -> None:
+        """Move ``key`` to the back of the line (``KeyError`` on a miss)."""
+        raise NotImplementedError('TODO(lab): implement cache.LruPolicy.touch: Move ``key`` to the back of the line (``KeyError`` on a miss).')
+
+class FifoPolicy(EvictionPolicy):
+    """Give up the oldest key first, however often it hits: the wrong policy for adapters, kept to show why.
+
+    >>> policy = FifoPolicy()
+    >>> policy.admit("hot"); policy.admit("cold"); policy.touch("hot")
+    >>> next(policy.victims())
+    'hot'
+    """
+
+    def touch(self, key: Hashable) -> None:
+        """Leave ``key`` where it is, only checking it is held (``KeyError`` on a miss)."""
+        raise NotImplementedError('TODO(lab): implement cache.FifoPolicy.touch: Leave ``key`` where it is, only checking it is held (``KeyError`` on a miss).')
 
 @dataclass(frozen=True, slots=True)
 class CacheAccess:
@@ -58,7 +127,7 @@ class AdapterCache:
     ``load_overhead_ms`` an optional fixed cost per load (allocation, kernel setup), so a miss
     costs ``load_overhead_ms + vram_mb / transfer_mb_per_ms``.
     """
-    refresh_on_hit = True
+    policy_class: type[EvictionPolicy] = LruPolicy
 
     def __init__(self, vram_budget_mb: float, transfer_mb_per_ms: float, *, load_overhead_ms: float=0.0) -> None:
         raise NotImplementedError('TODO(lab): implement cache.AdapterCache.__init__: see what tests/contract/test_cache.py asks of it')
@@ -95,8 +164,8 @@ class AdapterCache:
 
     @property
     def pinned(self) -> list[str]:
-        """Keys with at least one pin, least recently used first."""
-        raise NotImplementedError('TODO(lab): implement cache.AdapterCache.pinned: Keys with at least one pin, least recently used first.')
+        """Keys with at least one pin, in the policy's order (least recently used first under LRU)."""
+        raise NotImplementedError("TODO(lab): implement cache.AdapterCache.pinned: Keys with at least one pin, in the policy's order (least recently used first under LRU).")
 
     @property
     def free_mb(self) -> float:
@@ -105,8 +174,8 @@ class AdapterCache:
 
     @property
     def resident(self) -> list[str]:
-        """Resident keys from least to most recently used."""
-        raise NotImplementedError('TODO(lab): implement cache.AdapterCache.resident: Resident keys from least to most recently used.')
+        """Resident keys in the policy's order, the next victim first (least to most recently used under LRU)."""
+        raise NotImplementedError("TODO(lab): implement cache.AdapterCache.resident: Resident keys in the policy's order, the next victim first (least to most recently used under LRU).")
 
     def stats(self) -> CacheStats:
         """Return a snapshot of the counters."""
@@ -133,4 +202,4 @@ class FifoAdapterCache(AdapterCache):
     >>> fifo.access(new).evicted          # LRU would have evicted tenant-02
     ('tenant-01@1.0.0',)
     """
-    refresh_on_hit = False
+    policy_class = FifoPolicy

@@ -18,7 +18,7 @@ from typing import Any
 
 import labcore
 
-from ..cache import AdapterCache
+from ..cache import AdapterCache, FifoPolicy
 from ..implementation import Implementation, implementation
 from ..links import LAB_HOST_TO_GPU
 from ..panels.router import your_router_state
@@ -45,7 +45,7 @@ __all__ = [
 class _CacheWithoutRefresh(AdapterCache):
     """labcore's cache with the learner's slip: a hit leaves the entry where it was, so it evicts in FIFO order."""
 
-    refresh_on_hit = False
+    policy_class = FifoPolicy
 
 
 class _RouterWithoutOverhead(MultiLoRARouter):
