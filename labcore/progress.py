@@ -7,8 +7,16 @@ displaying a small script (:func:`record`), which runs in the page that shows th
 same origin as the book's pages. Under any other kernel (JupyterLab, nbval) nothing is displayed,
 so the book's stored outputs do not change.
 
-Each entry carries the time it was made, and a script only replaces an older entry: reopening a
-notebook whose outputs hold an earlier run does not undo a later one.
+Only what the learner did is stored: an exercise when ``check_<thing>`` checks an answer that is not
+the exercise's placeholder (a solution cell prints ``grade_<thing>(...)``, which stores nothing, so
+Run All stores no exercise), a lab module when the suite runs on the learner's ``lab/mine``
+(:meth:`labcore.workbench.Workbench.run`; chapter 7's runs of the reference and the skeleton store
+nothing), a quiz question when the learner's answer to it turns its feedback "correct"
+(:func:`quiz_hook`).
+
+Each entry carries the time it was made, and a script only replaces an older entry, and stores nothing
+when it runs more than :data:`FRESH_MS` after its entries were made: reopening a notebook whose outputs
+hold an earlier run neither undoes a later one nor stores it again.
 
 >>> entry("lab", "versions", {"passed": 29, "total": 29}, at_ms=1)
 {'kind': 'lab', 'key': 'versions', 'value': {'passed': 29, 'total': 29}, 'at': 1}
@@ -27,16 +35,21 @@ from typing import Any
 from .site import PROGRESS_KEY
 from ._validate import choice, count, text
 
-__all__ = ["KINDS", "entry", "script", "record", "record_lab", "record_exercise", "exercise_key", "quiz_hook",
+__all__ = ["KINDS", "FRESH_MS", "entry", "script", "record", "record_lab", "record_exercise", "exercise_key", "quiz_hook",
            "in_browser_kernel"]
 
 #: What progress holds: lab modules (``{"passed", "total"}``), quizzes (``{"correct": [...], "total"}``),
 #: exercises (``{"ok": bool}``).
 KINDS: tuple[str, ...] = ("lab", "quizzes", "exercises")
 
-#: Merge entries into the stored object, keeping the newer of two entries for the same key; then tell the page.
+#: How soon after its entries were made a script stores them (ms): JupyterLab shows a reopened notebook's trusted
+#: outputs again, and an output left from an earlier session must not store its entries a second time.
+FRESH_MS = 120_000
+
+#: Merge fresh entries into the stored object, keeping the newer of two entries for the same key; then tell the page.
 _MERGE_JS = """(function (entries) {
   var key = %s, stored = {};
+  if (!entries.every(function (e) { return Date.now() - e.at < %d; })) { return; }
   try { stored = JSON.parse(window.localStorage.getItem(key) || "{}") || {}; } catch (e) { stored = {}; }
   entries.forEach(function (e) {
     var kind = stored[e.kind] = stored[e.kind] || {};
@@ -62,7 +75,7 @@ def entry(kind: str, key: str, value: Mapping[str, Any], *, at_ms: int | None = 
 
 def script(entries: Sequence[Mapping[str, Any]]) -> str:
     """Return the JavaScript that merges ``entries`` into the page's stored progress."""
-    return _MERGE_JS % (json.dumps(PROGRESS_KEY), json.dumps(list(entries), separators=(",", ":")))
+    return _MERGE_JS % (json.dumps(PROGRESS_KEY), FRESH_MS, json.dumps(list(entries), separators=(",", ":")))
 
 
 def record(entries: Sequence[Mapping[str, Any]]) -> bool:

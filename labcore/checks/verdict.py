@@ -1,14 +1,19 @@
 """What every check returns and prints: a ``Verdict`` (right or not, and the one line the learner sees).
 
 Each exercise has a pure ``grade_<thing>(answer, ...) -> Verdict`` and a one-line
-``check_<thing>(answer, ...)`` that prints the verdict (``✓ ...`` or ``✗ ... hint``). Known wrong
+``check_<thing>(answer, ...)`` that prints the verdict (``✓ ...`` or ``✗ ... hint``) and, in the live
+site, records it as the learner's (:mod:`labcore.progress`), unless the answer is still the exercise's
+placeholder. A solution cell prints ``grade_<thing>(...)`` instead: a ``Verdict`` prints (and displays)
+as its message, and grading records nothing. Known wrong
 answers (a forgotten factor of two, MB for MiB, a fraction for a percentage, ...) are listed as
 ``Mistake`` pairs and get their specific hint; anything else gets the formula.
 
 >>> _grade(15.9, 16.0, unit="MiB", what="the size", mistakes=[(8.0, "is half.")], fallback="Size = ...").ok
 False
->>> print(_grade(8.0, 16.0, unit="MiB", what="the size", mistakes=[(8.0, "is half.")], fallback="Size = ...").message)
+>>> print(_grade(8.0, 16.0, unit="MiB", what="the size", mistakes=[(8.0, "is half.")], fallback="Size = ..."))
 ✗ 8 MiB is half.
+>>> _grade(None, 16.0, unit="MiB", what="the size", mistakes=[], fallback="").answered
+False
 """
 
 from __future__ import annotations
@@ -20,7 +25,10 @@ from typing import Any
 
 from ..progress import record_exercise
 
-__all__ = ["Mistake", "Verdict"]
+__all__ = ["Mistake", "Verdict", "UNANSWERED"]
+
+#: how the verdict on an exercise's placeholder (``None``, ``...``, a function that returns ``None``) begins
+UNANSWERED = "✗ Not answered yet"
 
 Mistake = tuple[float, str]  # (the value that mistake produces, the hint)
 
@@ -36,6 +44,17 @@ class Verdict:
         if not self.message.startswith("✓" if self.ok else "✗"):
             raise ValueError(f"a verdict message starts with ✓ or ✗ to match ok={self.ok}, got {self.message!r}")
 
+    @property
+    def answered(self) -> bool:
+        """Tell whether this is the verdict on an answer, not on the exercise's placeholder (see ``UNANSWERED``)."""
+        return not self.message.startswith(UNANSWERED)
+
+    def __str__(self) -> str:
+        return self.message
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # IPython shows a verdict as its message
+        printer.text(self.message)
+
 
 def _close(a: float, b: float, rel_tol: float) -> bool:
     return math.isclose(a, b, rel_tol=rel_tol, abs_tol=1e-9)
@@ -44,7 +63,7 @@ def _close(a: float, b: float, rel_tol: float) -> bool:
 def _grade(answer: Any, expected: float, *, unit: str, what: str, mistakes: Sequence[Mistake],
            fallback: str, rel_tol: float = 0.005, integer: bool = False) -> Verdict:
     if answer is None or answer is Ellipsis:
-        return Verdict(False, f"✗ Not answered yet: replace None with your answer, {what} ({unit}).")
+        return Verdict(False, f"{UNANSWERED}: replace None with your answer, {what} ({unit}).")
     if isinstance(answer, bool) or not isinstance(answer, (int, float)) or math.isnan(answer):
         return Verdict(False, f"✗ Expected a number in {unit} for {what}, got {answer!r}.")
     shown = f"{answer:,g}"
@@ -61,11 +80,12 @@ def _grade(answer: Any, expected: float, *, unit: str, what: str, mistakes: Sequ
 def _printer(grade: Callable[..., Verdict]) -> Callable[..., None]:
     def check(answer: Any, **kwargs: Any) -> None:
         verdict = grade(answer, **kwargs)
-        print(verdict.message)
-        if answer is not None and answer is not Ellipsis:
-            record_exercise(grade.__name__, kwargs, verdict.ok)  # in the live site: kept in the reader's browser
+        print(verdict)
+        if verdict.answered:  # the learner's own answer: in the live site, kept in their browser
+            record_exercise(grade.__name__, kwargs, verdict.ok)
 
     name = grade.__name__.replace("grade_", "check_")
     check.__name__ = check.__qualname__ = name
-    check.__doc__ = f"Print whether ``answer`` is right (see ``{grade.__name__}``); one line, with a hint if not."
+    check.__doc__ = (f"Print whether ``answer`` is right (see ``{grade.__name__}``), one line with a hint if not, "
+                     "and record it as the learner's answer unless it is the placeholder.")
     return check
