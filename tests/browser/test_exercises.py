@@ -1,0 +1,157 @@
+"""Every exercise can be answered on its static page, with labcore's own verdict, or opened in Live.
+
+One browser context (one reader), offline, one load per chapter page: on each page every exercise with a rule is
+answered from the keyboard with each of its tested wrong answers and then its right answer (typed and Enter, or
+a choice picked with the arrow keys and Enter); the verdict shown must be exactly what labcore's check prints for
+that answer, and the right answer must raise the progress line's exercise count by one. The check cell's stored
+"Not answered yet" output is not shown where the form is. Each code exercise has its Live link (or, in a build
+without the live site, says the live site is not part of it). Then: Tab reaches an exercise's input and its Check
+button, nothing typed says what to do, axe-core finds nothing serious on a chapter page with forms, and at 390 px
+the page does not scroll sideways.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))  # works under any --import-mode
+import browser_site as site  # noqa: E402
+from test_browser_pages import axe_findings  # noqa: E402
+
+from labcore.checks import EXERCISES  # noqa: E402
+
+pytestmark = pytest.mark.browser
+IN_PAGE = [e for e in EXERCISES if e.rule() is not None]
+CODE = [e for e in EXERCISES if e.rule() is None]
+PAGES = sorted({e.page for e in EXERCISES})
+_OFFLINE = re.compile(r"^(?!https?://127\.0\.0\.1[:/]|data:|blob:|about:)")
+
+
+def _typed(answer) -> str:  # noqa: ANN001
+    """What a reader types for ``answer``: a number as Python writes it, names separated by commas."""
+    return ", ".join(answer) if isinstance(answer, list) else repr(answer) if not isinstance(answer, str) else answer
+
+
+def _exercise_count(page) -> int:  # noqa: ANN001
+    return int(page.locator(".course-progress").get_attribute("data-exercises"))
+
+
+def _answer(page, exercise, answer) -> str:  # noqa: ANN001
+    """Give ``answer`` to ``exercise``'s form with the keyboard; return the verdict shown."""
+    form = page.locator(f"form.course-exercise[data-label='{exercise.label}']")
+    if exercise.rule().to_json()["kind"] == "choice":
+        radios = form.locator("input[type=radio]")
+        values = [radios.nth(i).get_attribute("value") for i in range(radios.count())]
+        checked = form.locator("input[type=radio]:checked")
+        if checked.count():
+            checked.focus()  # where Tab puts the focus in a group with a choice made
+        else:
+            radios.first.focus()
+            page.keyboard.press("Space")  # selects the focused first option
+        current = values.index(form.locator("input[type=radio]:checked").get_attribute("value"))
+        for _ in range((values.index(answer) - current) % len(values)):
+            page.keyboard.press("ArrowRight")
+        assert form.locator("input[type=radio]:checked").get_attribute("value") == answer
+        page.keyboard.press("Enter")
+    else:
+        box = form.locator("input[type=text]")
+        box.focus()
+        page.keyboard.press("Control+A")
+        page.keyboard.press("Delete")
+        page.keyboard.type(_typed(answer))
+        page.keyboard.press("Enter")
+    return form.locator(".course-exercise-verdict")
+
+
+@pytest.fixture(scope="module")
+def reader(built_site, browser, base_url):  # noqa: ANN001, ANN201
+    """One reader's browser context, offline; yields (context, base URL)."""
+    context = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 900})
+    context.route(_OFFLINE, lambda route: route.abort())
+    try:
+        yield context, base_url
+    finally:
+        context.close()
+
+
+def test_every_static_exercise_gives_labcore_s_verdict_and_counts_when_right(reader) -> None:  # noqa: ANN001
+    from playwright.sync_api import expect
+
+    context, base_url = reader
+    page = context.new_page()
+    answered = 0
+    for name in PAGES:
+        page.goto(f"{base_url}book/{name}.html")
+        page.wait_for_selector(".course-progress")
+        ours = [e for e in IN_PAGE if e.page == name]
+        assert page.locator("form.course-exercise").count() == len(ours), name
+        for exercise in ours:
+            form = page.locator(f"form.course-exercise[data-label='{exercise.label}']")
+            cell = form.locator("xpath=preceding-sibling::div[contains(@class, 'cell')][1]")
+            assert "course-exercise-cell" in cell.get_attribute("class"), exercise.label
+            assert not cell.locator(".cell_output").is_visible(), f"{exercise.label}: the stored output shows"
+            for wrong in exercise.wrong:
+                expect(_answer(page, exercise, wrong)).to_have_text(exercise.verdict(wrong).message)
+            before = _exercise_count(page)
+            expect(_answer(page, exercise, exercise.right)).to_have_text(exercise.verdict(exercise.right).message)
+            answered += 1
+            page.wait_for_function(f"() => document.querySelector('.course-progress').dataset.exercises === "
+                                   f"'{before + 1}'")
+    assert answered == len(IN_PAGE) == _exercise_count(page)
+    page.close()
+
+
+def test_code_exercises_open_their_chapter_in_live(reader) -> None:  # noqa: ANN001
+    context, base_url = reader
+    page = context.new_page()
+    live = (site.SITE / "lite").is_dir()
+    for exercise in CODE:
+        page.goto(f"{base_url}book/{exercise.page}.html")
+        box = page.locator(f"section.course-exercise-code#course-exercise-{exercise.label.replace('.', '-')}")
+        assert box.count() == 1, exercise.label
+        link = box.locator("a.course-exercise-live-link")
+        if live:
+            href = link.get_attribute("href")
+            assert href == f"../lite/notebooks/index.html?path={exercise.page}.ipynb", href
+            assert (site.SITE / "lite" / "notebooks" / "index.html").is_file()
+            assert f"Open chapter {exercise.label.split('.')[0]} in Live" in link.inner_text()
+        else:  # a build without the live site: no link that would lead nowhere
+            assert link.count() == 0
+            assert "not part of this build" in box.inner_text()
+    page.close()
+
+
+def test_an_exercise_with_the_keyboard_alone_on_a_phone_and_for_a_screen_reader(reader) -> None:  # noqa: ANN001
+    context, base_url = reader
+    page = context.new_page()
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{base_url}book/04_the_cache.html")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    exercise = next(e for e in IN_PAGE if e.label == "4.2")
+    form = page.locator("form.course-exercise[data-label='4.2']")
+    form.locator("xpath=preceding-sibling::p[1]").evaluate("p => { p.tabIndex = -1; p.focus(); }")
+    for _ in range(10):  # from the exercise's paragraph, Tab until the answer box has the focus
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.id") == "course-exercise-4-2-answer":
+            break
+    box = form.get_by_role("textbox", name=re.compile(r"the load time of one miss \(ms\)"))
+    assert box.evaluate("b => b === document.activeElement"), "Tab never reached the answer box"
+    page.keyboard.press("Enter")
+    verdict = form.get_by_role("status")
+    assert verdict.inner_text() == "✗ Not answered yet: type your answer, the load time of one miss (ms)."
+    page.keyboard.type(_typed(exercise.right))
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.textContent") == "Check"
+    assert page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle") != "none"
+    page.keyboard.press("Enter")
+    assert verdict.inner_text() == exercise.verdict(exercise.right).message
+    right = form.bounding_box()
+    assert right["x"] >= 0 and right["x"] + right["width"] <= 390, right
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    page.set_viewport_size({"width": 1280, "height": 900})
+    assert axe_findings(page) == {"light": [], "dark": []}
+    page.close()
