@@ -12,7 +12,9 @@ hand. :func:`live_copy` applies, in order:
   and the chapter's figures (:func:`book_figures`, shown in place of figures the live kernel,
   which has no matplotlib, cannot draw);
   the other ``remove-cell`` cells (the book build's hidden checks and glue calls) are left out,
-  except those that define a name a later cell reads, kept collapsed (:func:`needed_hidden_cells`);
+  except those that define a name a later cell reads (:func:`needed_hidden_cells`), shown as only the
+  statements that define those names (:func:`coursebuild.live_code.defining_statements`): every cell a
+  learner sees runs after only the cells they can see above it;
 * ``from myst_nb import glue`` becomes a small ``glue`` function (:data:`coursebuild.live_code.GLUE_DEF`): myst-nb is a
   Sphinx extension, not a kernel package, so nothing stands in for it;
 * ``{glue:text}`key:fmt``` roles in the prose become the value the book build glued, formatted by
@@ -44,7 +46,7 @@ from labcore.plots.offline import cell_key
 from labcore.site import BOOK_BUILD, FIGURES_DIR, FIGURES_ENV, GRIDS_ENV, PANELS_DIR, VEGALITE_MIME, figures_index_path
 
 from .lab_links import live_markdown
-from .live_code import live_code
+from .live_code import cell_names, defining_statements, live_code
 from .myst_text import GLUE_ROLE, to_commonmark
 
 #: the first line of every chapter's setup cell (the book's and the live copy's)
@@ -214,51 +216,31 @@ def book_figures(nb: Mapping[str, Any]) -> dict[str, list[tuple[str, bytes]]]:
     return {key: images for key, images in figures.items() if images}
 
 
-def _names(source: str) -> tuple[set[str], set[str]]:
-    """Return the names a cell defines and the names it reads (IPython magics turned into Python first)."""
-    import ast
-
-    from IPython.core.inputtransformer2 import TransformerManager
-
-    try:
-        tree = ast.parse(TransformerManager().transform_cell(source))
-    except SyntaxError:
-        return set(), set()
-    defined, read = set(), set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            (defined if isinstance(node.ctx, ast.Store) else read).add(node.id)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            defined.add(node.name)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            defined.update((a.asname or a.name).split(".")[0] for a in node.names)
-    return defined, read
-
-
-def needed_hidden_cells(cells: list[Mapping[str, Any]]) -> set[int]:
-    """Return the indexes of ``remove-cell`` code cells that define a name a later kept cell reads.
+def needed_hidden_cells(cells: list[Mapping[str, Any]]) -> dict[int, set[str]]:
+    """Return the ``remove-cell`` code cells that define a name a later kept cell reads: index -> those names.
 
     The book hides them, but the live copy cannot drop them (e.g. ``rollout = canary_panel()``
     in a hidden cell, shown by the next one); the other hidden cells (checks, glue) are dropped.
 
     >>> cells = [_code_cell("x = 1", "remove-cell"), _code_cell("assert x", "remove-cell"), _code_cell("x")]
-    >>> sorted(needed_hidden_cells(cells))
-    [0]
+    >>> needed_hidden_cells(cells)
+    {0: {'x'}}
     """
     needed: set[str] = set()
-    keep: set[int] = set()
+    keep: dict[int, set[str]] = {}
     for i in range(len(cells) - 1, -1, -1):
         cell = cells[i]
         if cell.get("cell_type") != "code":
             continue
         source = _source(cell)
-        defined, read = _names(source)
+        defined, read = cell_names(source)
         hidden = "remove-cell" in cell.get("metadata", {}).get("tags", []) and not source.startswith(LIVE_MARKER)
         if hidden and not defined & needed:
             continue
         if hidden:
-            keep.add(i)
-        needed |= read
+            keep[i] = defined & needed
+            read = cell_names(defining_statements(source, keep[i]))[1]
+        needed = (needed - defined) | read  # what the cells from here down read from above
     return keep
 
 
@@ -285,7 +267,7 @@ def live_copy(nb: Mapping[str, Any], glued: Mapping[str, str] | None, name: str 
         if "remove-cell" in tags and not is_setup:
             if index not in needed:
                 continue
-            tags.add("hide-cell")  # kept for a name later cells use: collapsed, as a solution is
+            source = defining_statements(source, needed[index])  # shown: the names later cells read
         if cell.get("cell_type") == "code":
             cell["outputs"], cell["execution_count"] = [], None
             cell["source"] = setup_cell(code, name) if is_setup else live_code(source)

@@ -3,6 +3,10 @@
 The live kernel (Pyodide) has labcore but no myst-nb, no matplotlib and, until it is loaded, no numpy: glue shows
 its value as the book's cell does, the matplotlib imports are wrapped so a figure cell shows the book's stored
 figure, and a cell that needs numpy says so instead of failing. :func:`live_code` applies all three.
+
+A cell the book hides (``remove-cell``) but whose names later cells read is shown in the live copy as only the
+statements that define them (:func:`defining_statements`): a learner who runs the cells they see, in order, has
+every name each of them reads.
 """
 
 from __future__ import annotations
@@ -10,10 +14,13 @@ from __future__ import annotations
 import ast
 import re
 
+from IPython.core.inputtransformer2 import TransformerManager
+
 #: a chapter reads ``Path("..") / "results"``; the live copy finds ``results`` beside it
 PARENT_RESULTS = re.compile(r"""Path\((["'])\.\.\1\)\s*/\s*(["'])results\2""")
 
-__all__ = ["PARENT_RESULTS", "GLUE_IMPORT", "GLUE_DEF", "guard_optional_imports", "guard_numpy_cell", "live_code"]
+__all__ = ["PARENT_RESULTS", "GLUE_IMPORT", "GLUE_DEF", "HIDDEN_NAMES_HEAD", "guard_optional_imports",
+           "guard_numpy_cell", "live_code", "cell_names", "defining_statements"]
 
 GLUE_IMPORT = "from myst_nb import glue"
 #: what the live copy runs instead of ``GLUE_IMPORT``: show the value as the book's cell does
@@ -118,3 +125,73 @@ def live_code(source: str) -> str:
     """
     lines = [GLUE_DEF if line.strip() == GLUE_IMPORT else line for line in source.split("\n")]
     return guard_optional_imports(guard_numpy_cell(PARENT_RESULTS.sub('Path("results")', "\n".join(lines))))
+
+
+def _tree(source: str) -> ast.Module | None:
+    try:  # IPython magics become Python on the same lines
+        return ast.parse(TransformerManager().transform_cell(source))
+    except SyntaxError:
+        return None
+
+
+def _statement_names(node: ast.AST) -> tuple[set[str], set[str]]:
+    defined, read = set(), set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name):
+            (read if isinstance(sub.ctx, ast.Load) else defined).add(sub.id)
+        elif isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.add(sub.name)
+        elif isinstance(sub, (ast.Import, ast.ImportFrom)):
+            defined.update((a.asname or a.name).split(".")[0] for a in sub.names)
+        elif isinstance(sub, ast.arg):
+            defined.add(sub.arg)
+        elif isinstance(sub, ast.ExceptHandler) and sub.name:
+            defined.add(sub.name)
+    return defined, read
+
+
+def _free_names(statements: list[ast.stmt]) -> tuple[set[str], set[str]]:
+    defined: set[str] = set()
+    free: set[str] = set()
+    for node in statements:  # a name a statement binds itself (a loop's, a comprehension's) is not read from before
+        bound, read = _statement_names(node)
+        free |= read - bound - defined
+        defined |= bound
+    return defined, free
+
+
+def cell_names(source: str) -> tuple[set[str], set[str]]:
+    """Return the names a code cell defines and the names it reads from earlier cells (unparsable: neither).
+
+    >>> [sorted(names) for names in cell_names("from math import ceil\\ndef f(n):\\n    return ceil(n / k)")]
+    [['ceil', 'f', 'n'], ['k']]
+    """
+    tree = _tree(source)
+    return _free_names(tree.body) if tree is not None else (set(), set())
+
+
+#: the first line of a hidden cell's statements shown in the live copy
+HIDDEN_NAMES_HEAD = "# From a cell the book hides: the names the cells below use"
+
+
+def defining_statements(source: str, names: set[str]) -> str:
+    """Return the top-level statements of ``source`` that define ``names`` (and what they need from the cell).
+
+    Checks and glue calls drop out; the result opens with :data:`HIDDEN_NAMES_HEAD`.
+
+    >>> print(defining_statements("k = 2\\nEXACT_MB = 8.0 * k\\nglue('x', EXACT_MB, display=False)", {"EXACT_MB"}))
+    # From a cell the book hides: the names the cells below use
+    k = 2
+    EXACT_MB = 8.0 * k
+    """
+    tree = _tree(source)
+    if tree is None:
+        raise ValueError(f"a hidden cell that later cells need does not parse: {source[:80]!r}")
+    lines, wanted, kept = source.split("\n"), set(names), []
+    for node in reversed(tree.body):
+        defined, read = _free_names([node])
+        if defined & wanted:
+            kept.append(node)
+            wanted |= read
+    spans = ["\n".join(lines[node.lineno - 1:node.end_lineno]) for node in reversed(kept)]
+    return "\n".join([HIDDEN_NAMES_HEAD, *spans])

@@ -10,7 +10,7 @@ import pytest
 
 from coursebuild import lite_notebooks as ln
 from coursebuild.lite_runtime import PRELOADED_PIPLITE
-from coursebuild.live_code import live_code
+from coursebuild.live_code import HIDDEN_NAMES_HEAD, live_code
 from coursebuild.lite_site import stage_contents
 from labcore.checks.lab import mistaken_lab
 from labcore.site import BOOK_BUILD, FIGURES_ENV, GRIDS_ENV, LAB_NOTEBOOK, PANELS_DIR, figures_index_path
@@ -54,12 +54,12 @@ def test_solutions_start_collapsed_and_hidden_checks_are_left_out():
     assert "jupyter" not in cells[1]["metadata"] and cells[1]["outputs"] == [] and cells[1]["execution_count"] is None
 
 
-def test_a_hidden_cell_that_defines_a_shown_name_is_kept_collapsed():
-    nb = _nb(_code("rollout = make()\nglue('k', 1, display=False)", "remove-cell"), _code("rollout"),
-             _code("assert rollout", "remove-cell"))
+def test_a_hidden_cell_that_defines_a_shown_name_is_shown_as_its_definitions():
+    nb = _nb(_code("k = 2\nrollout = make(k)\nglue('k', 1, display=False)\nassert rollout", "remove-cell"),
+             _code("rollout"), _code("assert rollout", "remove-cell"))
     cells = ln.live_copy(nb, {})["cells"]
-    assert [c["source"] for c in cells] == ["rollout = make()\nglue('k', 1, display=False)", "rollout"]
-    assert cells[0]["metadata"]["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
+    assert [c["source"] for c in cells] == [f"{HIDDEN_NAMES_HEAD}\nk = 2\nrollout = make(k)", "rollout"]
+    assert "jupyter" not in cells[0]["metadata"]  # shown: a learner who runs what they see has ``rollout``
 
 
 def test_glue_import_becomes_a_function_not_a_package(monkeypatch):
