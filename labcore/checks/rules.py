@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .verdict import Mistake, Verdict, _close
+from .verdict import UNANSWERED, Mistake, Verdict, _close
 
 __all__ = ["TEXTS", "SINGULAR", "NumberRule", "ChoiceRule", "ListRule", "Rule", "graded", "rule_of",
            "rule_from_json"]
@@ -30,7 +30,7 @@ __all__ = ["TEXTS", "SINGULAR", "NumberRule", "ChoiceRule", "ListRule", "Rule", 
 #: The texts verdicts are made of, by rule kind; ``{name}`` is filled with a field (values are never re-read).
 TEXTS: dict[str, dict[str, str]] = {
     "number": {
-        "unanswered": "✗ Not answered yet: replace None with your answer, {what} ({unit}).",
+        "unanswered": UNANSWERED + ": replace None with your answer, {what} ({unit}).",
         "not_a_number": "✗ Expected a number in {unit} for {what}, got {answer}.",
         "correct": "✓ Correct: {what} is {expected} {unit}.",
         "not_whole": "✗ {shown} is not a whole number: {what} is a count.",

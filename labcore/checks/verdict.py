@@ -6,20 +6,19 @@ site, records it as the learner's (:mod:`labcore.progress`), unless the answer i
 placeholder. A solution cell prints ``grade_<thing>(...)`` instead: a ``Verdict`` prints (and displays)
 as its message, and grading records nothing. Known wrong
 answers (a forgotten factor of two, MB for MiB, a fraction for a percentage, ...) are listed as
-``Mistake`` pairs and get their specific hint; anything else gets the formula.
+``Mistake`` pairs and get their specific hint; anything else gets the formula. How a number, a choice
+or a list is judged is a rule (:mod:`labcore.checks.rules`), whose verdict a grade function returns.
 
->>> _grade(15.9, 16.0, unit="MiB", what="the size", mistakes=[(8.0, "is half.")], fallback="Size = ...").ok
-False
->>> print(_grade(8.0, 16.0, unit="MiB", what="the size", mistakes=[(8.0, "is half.")], fallback="Size = ..."))
+>>> print(Verdict(False, "✗ 8 MiB is half."))
 ✗ 8 MiB is half.
->>> _grade(None, 16.0, unit="MiB", what="the size", mistakes=[], fallback="").answered
+>>> Verdict(False, UNANSWERED + ": replace None with your answer.").answered
 False
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,23 +57,6 @@ class Verdict:
 
 def _close(a: float, b: float, rel_tol: float) -> bool:
     return math.isclose(a, b, rel_tol=rel_tol, abs_tol=1e-9)
-
-
-def _grade(answer: Any, expected: float, *, unit: str, what: str, mistakes: Sequence[Mistake],
-           fallback: str, rel_tol: float = 0.005, integer: bool = False) -> Verdict:
-    if answer is None or answer is Ellipsis:
-        return Verdict(False, f"{UNANSWERED}: replace None with your answer, {what} ({unit}).")
-    if isinstance(answer, bool) or not isinstance(answer, (int, float)) or math.isnan(answer):
-        return Verdict(False, f"✗ Expected a number in {unit} for {what}, got {answer!r}.")
-    shown = f"{answer:,g}"
-    if _close(answer, expected, rel_tol):
-        if integer and answer != int(answer):
-            return Verdict(False, f"✗ {shown} is not a whole number: {what} is a count.")
-        return Verdict(True, f"✓ Correct: {what} is {expected:,g} {unit}.")
-    for value, hint in mistakes:
-        if _close(answer, value, rel_tol):
-            return Verdict(False, f"✗ {shown} {unit} {hint}")
-    return Verdict(False, f"✗ {shown} {unit} is not it. {fallback}")
 
 
 def _printer(grade: Callable[..., Verdict]) -> Callable[..., None]:
