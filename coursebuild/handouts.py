@@ -5,7 +5,10 @@ values), with the page's cell instructions taken out: on paper, the reader write
 checks it where the handout says (a ``predict`` exercise on the chapter's panel, on the static site; a
 ``compute`` exercise in the chapter's check cell in Live, or the key). The key gives labcore's answer and,
 for the likeliest wrong answers, the hint the check prints. ``book/handout_<plan>.ipynb`` and
-``book/handout_<plan>_key.ipynb`` display these; both print on one page (``printable_pages``).
+``book/handout_<plan>_key.ipynb`` display these; both print on one page (``printable_pages``). Each exercise
+carries the figures it needs from labcore (:func:`givens`), so it can be done on paper, and the handout opens
+with the course site's address and its QR code when ``_config.yml`` sets one (``html: baseurl``; none printed
+otherwise, see :func:`site_address`).
 
 >>> paper_wording("What is it? Replace `None` with your number and run the cell.")
 'What is it?'
@@ -13,6 +16,7 @@ for the likeliest wrong answers, the hint the check prints. ``book/handout_<plan
 
 from __future__ import annotations
 
+import inspect
 import re
 from functools import cache
 from pathlib import Path
@@ -21,7 +25,11 @@ from typing import Any
 from .session_plans import BOOK_DIR, Plan, load_plans
 from .speaker_notes import source
 
-__all__ = ["paper_wording", "exercise_text", "handout_markdown", "answer_key_markdown", "show"]
+__all__ = ["paper_wording", "exercise_text", "givens", "givens_text", "handout_markdown", "answer_key_markdown",
+           "site_address", "site_card", "site_card_html", "show"]
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIG_FILE = ROOT / "_config.yml"
 
 #: the page's instructions for its cells, and what they say on paper
 _CELL_STEPS = (
@@ -82,12 +90,104 @@ def _where(label: str) -> str:
     return f"chapter {chapter}'s exercise cell, in the Live version (replace `None`, run it), or the answer key"
 
 
+def _gib(mib: float) -> str:
+    return f"{mib / 1024:.1f} GiB"
+
+
+def givens(label: str) -> tuple[str, ...]:
+    """Return the figures exercise ``label`` needs beyond its own wording, each as the chapters print it.
+
+    >>> givens("2.2")[:2]
+    ('the H100 as its driver reports it: 79.6 GiB', "Llama-3-8B's weights in bf16: 15.0 GiB")
+    """
+    from labcore import fleet_plan
+    from labcore.capacity import memory_split
+    from labcore.fleet import GPU_QPS
+    from labcore.links import LINKS
+    from labcore.kv_cache import kv_bytes_per_token
+    from labcore.model_config import exact_adapter_mb, load_model_config
+    from labcore.sim.replay import single_replica_router
+
+    exercise = _exercise(label)
+    kwargs, grade = dict(exercise.kwargs), exercise.grade.__name__
+    replica = {k: p.default for k, p in inspect.signature(single_replica_router).parameters.items()}
+    overhead = f"the LoRA overhead on every adapter request: {replica['dynamic_overhead'] * 100:g}% of the base latency"
+    if grade in ("grade_fleet_bill_usd", "grade_savings_under_load_pct"):
+        fleet = {k: p.default for k, p in inspect.signature(fleet_plan).parameters.items()}
+        out = [f"one GPU sustains {GPU_QPS:g} requests/s", overhead.replace("of the base latency", "more GPU time"),
+               "the dedicated fleet: one GPU per tenant"]
+        return tuple(out + ([f"a month is {fleet['hours_per_month']:g} hours"] if grade == "grade_fleet_bill_usd" else []))
+    if grade == "grade_adapters_beside_kv":
+        adapter = exact_adapter_mb("llama-3-8b", 16, ["q_proj", "v_proj"])
+        split = memory_split("llama-3-8b", "H100-80GB", adapter_mb=adapter)
+        return (f"the H100 as its driver reports it: {split.gpu_gib:.1f} GiB",
+                f"Llama-3-8B's weights in bf16: {split.base_gib:.1f} GiB",
+                f"KV cache: {kv_bytes_per_token('llama-3-8b') / 1024:g} KiB per token",
+                f"one exact r=16 q,v adapter: {adapter:.1f} MiB")
+    if grade == "grade_thrash_hit_pct":
+        return (f"one adapter: {replica['adapter_mb']:g} MiB",)
+    if grade == "grade_link_miss_ms":
+        link = LINKS[kwargs["link"]]
+        return (f"the base latency: {replica['base_latency_ms']:g} ms", overhead,
+                f"{link.name}: {link.gb_per_s:g} GB/s (10⁹ bytes/s) and {link.overhead_ms:g} ms per copy",
+                "1 MiB = 2²⁰ bytes")
+    if grade == "grade_slot_pool_mb":
+        c = load_model_config("llama-3-8b")
+        return (f"Llama-3-8B: {c.num_hidden_layers} layers, hidden size {c.hidden_size:,}, k and v "
+                f"{c.num_key_value_heads * c.head_dim:,} wide, MLP {c.intermediate_size:,} wide, "
+                f"vocabulary {c.vocab_size:,}", ("vLLM wraps qkv_proj (3 slices), o_proj, gate_up_proj (2 slices) and down_proj of every layer, and "
+                 "embed_tokens and lm_head (vocabulary to hidden size)"),
+                "one slot holds A (rank × input) and B (output × rank) of each, in bf16 (2 bytes)")
+    return ()
+
+
+def givens_text(label: str) -> str:
+    """Return exercise ``label``'s figures as one line of the handout (empty when its wording holds them all)."""
+    figures = givens(label)
+    return ("*Given:* " + "; ".join(figures) + ".") if figures else ""
+
+
+def site_address(config: Path = CONFIG_FILE) -> str:
+    """Return the course site's address as ``_config.yml`` sets it (``html: baseurl``), or ``""`` when it sets none."""
+    import yaml
+
+    raw = yaml.safe_load(config.read_text(encoding="utf-8")) or {}
+    return str((raw.get("html") or {}).get("baseurl") or "").strip()
+
+
+def site_card(address: str | None = None, *, config: Path = CONFIG_FILE) -> Any:
+    """Return the site's address with its QR code (SVG) for a handout or a slide, or None when no address is set.
+
+    >>> site_card("")
+    """
+    from IPython.display import HTML
+
+    address = site_address(config) if address is None else address
+    if not address:
+        return None
+    return HTML(site_card_html(address))
+
+
+def site_card_html(address: str) -> str:
+    """Return the address as a link beside its QR code, an ``<img>`` of the code's SVG named by the address."""
+    import html
+
+    import segno
+
+    uri = segno.make(address, error="m").svg_data_uri(scale=4, border=2)
+    shown = html.escape(address)
+    return (f'<p class="site-card"><img src="{uri}" alt="QR code of {shown}" width="116" height="116" '
+            f'style="vertical-align:middle"> The course site: <a href="{shown}">{shown}</a></p>')
+
+
 def handout_markdown(plan: Plan, *, book: Path = BOOK_DIR) -> str:
-    """Return the handout of ``plan``: its exercises, each with a line to write on and where to check it."""
+    """Return the handout of ``plan``: its exercises, each with the figures it needs, a line to write on and where
+    to check it."""
     lines = []
     for label in plan.exercises:
-        lines.append(f"**{label}.** {exercise_text(label, book=book)}\n\n"
-                     f"My answer: ________________ · *Check it:* {_where(label)}.")
+        given = givens_text(label)
+        lines.append(f"**{label}.** {exercise_text(label, book=book)}" + (f"\n\n{given}" if given else "") +
+                     f"\n\nMy answer: ________________ · *Check it:* {_where(label)}.")
     return "\n\n".join(lines)
 
 

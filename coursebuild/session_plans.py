@@ -4,10 +4,12 @@ The plans are data (``scripts/session_plans.yml``); the minutes come from the de
 (:mod:`coursebuild.speaker_notes`), the slide numbers from the decks as :func:`coursebuild.slides.deck_notebook`
 makes them (reveal numbers every slide and sub-slide: ``c/t``). :func:`load_plans` raises when a slot's
 sections take longer than the slot, when the slots do not add up to the plan, or when a section, deck or
-exercise it names does not exist. The instructors' page prints :func:`plan_markdown`; a plan with a ``deck``
-also gets its own deck (:func:`session_deck_notebook`: the sections it uses, in order, with a slide before
-each slot and the notes' pace cues counted on the session's clock), written into the site's ``slides/`` by this
-module as a Sphinx extension (``_config.yml``: ``coursebuild.session_plans``, after ``coursebuild.slides``).
+exercise it names does not exist, and a deck or lab slot must state its teaching and its exercise minutes (as the
+Carpentries' lesson plans do): a slot that gives the room exercises with no minutes for them is refused. A lab
+slot's modules follow :data:`labcore.contract.LAB_MODULES` from the first. The instructors' page prints :func:`plan_markdown`; a plan with a ``deck``
+also gets its own deck (:mod:`coursebuild.session_deck`: the sections it uses, in order, with a slide before
+each slot, a slide per exercise given, the notes' pace cues counted on the session's clock and a summary slide
+at its end).
 
 >>> clock(0), clock(75)
 ('0:00', '1:15')
@@ -15,7 +17,6 @@ module as a Sphinx extension (``_config.yml``: ``coursebuild.session_plans``, af
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -24,10 +25,10 @@ from typing import Any
 
 from . import speaker_notes
 from .slide_layout import slide_type
-from .speaker_notes import headings, minutes_text, retime
+from .speaker_notes import headings, minutes_text
 
 __all__ = ["PLANS_FILE", "BOOK_DIR", "Section", "Slot", "Plan", "clock", "deck_sections", "load_plans",
-           "plan_markdown", "session_deck_notebook", "session_deck_sections", "write_session_decks"]
+           "plan_markdown", "chapter_notebook", "chapter_deck", "heading_slides"]
 
 ROOT = Path(__file__).resolve().parent.parent
 PLANS_FILE = ROOT / "scripts" / "session_plans.yml"
@@ -58,6 +59,8 @@ class Slot:
     start: float
     minutes: float
     deck: str = ""
+    teaching: float = 0.0  # a deck or lab slot: minutes of talk (its sections and a lab's set-up)
+    exercises: float = 0.0  # a deck or lab slot: minutes of the room's own work
     chapter: str = ""  # the deck's title (its ``#`` heading)
     sections: tuple[Section, ...] = ()
     demo: str = ""
@@ -65,8 +68,20 @@ class Slot:
     pause: str = ""
     setup: float = 0.0  # a lab slot: minutes of set-up before the hands-on work
     setup_steps: str = ""
-    hands_on: str = ""
+    modules: tuple[str, ...] = ()  # a lab slot: the lab modules the room writes, in dependency order
     fallback: str = ""
+    takeaway: str = ""  # its line on the session deck's summary slide (glue roles resolved from its chapter)
+    notes: str = ""  # a break's or the questions' speaker notes
+
+    @property
+    def hands_on(self) -> str:
+        """Return a lab slot's hands-on goal: its modules in order, until their rows are green."""
+        files = [f"{m}.py" for m in self.modules]
+        if not files:
+            return ""
+        listed = files[0] if len(files) == 1 else ", ".join(files[:-1]) + f", then {files[-1]}"
+        return (f"Everyone: {listed} (the order they depend on each other), until their rows of the table are "
+                "green; who finishes goes on to the next module.")
 
     @property
     def end(self) -> float:
@@ -113,7 +128,7 @@ def deck_sections(deck: Mapping[str, Any]) -> tuple[dict[str, tuple[int, int]], 
     ({'A': (2, 3), 'B': (4, 4)}, 4)
     """
     starts: dict[str, int] = {}
-    found, number = _heading_slides(deck)
+    found, number = heading_slides(deck)
     for heading, first in found:
         starts.setdefault(heading, first)
     order = sorted(starts.items(), key=lambda item: item[1])
@@ -121,7 +136,7 @@ def deck_sections(deck: Mapping[str, Any]) -> tuple[dict[str, tuple[int, int]], 
     return {heading: (first, max(first, end)) for (heading, first), end in zip(order, ends)}, number
 
 
-def _heading_slides(deck: Mapping[str, Any]) -> tuple[list[tuple[str, int]], int]:
+def heading_slides(deck: Mapping[str, Any]) -> tuple[list[tuple[str, int]], int]:
     """Return every ``##`` heading of a deck notebook with the slide it is on, in order, and the number of slides."""
     found: list[tuple[str, int]] = []
     number = 0
@@ -136,21 +151,60 @@ def _heading_slides(deck: Mapping[str, Any]) -> tuple[list[tuple[str, int]], int
 
 
 @cache
-def _chapter_deck(stem: str, book: Path) -> dict[str, Any]:
+def chapter_notebook(stem: str, book: Path) -> Any:
+    """Return chapter ``stem``'s notebook as stored in ``book`` (read once); raise naming a chapter that is not there."""
     import nbformat
-
-    from .lite_notebooks import glue_values
-    from .slides import deck_notebook
 
     path = book / f"{stem}.ipynb"
     if not path.is_file():
         raise ValueError(f"a session plan names deck {stem!r}, but {path} does not exist")
-    nb = nbformat.read(path, as_version=4)
+    return nbformat.read(path, as_version=4)
+
+
+@cache
+def chapter_deck(stem: str, book: Path) -> dict[str, Any]:
+    """Return chapter ``stem``'s deck notebook as :func:`coursebuild.slides.deck_notebook` makes it (made once)."""
+    from .lite_notebooks import glue_values
+    from .slides import deck_notebook
+
+    nb = chapter_notebook(stem, book)
     return deck_notebook(nb, glue_values(nb))
 
 
 def _title(deck: Mapping[str, Any]) -> str:
     return next((h for cell in deck["cells"] for h in headings(cell, level=1)), "")
+
+
+def _minutes(key: str, raw: Mapping[str, Any], start: float, kind: str) -> tuple[float, float, float]:
+    """Return a slot's ``(minutes, teaching, exercises)``; raise naming the slot when its minutes are not stated."""
+    where = f"plan {key!r}: the slot at {clock(start)} ({raw.get('deck') or kind})"
+    if kind in ("break", "questions"):
+        if "minutes" not in raw:
+            raise ValueError(f"{where} states no minutes")
+        return float(raw["minutes"]), 0.0, 0.0
+    missing = [name for name in ("teaching", "exercises") if name not in raw]
+    if missing or "minutes" in raw:
+        raise ValueError(f"{where} must state its teaching and exercise minutes (teaching: N, exercises: N), "
+                         f"not {'minutes' if 'minutes' in raw else 'without ' + ' and '.join(missing)}")
+    teaching, exercises = float(raw["teaching"]), float(raw["exercises"])
+    if teaching < 0 or exercises < 0:
+        raise ValueError(f"{where} has {teaching:g} teaching and {exercises:g} exercise minutes; neither can be negative")
+    if raw.get("give") and exercises <= 0:
+        raise ValueError(f"{where} gives the room exercise(s) {', '.join(map(str, raw['give']))} but no minutes "
+                         "for them: set exercises to the minutes the room works")
+    if exercises > 0 and not raw.get("give") and kind != "lab":
+        raise ValueError(f"{where} has {exercises:g} exercise minutes but gives the room no exercise")
+    return teaching + exercises, teaching, exercises
+
+
+def _lab_modules(key: str, raw: Mapping[str, Any], start: float) -> tuple[str, ...]:
+    from labcore.contract import LAB_MODULES
+
+    modules = tuple(str(m) for m in raw.get("modules", []))
+    if raw.get("kind") == "lab" and modules != LAB_MODULES[:len(modules)] or (raw.get("kind") == "lab") != bool(modules):
+        raise ValueError(f"plan {key!r}: the lab slot at {clock(start)} names modules {list(modules)}; a lab slot names "
+                         f"the first modules of the lab's dependency order {list(LAB_MODULES)}, and only a lab slot")
+    return modules
 
 
 def _slot(key: str, raw: Mapping[str, Any], start: float, book: Path, notes: Mapping[str, Any]) -> Slot:
@@ -159,12 +213,12 @@ def _slot(key: str, raw: Mapping[str, Any], start: float, book: Path, notes: Map
     kind = str(raw.get("kind", "deck"))
     if kind not in KINDS:
         raise ValueError(f"plan {key!r}: slot at {clock(start)} has kind {kind!r}; expected one of {KINDS}")
-    minutes = float(raw["minutes"])
+    minutes, teaching, exercises = _minutes(key, raw, start, kind)
     stem = str(raw.get("deck", ""))
     sections: list[Section] = []
     chapter = ""
     if stem:
-        deck = _chapter_deck(stem, book)
+        deck = chapter_deck(stem, book)
         chapter = _title(deck)
         where, _ = deck_sections(deck)
         timed = speaker_notes.section_minutes(notes.get(stem, {}))
@@ -179,12 +233,13 @@ def _slot(key: str, raw: Mapping[str, Any], start: float, book: Path, notes: Map
     for label in give:
         if label not in labels or labels[label].kind == "code":
             raise ValueError(f"plan {key!r}: exercise {label!r} is not a compute or predict exercise of the book")
-    slot = Slot(kind, start, minutes, stem, chapter, tuple(sections), str(raw.get("demo", "")), give,
-                str(raw.get("pause", "")), float(raw.get("setup", 0)), str(raw.get("setup_steps", "")),
-                str(raw.get("hands_on", "")), str(raw.get("fallback", "")))
-    if slot.used > minutes:
-        raise ValueError(f"plan {key!r}: the slot at {clock(start)} ({stem or kind}) has {minutes_text(minutes)}, "
-                         f"but its sections take {minutes_text(slot.used)} by the deck's notes")
+    slot = Slot(kind, start, minutes, stem, teaching, exercises, chapter, tuple(sections), str(raw.get("demo", "")),
+                give, str(raw.get("pause", "")), float(raw.get("setup", 0)), str(raw.get("setup_steps", "")),
+                _lab_modules(key, raw, start), str(raw.get("fallback", "")), str(raw.get("takeaway", "")).strip(),
+                str(raw.get("notes", "")).strip())
+    if slot.used > (teaching if kind in ("deck", "lab") else minutes):
+        raise ValueError(f"plan {key!r}: the slot at {clock(start)} ({stem or kind}) has {minutes_text(teaching)} "
+                         f"of teaching, but its sections take {minutes_text(slot.used)} by the deck's notes")
     return slot
 
 
@@ -222,116 +277,20 @@ def _what(slot: Slot) -> str:
     return text
 
 
+def _minutes_cells(slot: Slot) -> list[str]:
+    if slot.kind in ("break", "questions"):
+        return ["", ""]
+    return [minutes_text(slot.teaching), minutes_text(slot.exercises)]
+
+
 def plan_markdown(plan: Plan) -> str:
-    """Return a plan as a Markdown table: time, deck and slides, demo, what the room does, where to pause."""
-    rows = ["| Time | Deck, sections and slides | Demo | Give the room | Pause here |", "| --- | --- | --- | --- | --- |"]
+    """Return a plan as a Markdown table: time, teaching and exercise minutes, deck and slides, demo, the room's
+    exercises, where to pause."""
+    rows = ["| Time | Teaching | Exercises | Deck, sections and slides | Demo | Give the room | Pause here |",
+            "| --- | ---: | ---: | --- | --- | --- | --- |"]
     for slot in plan.slots:
         give = ", ".join(f"exercise {label}" for label in slot.give)
-        cells = [f"{clock(slot.start)}-{clock(slot.end)}", _what(slot), slot.demo, give, slot.pause]
+        cells = [f"{clock(slot.start)}-{clock(slot.end)}", *_minutes_cells(slot), _what(slot), slot.demo, give,
+                 slot.pause]
         rows.append("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
     return "\n".join(rows)
-
-
-def _cell_id(text: str) -> str:
-    import hashlib
-
-    return "session-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
-
-
-def _markdown_slide(text: str, kind: str = "slide") -> dict[str, Any]:
-    return {"cell_type": "markdown", "id": _cell_id(text), "source": text,
-            "metadata": {"slideshow": {"slide_type": kind}}}
-
-
-def _notes(text: str) -> dict[str, Any]:
-    return {"cell_type": "markdown", "id": _cell_id(text), "source": text,
-            "metadata": {"slideshow": {"slide_type": "notes"}, "tags": [speaker_notes.NOTES_TAG]}}
-
-
-def _section_cells(deck: Mapping[str, Any], heading: str) -> list[dict[str, Any]]:
-    """Return the cells of one ``##`` section of a deck notebook: from its heading to the next ``##`` heading."""
-    cells = deck["cells"]
-    start = next(i for i, c in enumerate(cells) if heading in headings(c))
-    end = next((i for i in range(start + 1, len(cells)) if headings(cells[i])), len(cells))
-    return copy.deepcopy(cells[start:end])
-
-
-def _slot_notes(number: int, plan: Plan, slot: Slot) -> str:
-    lines = [f"**Slot {number} of {len(plan.slots)}** ({clock(slot.start)} to {clock(slot.end)}, "
-             f"{minutes_text(slot.minutes)})"]
-    if slot.sections:
-        lines.append("Sections: " + "; ".join(f"{s.heading} ({minutes_text(s.minutes)})" for s in slot.sections))
-    for label, text in (("Demo", slot.demo), ("Give the room", ", ".join(f"exercise {g} (handout)" for g in slot.give)),
-                        ("Pause here", slot.pause)):
-        if text:
-            lines.append(f"**{label}:** {text}")
-    return "\n\n".join(lines)
-
-
-def session_deck_notebook(plan: Plan, decks: Mapping[str, Mapping[str, Any]] | None = None, *,
-                          book: Path = BOOK_DIR) -> dict[str, Any]:
-    """Return one deck notebook for ``plan``: a title slide, then per slot a slide naming it and its sections' slides.
-
-    ``decks`` maps a chapter stem to its deck notebook (:func:`coursebuild.slides.deck_notebook`; read from
-    ``book`` when missing). Each section's pace cue is re-timed on the session's clock.
-    """
-    cells = [_markdown_slide(f"# {plan.title}: many adapters, one GPU\n\n{plan.audience}"),
-             _notes(f"**Speaker notes** ({minutes_text(plan.minutes)} in all)\n\n" + "\n".join(
-                 f"- {clock(s.start)}: {s.chapter or s.kind} ({minutes_text(s.minutes)})" for s in plan.slots))]
-    for number, slot in enumerate(plan.slots, start=1):
-        title = slot.chapter or ("Break" if slot.kind == "break" else "Questions")
-        cells.append(_markdown_slide(f"# {title}\n\n{clock(slot.start)} to {clock(slot.end)} · "
-                                     f"{minutes_text(slot.minutes)}"))
-        cells.append(_notes(_slot_notes(number, plan, slot)))
-        deck = (decks or {}).get(slot.deck) or (_chapter_deck(slot.deck, book) if slot.deck else None)
-        elapsed = slot.start + slot.setup
-        for section in slot.sections:
-            elapsed += section.minutes
-            for cell in _section_cells(deck, section.heading):
-                if speaker_notes.is_notes(cell):
-                    cell["source"] = retime(speaker_notes.source(cell), elapsed=elapsed, total=plan.minutes)
-                cells.append(cell)
-    first = decks[next(iter(decks))] if decks else _chapter_deck(plan.slots[0].deck, book)
-    return {"cells": cells, "metadata": copy.deepcopy(dict(first.get("metadata", {}))), "nbformat": 4,
-            "nbformat_minor": 5}
-
-
-def session_deck_sections(plan: Plan, deck: Mapping[str, Any]) -> list[tuple[Slot, Section, int]]:
-    """Return ``(slot, section, its first slide in the session deck)`` for every section of ``plan``, in order.
-
-    The session deck may show two sections of one heading (from two chapters): they are matched in order.
-    """
-    firsts, _ = _heading_slides(deck)
-    wanted = [(slot, section) for slot in plan.slots for section in slot.sections]
-    if [h for h, _ in firsts] != [s.heading for _, s in wanted]:
-        raise ValueError(f"the deck of plan {plan.key!r} does not show its sections in the plan's order")
-    return [(slot, section, first) for (slot, section), (_, first) in zip(wanted, firsts)]
-
-
-def write_session_decks(decks: Mapping[str, Mapping[str, Any]], slides_dir: Path, *,
-                        plans: Mapping[str, Plan] | None = None) -> list[Path]:
-    """Write the deck of every plan that names one (``deck:``) into ``slides_dir``; return their paths."""
-    from .slides import SUFFIX, DeckWriter
-
-    plans = load_plans() if plans is None else plans
-    writer = DeckWriter()
-    return [writer.write(session_deck_notebook(plan, decks), slides_dir / f"{plan.deck}{SUFFIX}")
-            for plan in plans.values() if plan.deck]
-
-
-def _on_build_finished(app: Any, exception: Exception | None) -> None:
-    """Write the plans' own decks beside the chapter decks (after coursebuild.slides has cleared stale ones)."""
-    if exception is not None or app.builder.format != "html":
-        return
-    from sphinx.util import logging
-
-    from .slides import SLIDES_DIR
-
-    written = write_session_decks({}, Path(app.outdir) / SLIDES_DIR)
-    logging.getLogger(__name__).info(f"[slides] {len(written)} session decks: {', '.join(p.name for p in written)}")
-
-
-def setup(app: Any) -> dict[str, Any]:
-    """Register the session decks' writer, to run after coursebuild.slides has written the chapter decks."""
-    app.connect("build-finished", _on_build_finished, priority=600)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

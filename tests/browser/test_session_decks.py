@@ -2,8 +2,8 @@
 checked in ``test_decks.py``, which measures every slide of every deck once).
 
 The plan's own deck (``slides/<plan deck>.slides.html``)
-opens offline with no error, holds as many slides as :func:`coursebuild.session_plans.session_deck_notebook`
-makes, starts each section on the slide :func:`~coursebuild.session_plans.session_deck_sections` says, reads
+opens offline with no error, holds as many slides as :func:`coursebuild.session_deck.session_deck_notebook`
+makes, starts each section on the slide :func:`~coursebuild.session_deck.session_deck_sections` says, reads
 from the back row at 1280x720 and passes axe.
 """
 
@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from coursebuild.session_plans import deck_sections, load_plans, session_deck_notebook, session_deck_sections
+from coursebuild.session_deck import session_deck_notebook, session_deck_sections
+from coursebuild.session_plans import deck_sections, load_plans
 from coursebuild.slides import SLIDES_DIR, SUFFIX
 from test_browser_pages import wait_for_panels
 from test_decks import PROJECTOR, READY_TIMEOUT_MS, _checked
