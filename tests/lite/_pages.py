@@ -129,6 +129,8 @@ class Run:
     #: seconds from opening the page to: the first cell shown, Run All started, every cell run, controls moved
     phases: dict[str, float] = field(default_factory=dict)
     moves: list[dict[str, Any]] = field(default_factory=list)
+    #: a live panel added to the page (``CHAPTER_LIVE``): the strings it drew, seconds to the redraw, any problem
+    live: dict[str, Any] = field(default_factory=dict)
     collapsed: dict[str, int] = field(default_factory=dict)
     collapsed_at_open: dict[str, int] = field(default_factory=dict)
     markdown: str = ""
@@ -351,6 +353,68 @@ view = labcore.panels.live_panel(labcore.panels.show("fleet_savings_panel"))
 view.widget"""
 
 
+#: a notebook with no setup cell (as File > New > Notebook makes): live controls must work with no install step
+BLANK_NOTEBOOK = "live_blank.ipynb"
+#: the live panel the blank notebook shows, the control the test types into and a value off its grid
+BLANK_LIVE = ("fleet_calculator_panel", "tenant_qps", 0.45)
+#: chapters whose live copy the chapters test extends with a live panel, as an instructor would add a cell:
+#: the panel, the control typed into and a value off its grid (chapter 4's 41 tenants, 16's 0.45 requests/s)
+CHAPTER_LIVE = {"04_the_cache.ipynb": ("lru_thrash_panel", "tenants", 41),
+                "06_fleet_plan.ipynb": ("fleet_load_panel", "tenant_qps", 1.1),
+                "16_putting_it_together.ipynb": ("fleet_calculator_panel", "tenant_qps", 0.45)}
+
+
+def live_panel_cell(name: str) -> str:
+    """Return the cell an instructor adds to show panel ``name`` under live controls."""
+    return f"import labcore.panels as p\nview = p.live_panel(p.show({name!r}))\nview.widget"
+
+
+def blank_notebook(path: Path, cells: list[str]) -> None:
+    """Write a notebook of code ``cells`` with no setup cell, for the site's Pyodide kernel."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in cells])
+    nb.metadata["kernelspec"] = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
+    nbformat.write(nb, path)
+
+
+async def add_cell_and_run(page, source: str):
+    """Add a code cell below the notebook's last cell, as a reader would (select it, ``b``), type ``source``, run it
+    (Shift+Enter, which also adds an empty cell below); return the added cell's locator."""
+    await page.locator(".jp-Notebook .jp-Cell").last.click()
+    await page.keyboard.press("Escape")
+    before = await page.locator(".jp-Notebook .jp-Cell").count()
+    await page.keyboard.press("b")
+    await page.wait_for_function("n => document.querySelectorAll('.jp-Notebook .jp-Cell').length > n", arg=before)
+    await page.keyboard.press("Enter")
+    await page.keyboard.insert_text(source)  # as pasted: no auto-closed brackets
+    await page.keyboard.press("Shift+Enter")
+    return page.locator(".jp-Notebook .jp-Cell").nth(before)
+
+
+async def type_into_live_panel(page, cell, label: str, value, expected: list[str], timeout_ms: int = 120_000) -> float:
+    """Type ``value`` into the number box labelled ``label`` of the live panel in ``cell`` (a locator), press Enter,
+    and wait until its redrawn chart shows every line of ``expected``; return the seconds from Enter to drawn."""
+    box = cell.locator(f".widget-text:has(label:text-is({json.dumps(label)})) input").first
+    await box.wait_for(timeout=timeout_ms)
+    await cell.evaluate("el => el.querySelectorAll('canvas').forEach(c => { c.__texts = []; })")
+    await box.fill(str(value))
+    started = time.perf_counter()
+    await box.press("Enter")
+    await cell.evaluate(
+        """(el, [lines, timeout]) => new Promise((resolve, reject) => {
+             const t0 = Date.now();
+             const poll = () => {
+               const texts = [...el.querySelectorAll('.jp-RenderedVegaLite canvas')].flatMap(c => c.__texts || []);
+               if (lines.every(l => texts.includes(l))) return resolve(true);
+               if (Date.now() - t0 > timeout) return reject(new Error('drawn: ' + texts.slice(-8).join(' | ')));
+               setTimeout(poll, 20);
+             };
+             poll();
+           })""", [expected, timeout_ms])
+    return time.perf_counter() - started
+
+
 def demo_notebook(path: Path) -> None:
     """Write the kernel check notebook: a setup cell (replaced by the live one), then the probe, labcore,
     bytecode, panel and row cells."""
@@ -392,3 +456,19 @@ def served_demo_notebook(path: Path) -> None:
         live = live_copy(json.loads(book.read_text(encoding="utf-8")), {}, path.name)
     live["metadata"]["kernelspec"] = dict(UNMATCHED_KERNELSPEC)
     path.write_text(json.dumps(live, indent=1), encoding="utf-8")
+
+
+def build_test_site(work: Path) -> Path:
+    """Build the live site the tests serve into ``work`` (every chapter, the check notebook, the blank notebook);
+    return the folder to serve. The glued numbers come from the book build when it left every chapter's."""
+    from coursebuild.lite_site import build_site
+
+    demo = work / "live_check.ipynb"  # its live copy, with a kernelspec JupyterLab cannot match
+    served_demo_notebook(demo)
+    blank = work / BLANK_NOTEBOOK
+    blank_notebook(blank, [PROBE_CELL, live_panel_cell(BLANK_LIVE[0])])
+    glue = "build" if all((EXECUTED / p.name).is_file() for p in CHAPTERS) else "note"
+    started = time.perf_counter()
+    site = build_site(work / "out", CHAPTERS, root=ROOT, glue=glue, executed_dir=EXECUTED, verbatim=[demo, blank])
+    print(f"\n[lite] site built in {time.perf_counter() - started:.1f} s (glue: {glue})")
+    return site

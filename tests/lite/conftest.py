@@ -14,6 +14,7 @@ Needs ``pip install -r requirements-lite.txt``, ``npm`` and ``/usr/bin/chromium`
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
 import subprocess
 import sys
@@ -22,7 +23,11 @@ from pathlib import Path
 
 import pytest
 
-from ._pages import CHAPTERS, EXECUTED, ROOT, served_demo_notebook, tool_missing
+from ._pages import build_test_site, tool_missing
+
+#: a folder :func:`build_test_site` built earlier (``python -c "from tests.lite._pages import build_test_site; ..."``)
+#: to serve instead of building the site again; only while developing a test (it is not rebuilt when the code changes)
+SITE_ENV = "LITE_SITE"
 
 
 #: the longest module of the suite: it goes first, so that under ``make test`` (xdist, ``--dist loadfile
@@ -41,16 +46,9 @@ def lite_site(tmp_path_factory) -> Path:
     why = tool_missing()
     if why:
         pytest.skip(why)
-    from coursebuild.lite_site import build_site
-
-    work = tmp_path_factory.mktemp("lite")
-    demo = work / "live_check.ipynb"  # its live copy, with a kernelspec JupyterLab cannot match
-    served_demo_notebook(demo)
-    glue = "build" if all((EXECUTED / p.name).is_file() for p in CHAPTERS) else "note"
-    started = time.perf_counter()
-    site = build_site(work / "out", CHAPTERS, root=ROOT, glue=glue, executed_dir=EXECUTED, verbatim=[demo])
-    print(f"\n[lite] site built in {time.perf_counter() - started:.1f} s (glue: {glue})")
-    return site
+    if os.environ.get(SITE_ENV):  # a site build_test_site made before: reused while developing a test
+        return Path(os.environ[SITE_ENV])
+    return build_test_site(tmp_path_factory.mktemp("lite"))
 
 
 @pytest.fixture(scope="session")

@@ -34,7 +34,10 @@ import pytest
 
 from labcore.plots.offline import BOOK_FIGURE_CAPTION, cell_key
 
-from ._pages import CHAPTERS, code_cells, is_local, launch, run_notebook, visible_code_cells
+from labcore.panels import show
+
+from ._pages import (CHAPTER_LIVE, CHAPTERS, LIVE_PANEL_TEXTS, add_cell_and_run, code_cells, is_local, launch,
+                     live_panel_cell, run_notebook, type_into_live_panel, visible_code_cells)
 
 pytestmark = [pytest.mark.lite, pytest.mark.browser]
 
@@ -121,6 +124,30 @@ async def _move_every_control(page, run) -> None:
                                           f"drawn: {error}")
 
 
+def _live_expected(chapter: str) -> tuple[str, list[str]]:
+    """Return the label of the control typed into chapter's live panel and CPython's readout at the typed value."""
+    name, control, value = CHAPTER_LIVE[chapter]
+    panel = show(name)
+    return next(c.label for c in panel.controls if c.name == control), panel.row(**{control: value})["readout"].split("\n")
+
+
+async def _move_then_go_live(page, run) -> None:
+    """Move every panel's controls; in a :data:`CHAPTER_LIVE` chapter, then add a cell with a live panel (as an
+    instructor takes the room's value) and type a value off its grid into it."""
+    await _move_every_control(page, run)
+    if run.name not in CHAPTER_LIVE:
+        return
+    name, _control, value = CHAPTER_LIVE[run.name]
+    label, expected = _live_expected(run.name)
+    cell = await add_cell_and_run(page, live_panel_cell(name))
+    try:
+        run.live["seconds"] = await type_into_live_panel(page, cell, label, value, expected)
+    except Exception as error:  # noqa: BLE001 - asserted by the test
+        run.live["problem"] = f"{type(error).__name__}: {error}"
+    run.live["texts"] = await page.evaluate(LIVE_PANEL_TEXTS)
+    run.live["stderr"] = await cell.locator('[data-mime-type="application/vnd.jupyter.stderr"]').all_inner_texts()
+
+
 @pytest.fixture(scope="module")
 def chapter_runs(server, lite_site, tmp_path_factory):
     """Run every chapter's live copy (``PAGES_AT_ONCE`` at a time); return ``{name: Run}``."""
@@ -140,7 +167,7 @@ def chapter_runs(server, lite_site, tmp_path_factory):
                 async with gate:
                     n_code = visible_code_cells(files / path.name)
                     run = await run_notebook(browser, server, path.name, n_code, n_total=code_cells(files / path.name),
-                                             move=_move_every_control, ready=first_ready if first else None)
+                                             move=_move_then_go_live, ready=first_ready if first else None)
                     phases = ", ".join(f"{k} {v:.1f}" for k, v in run.phases.items())
                     print(f"\n[lite] {run.name}: {run.seconds:.1f} s ({phases}), {len(run.panels)} panels, "
                           f"{sum(len(m['moved']) for m in run.moves)} controls moved, failure: {run.failure}",
@@ -186,6 +213,20 @@ def test_chapter_runs_offline_with_working_panels(chapter_runs, lite_site, chapt
     assert len(run.images) == figures and all(i["loaded"] and i["width"] > 100 for i in run.images), run.images
     assert text.count(BOOK_FIGURE_CAPTION) == len([c for c in _figure_cells(lite_site, chapter, live)]), text[-2000:]
     assert "(figure skipped" not in text, text[-2000:]  # every figure cell of the book shows the book's figure
+
+
+@pytest.mark.parametrize("chapter", sorted(CHAPTER_LIVE))
+def test_a_live_panel_added_to_the_chapter_takes_a_value_off_its_grid(chapter_runs, chapter) -> None:
+    """A cell added after Run All shows a panel under live controls (ipywidgets, preloaded: no install); a value off
+    the grid typed into its number box is computed in Pyodide and drawn as CPython's ``row()`` at that value."""
+    if chapter not in chapter_runs:
+        pytest.skip(f"LITE_CHAPTERS={','.join(ONLY)}")
+    run = chapter_runs[chapter]
+    assert run.failure is None, run.failure
+    _label, expected = _live_expected(chapter)
+    assert run.live.get("problem") is None and run.live["stderr"] == [], run.live
+    assert all(line in run.live["texts"] for line in expected), (expected, run.live["texts"])
+    print(f"\n[lite] {chapter}: {CHAPTER_LIVE[chapter]} drawn {run.live['seconds']:.2f} s after Enter")
 
 
 def _figure_cells(lite_site, chapter: str, live: dict) -> list[list]:

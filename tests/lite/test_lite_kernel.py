@@ -6,7 +6,10 @@ first and on a second visit: ``coursebuild.lite_service_worker``), run a registr
 line must equal the same code run here in CPython, check that IPython and labcore were imported from
 the bytecode the site serves (``coursebuild.lite_bytecode``), show a panel from a blank notebook in one
 call, compute a panel state off its grid (equal to CPython's), and draw a panel at a value off its grid
-(``Panel.including``, the instructors' route for a value the room proposes). It is served with a kernelspec
+(``Panel.including``, the instructors' route for a value the room proposes), and type a value off the grid into
+a panel under live controls. The second visit opens a notebook with no setup cell (``_pages.BLANK_NOTEBOOK``), as
+File > New makes: its live panel works with nothing installed (ipywidgets comes with the kernel) and draws
+CPython's readout for a typed value. The check notebook is served with a kernelspec
 that matches no kernel, so it also checks that the site starts its one kernel by itself, with no
 "Select Kernel" dialog (``autoStartDefaultKernel``), even for a notebook it cannot match.
 Every request is recorded; any outside 127.0.0.1 is aborted and fails this test.
@@ -28,9 +31,10 @@ from pathlib import Path
 import pytest
 
 from coursebuild.lite_site import LEFT_OUT_EXTENSIONS
+from labcore.panels import show
 
-from ._pages import (CHAPTERS, LABCORE_CELL, LIVE_PANEL_TEXTS, ROOT, ROW_CELL, UNMATCHED_KERNELSPEC, is_local, launch,
-                     run_notebook)
+from ._pages import (BLANK_LIVE, BLANK_NOTEBOOK, CHAPTERS, LABCORE_CELL, LIVE_PANEL_TEXTS, ROOT, ROW_CELL,
+                     UNMATCHED_KERNELSPEC, is_local, launch, run_notebook, type_into_live_panel)
 
 pytestmark = [pytest.mark.lite, pytest.mark.browser]
 
@@ -68,12 +72,22 @@ def test_live_kernel_boots_offline_and_runs_labcore(server: str, lite_site: Path
         run.moves.append({"widget": await page.evaluate(texts)})
         await page.screenshot(path=str(ROOT / "_build" / "lite_kernel_test.png"))
 
+    name, control, value = BLANK_LIVE
+    blank_expected = show(name).row(**{control: value})["readout"].split("\n")
+    label = next(c.label for c in show(name).controls if c.name == control)
+
+    async def blank_panel(page, run) -> None:
+        cell = page.locator(".jp-CodeCell").nth(1)
+        run.moves.append({"seconds": await type_into_live_panel(page, cell, label, value, blank_expected),
+                          "widget": await page.evaluate(LIVE_PANEL_TEXTS)})
+
     async def main():
         async with async_playwright() as pw:
             browser = await launch(pw, tmp_path / "profile")
             run = await run_notebook(browser, server, "live_check.ipynb", 8, move=shot)
-            # a second visit in the same profile: the page finds the first one's service worker in control
-            again = await run_notebook(browser, server, "live_check.ipynb", 8)
+            # a second visit in the same profile: the page finds the first one's service worker in control; it opens
+            # a notebook with no setup cell, whose live panel must work with nothing installed (ipywidgets preloaded)
+            again = await run_notebook(browser, server, BLANK_NOTEBOOK, 2, move=blank_panel)
             await browser.close()
             return run, again
 
@@ -91,6 +105,10 @@ def test_live_kernel_boots_offline_and_runs_labcore(server: str, lite_site: Path
     # (coursebuild.lite_service_worker) instead of re-registering it after its kernel was created
     assert "CWD /drive" in text, text
     assert again.failure is None and "CWD /drive" in "\n".join(again.outputs), (again.failure, again.outputs)
+    # the blank notebook: no cell installed anything, and its live panel drew CPython's readout at a value off the grid
+    assert again.stderr == [] and again.moves, (again.stderr, again.failure)
+    assert all(line in again.moves[0]["widget"] for line in blank_expected), (blank_expected, again.moves)
+    print(f"[lite] blank notebook: {control}={value} typed, drawn {again.moves[0]['seconds']:.2f} s after Enter")
     # the cause of the race, which the timing above may hide: without the recorded version the second page
     # unregisters every worker ("New version, ...") and registers one again while its kernel is being created
     workers = [line for line in again.console if "ServiceWorker" in line or "service workers" in line]
@@ -105,7 +123,7 @@ def test_live_kernel_boots_offline_and_runs_labcore(server: str, lite_site: Path
     # the kernel started from the site's snapshot (coursebuild.lite_snapshot), not by importing IPython again
     assert any(line.startswith("kernel: restored from the snapshot") for line in run.worker_console), run.worker_console
     assert not any("without the snapshot" in line for line in run.worker_console), run.worker_console
-    from labcore.panels import adapter_vram_panel, show
+    from labcore.panels import adapter_vram_panel
 
     panel = adapter_vram_panel()
     assert len(run.panels) == 3 and len(run.panels[0]["controls"]) == len(panel.controls), run.panels
