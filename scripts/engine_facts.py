@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from labcore.engines import FLAG_DEFAULTS, SOURCES, production_mapping
 from labcore.engines.releases import RELEASES
 from labcore.model_config.config import known_models, raw_model_config
 
@@ -452,6 +453,48 @@ def sglang_architectures(wheel: Wheel, architectures: list[str]) -> dict[str, di
     return out
 
 
+def cited_files(wheel: Wheel, engine: str, course: Path) -> dict[str, list[str]]:
+    """Return the names each engine file the course cites defines (classes, functions, ``Class.member``, constants).
+
+    The cited files are every ``vllm/...py`` or ``sglang/...py`` path written in ``labcore/engines``; a path the
+    wheel does not hold is listed with no names, so the tests name it.
+    """
+    import re
+
+    texts = [source.read_text(encoding="utf-8") for source in sorted(course.glob("*.py"))]
+    texts += [src for _, src in FLAG_DEFAULTS.values()] + list(SOURCES.values())
+    texts += [row.source for row in production_mapping()]  # the citations as the course prints them
+    paths = set()
+    for text in texts:
+        paths |= set(re.findall(rf"\b{engine}/[\w/]+\.py\b", text))
+    out = {}
+    for path in sorted(paths):
+        if path not in wheel.names:
+            out[path] = []
+            continue
+        tree = ast.parse(wheel.zip.read(path).decode("utf-8"))
+        names = set()
+        body = list(tree.body)
+        body += [sub for node in tree.body if isinstance(node, ast.If) for sub in node.body]  # TYPE_CHECKING
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            if isinstance(node, ast.Assign):
+                names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+            if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                names.add(node.target.id)
+            if isinstance(node, ast.ClassDef):
+                for member in node.body:
+                    if isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        names.add(f"{node.name}.{member.name}")
+                    elif isinstance(member, ast.AnnAssign) and isinstance(member.target, ast.Name):
+                        names.add(f"{node.name}.{member.target.id}")
+                    elif isinstance(member, ast.Assign):
+                        names |= {f"{node.name}.{t.id}" for t in member.targets if isinstance(t, ast.Name)}
+        out[path] = sorted(names)
+    return out
+
+
 # ---- the run --------------------------------------------------------------------------------------------------
 
 def download(engine: str, version: str, cache: Path) -> Path:
@@ -493,6 +536,7 @@ def facts(engine: str, version: str, wheel_path: Path, today: str) -> dict[str, 
                                       "source": common.path}
         out["config_reads"] = config_reads(wheel, ["sglang/srt/lora/utils.py", "sglang/srt/lora/mem_pool.py"],
                                            frozenset({"config", "base_hf_config", "hf_config", "text_config"}))
+    out["cited_files"] = cited_files(wheel, engine, Path(__file__).resolve().parents[1] / "labcore" / "engines")
     return out
 
 

@@ -6,12 +6,9 @@ modules are the architecture's packed projections (``qkv_proj`` of three slices 
 the grouped-query width, ``o_proj``, ``gate_up_proj`` of two slices at the intermediate size,
 ``down_proj``), the experts of a mixture-of-experts layer, and the embedding and output head
 where the engine wraps them. Tensor parallelism shards column-parallel outputs and row-parallel
-inputs. What each engine allocates was read in its source; every buffer records the file,
-function and version it follows (:data:`SOURCES`).
-
-Neither repository could be checked out at a release tag (each snapshot is larger than the
-course's tools fetch); the files were read in a public code index at the commits named in
-:data:`SOURCES`, and vLLM's ``LoRAConfig`` in its v0.22.1 API reference.
+inputs. What each engine allocates was read in its released wheel (vLLM 0.33.0, SGLang 0.5.23,
+downloaded by ``make engines``); every buffer records the file and function it follows
+(:data:`SOURCES`), and the tests check each cited name exists in that file at the release.
 
 >>> mib = 2**20
 >>> decoder = ["qkv_proj", "o_proj", "gate_up_proj", "down_proj"]
@@ -49,41 +46,42 @@ __all__ = [
 VLLM_ENGINE = "vllm"
 SGLANG_ENGINE = "sglang"
 ALLOCATING_ENGINES: tuple[str, ...] = (VLLM_ENGINE, SGLANG_ENGINE)
-#: ``MaxLoRARanks`` in vllm/config/lora.py (docs v0.22.1): the only values ``--max-lora-rank`` takes.
+#: ``MaxLoRARanks`` in vllm/config/lora.py (vLLM 0.33.0): the only values ``--max-lora-rank`` takes.
 VLLM_MAX_LORA_RANKS: tuple[int, ...] = (1, 8, 16, 32, 64, 128, 256, 320, 512)
 #: vLLM's LogitsProcessorWithLoRA.create_lora_weights refuses a larger vocabulary.
 _VLLM_MAX_LORA_VOCAB = 258048
 #: SGLang's VocabParallelEmbedding pads the vocabulary to a multiple of this before sharding it.
 _SGLANG_VOCAB_PADDING = 64
 
-#: Where each kind of buffer is allocated, as read (file, function, version or commit).
+#: Where each kind of buffer is allocated: the file and function in the released wheel (vLLM 0.33.0, SGLang 0.5.23).
 SOURCES: Mapping[str, str] = {
-    "vllm.select": "vllm/lora/model_manager.py LoRAModelManager._create_lora_modules (commit 01533aa8): "
-                   "every supported LoRA module unless LoRAConfig.target_modules restricts it "
-                   "('If None, all supported LoRA modules are used', vllm/config/lora.py, docs v0.22.1)",
-    "vllm.linear": "vllm/lora/layers/base_linear.py BaseLinearLayerWithLoRA.create_lora_weights (commit 01235a49)",
-    "vllm.packed": "vllm/lora/layers/column_parallel_linear.py MergedColumnParallelLinearWithLoRA and "
-                   "MergedQKVParallelLinearWithLoRA, create_lora_weights (commit 0163de2b)",
-    "vllm.row": "vllm/lora/layers/row_parallel_linear.py RowParallelLinearWithLoRA.__init__ "
-                "(input_size_per_partition; API reference v0.11.2 and latest)",
-    "vllm.embedding": "vllm/lora/layers/vocab_parallel_embedding.py VocabParallelEmbeddingWithLoRA."
-                      "create_lora_weights (commit 0332189e)",
-    "vllm.lm_head": "vllm/lora/layers/logits_processor.py LogitsProcessorWithLoRA.create_lora_weights "
-                    "(commit 01815c62)",
-    "vllm.moe": "vllm/lora/layers/fused_moe.py FusedMoEWithLoRA._create_lora_a_weights and "
-                "_create_lora_b_weights (commit 0002540c)",
-    "sglang.pool": "python/sglang/srt/lora/mem_pool.py LoRAMemoryPool.get_lora_A_shape, get_lora_B_shape, "
-                   "_column_parallel_lora_b_per_rank_dim and init_buffers (commit 00639c4d)",
-    "sglang.embedding": "python/sglang/srt/lora/mem_pool.py LoRAMemoryPool.get_embedding_lora_A_shape and "
-                        "get_embedding_lora_B_shape (commit 00639c4d)",
-    "sglang.dims": "python/sglang/srt/lora/utils.py get_default_hidden_dim, get_stacked_multiply and "
-                   "auto_detect_lora_target_modules (commit 01235a16)",
+    "vllm.select": "vllm-0.33.0 vllm/lora/model_manager.py LoRAModelManager._create_lora_modules: every supported "
+                   "LoRA module unless LoRAConfig.target_modules restricts it ('If None, all supported LoRA modules "
+                   "are used', vllm/config/lora.py LoRAConfig.target_modules)",
+    "vllm.linear": "vllm-0.33.0 vllm/lora/layers/base_linear.py BaseLinearLayerWithLoRA.create_lora_weights",
+    "vllm.packed": "vllm-0.33.0 vllm/lora/layers/column_parallel_linear.py MergedColumnParallelLinearWithLoRA and "
+                   "MergedQKVParallelLinearWithLoRA",
+    "vllm.row": "vllm-0.33.0 vllm/lora/layers/row_parallel_linear.py RowParallelLinearWithLoRA",
+    "vllm.embedding": "vllm-0.33.0 vllm/lora/layers/vocab_parallel_embedding.py "
+                      "VocabParallelEmbeddingWithLoRA.create_lora_weights",
+    "vllm.lm_head": "vllm-0.33.0 vllm/lora/layers/logits_processor.py LogitsProcessorWithLoRA.create_lora_weights",
+    "vllm.moe": "vllm-0.33.0 vllm/lora/layers/fused_moe.py FusedMoEWithLoRA._create_lora_a_weights and "
+                "FusedMoEWithLoRA._create_lora_b_weights",
+    "sglang.pool": "sglang-0.5.23 sglang/srt/lora/mem_pool.py LoRAMemoryPool.get_lora_A_shape, "
+                   "LoRAMemoryPool.get_lora_B_shape, LoRAMemoryPool._column_parallel_lora_b_per_rank_dim and "
+                   "LoRAMemoryPool.init_buffers",
+    "sglang.embedding": "sglang-0.5.23 sglang/srt/lora/mem_pool.py LoRAMemoryPool.get_embedding_lora_A_shape and "
+                        "LoRAMemoryPool.get_embedding_lora_B_shape; sglang/srt/lora/lora_manager.py "
+                        "LoRAManager.init_lora_modules (a tied lm_head is untied when targeted)",
+    "sglang.dims": "sglang-0.5.23 sglang/srt/lora/utils.py get_hidden_dim, get_stacked_multiply and "
+                   "auto_detect_lora_target_modules",
 }
 
-# vLLM model classes whose ``embedding_modules`` name embed_tokens and lm_head (LlamaForCausalLM and
-# the classes built on it, MixtralForCausalLM); Gemma's say "Gemma does not apply LoRA to the embedding
-# layer", and Qwen2/Qwen3 register none (vllm-project/vllm PR #33234, open in 2026-01).
-_VLLM_EMBEDDING_TYPES = frozenset({"llama", "mistral", "phi3", "mixtral"})
+# vLLM 0.33.0 model classes whose ``embedding_modules`` name embed_tokens and lm_head, by the model_type of the
+# shipped configs (labcore/data/engines/vllm-0.33.0-*.json "architectures": LlamaForCausalLM and Phi3ForCausalLM
+# built on it, MixtralForCausalLM, Qwen3ForCausalLM and Qwen3MoeForCausalLM since PR #29816); MistralForCausalLM
+# sets "embedding_modules = {}" ("We don't support LoRA on the embedding layers"), Gemma 2/3 and Qwen2 declare none.
+_VLLM_EMBEDDING_TYPES = frozenset({"llama", "phi3", "mixtral", "qwen3", "qwen3_moe"})
 _MOE_TYPES_NO_SHARED = frozenset({"mixtral", "qwen3_moe"})
 # Names a user may give, mapped to the module that carries them (PEFT names -> packed names).
 _ALIASES = {"q_proj": "qkv_proj", "k_proj": "qkv_proj", "v_proj": "qkv_proj", "gate_proj": "gate_up_proj",
@@ -221,9 +219,10 @@ def _sglang_buffers(cfg: ModelConfig, s: int, r: int, tp: int, db: int) -> list[
         out.append(buf("down_proj", (s, r, i), (s, h, r), "sglang.pool"))
     v = _vocab(cfg)
     out.append(buf("embed_tokens", (s, r, v), (s, h, r), "sglang.embedding", 1))
-    if not cfg.tie_word_embeddings:  # a tied head is the embedding module itself: no lm_head is detected
-        shard = v if tp == 1 else _ceil_div(_ceil_div(v, _SGLANG_VOCAB_PADDING) * _SGLANG_VOCAB_PADDING, tp)
-        out.append(buf("lm_head", (s, r, h), (s, shard, r), "sglang.embedding", 1))
+    # A tied head gets its own LoRA module too: LoRAManager.init_lora_modules makes an untied ParallelLMHead
+    # sharing the embedding's weight when lm_head is targeted (sglang.untie), so its buffers are allocated.
+    shard = v if tp == 1 else _ceil_div(_ceil_div(v, _SGLANG_VOCAB_PADDING) * _SGLANG_VOCAB_PADDING, tp)
+    out.append(buf("lm_head", (s, r, h), (s, shard, r), "sglang.embedding", 1))
     return out
 
 

@@ -2,10 +2,12 @@
 
 One frozen :class:`EngineSetting` per (engine, setting): what the setting does, its documented
 default, the labcore objects it corresponds to (importable dotted names, checked by the tests), the
-version and the source it was checked against (a documentation page and section, or a repository
-file at a commit). Rows whose ``engine`` is :data:`NONE` record where none of the four engines
-has a counterpart. Every fact was read in the engine's own documentation or source with the
-course's search tool; a row marked ``verified=False`` would be shown as unverified (there are none).
+version and the source it was checked against. vLLM's and SGLang's rows are read in their released
+wheels (0.33.0 and 0.5.23, ``make engines``): each source names files and the classes, functions and
+fields in them, and the tests check every name is defined in that file at the release. TensorRT-LLM's
+and LoRAX's rows cite their documentation and source at the commits named. Rows whose ``engine`` is
+:data:`NONE` record where none of the four engines has a counterpart; a row marked ``verified=False``
+would be shown as unverified (there are none).
 
 >>> rows = production_mapping()
 >>> sorted({r.engine for r in rows}) == sorted(ENGINES + (NONE,))
@@ -132,18 +134,29 @@ def resolve_labcore_name(name: str) -> Any:
     return obj
 
 
-# Sources, as read (the search tool's stored copies), shortened once here.
-_VLLM_LORA_CONFIG = "vllm-project/vllm vllm/config/lora.py, class LoRAConfig (commit 01230b40)"
-_VLLM_CONFIG_DOCS = "vLLM API reference, vllm.config.lora, LoRAConfig (docs v0.22.1)"
-_VLLM_GUIDE = "vllm-project/vllm docs/features/lora.md (commit 05863f17)"
-_VLLM_ARGS = "vllm-project/vllm vllm/engine/arg_utils.py, LoRA related configs (commit 001999d2)"
-_VLLM_SCHED = "vllm-project/vllm vllm/v1/core/sched/scheduler.py, schedule() (commit 00024d31)"
-_VLLM_LAYERS = "vllm-project/vllm vllm/lora/layers/base_linear.py, create_lora_weights (commit 1ace43ed)"
-_VLLM_KV = "vllm-project/vllm vllm/v1/core/kv_cache_utils.py, _gen_lora_extra_hash_keys (commit 001cabc1)"
-_VLLM_MANAGER = "vLLM API reference, vllm.lora.model_manager, LRUCacheLoRAModelManager (docs v0.22.1)"
-_VLLM_RESOLVER = ("vLLM API reference, vllm.lora.resolver.LoRAResolver (stable docs) and "
-                  "vllm.plugins.lora_resolvers.filesystem_resolver (docs v0.12.0)")
-_SGLANG_DOCS = "sgl-project/sglang docs/advanced_features/lora.ipynb (commit 034b3be8)"
+# Sources, shortened once here. vLLM and SGLang: a file and its names in the released wheel (vLLM 0.33.0, SGLang
+# 0.5.23, read by make engines; the tests check every name is defined in that file at the release).
+_V, _S = "0.33.0", "0.5.23"
+_VLLM_LORA_CONFIG = "vllm-0.33.0 vllm/config/lora.py LoRAConfig"
+_VLLM_ARGS = "vllm-0.33.0 vllm/engine/arg_utils.py EngineArgs.enable_lora and EngineArgs.add_cli_args"
+_VLLM_SCHED = "vllm-0.33.0 vllm/v1/core/sched/scheduler.py Scheduler.schedule"
+_VLLM_LAYERS = ("vllm-0.33.0 vllm/lora/layers/base_linear.py BaseLinearLayerWithLoRA.create_lora_weights; "
+                "vllm/lora/layers/column_parallel_linear.py MergedColumnParallelLinearWithLoRA; "
+                "vllm/lora/layers/vocab_parallel_embedding.py VocabParallelEmbeddingWithLoRA.create_lora_weights")
+_VLLM_KV = "vllm-0.33.0 vllm/v1/core/kv_cache_utils.py _gen_lora_extra_hash_keys"
+_VLLM_MANAGER = "vllm-0.33.0 vllm/lora/model_manager.py LoRAModelManager.__init__ and LRUCacheLoRAModelManager"
+_VLLM_LOAD = ("vllm-0.33.0 vllm/entrypoints/serve/lora/api_router.py attach_router; vllm/entrypoints/serve/lora/"
+              "protocol.py LoadLoRAAdapterRequest")
+_VLLM_ENV = ("vllm-0.33.0 vllm/envs.py VLLM_ALLOW_RUNTIME_LORA_UPDATING; vllm/entrypoints/serve/engine/serving.py; "
+             "vllm/entrypoints/serve/lora/api_router.py attach_router")
+_VLLM_RESOLVER = ("vllm-0.33.0 vllm/lora/resolver.py LoRAResolver.resolve_lora; vllm/plugins/lora_resolvers/"
+                  "filesystem_resolver.py FilesystemResolver._get_lora_req_from_path and register_filesystem_resolver")
+_SGLANG_FIELDS = "sglang-0.5.23 sglang/srt/arg_groups/fields/lora.py Lora"
+_SGLANG_BATCH = "sglang-0.5.23 sglang/srt/lora/lora_manager.py LoRAManager.validate_lora_batch"
+_SGLANG_PIN = "sglang-0.5.23 sglang/srt/lora/lora_manager.py LoRAManager.validate_new_adapter"
+_SGLANG_LOAD = "sglang-0.5.23 sglang/srt/entrypoints/http_server.py load_lora_adapter and unload_lora_adapter"
+_SGLANG_HOOK = "sglang-0.5.23 sglang/srt/arg_groups/lora_hook.py check_lora_server_args"
+_SGLANG_MODEL = "sglang-0.5.23 sglang/srt/entrypoints/openai/serving_base.py OpenAIServingBase"
 _TRT_DOCS = "triton-inference-server/tensorrtllm_backend docs/model_config.md (commit 05ceae03)"
 _TRT_MODEL = ("triton-inference-server/tensorrtllm_backend all_models/inflight_batcher_llm/tensorrt_llm/1/model.py, "
               "get_peft_cache_config (commit 01200cc4)")
@@ -154,108 +167,104 @@ _LORAX_SERVER = ("predibase/lorax server/lorax_server/models/flash_causal_lm.py,
                  "(code index)")
 _LORAX_PRS = ("predibase/lorax pull requests #303 (merged 2024-03-04: the reservation) and #306 (2024-03-06: the "
               "scheduler loads an adapter only if it fits the reservation; it gives 128 as the old default)")
-_VLLM_ENABLE = ("vLLM API reference, vllm.engine.arg_utils.EngineArgs.enable_lora (the v0.22.1 page is not in the "
-                "course's stored docs; read at arg_utils.py commit 001999d2) and LoRAConfig (docs v0.22.1)")
-_SGLANG_BATCH = ("sgl-project/sglang python/sglang/srt/lora/lora_manager.py, LoRAManager.validate_lora_batch "
-                 "(lora_ids: set[Optional[str]]; commit db922586)")
 _TRT_LLMAPI = ("NVIDIA/TensorRT-LLM tensorrt_llm/llmapi/llm_args.py, class PeftCacheConfig, field device_cache_percent "
                "(three stored versions of the file in the code index agree; commit not pinned)")
 
 _ROWS: tuple[tuple[Any, ...], ...] = (
     # ---- vLLM ------------------------------------------------------------------------------
-    (VLLM, "docs v0.22.1; arg_utils.py @ 001999d2", "--enable-lora", "flag",
+    (VLLM, _V, "--enable-lora", "flag",
      "turns on LoRA serving (help: 'If True, enable handling of LoRA adapters.') with the LoRAConfig of the "
-     "rows below; a request names its adapter in the model field", "off (a store_true flag)",
+     "rows below; a request names its adapter in the model field", "off (--enable-lora / --no-enable-lora)",
      "dynamic mode of MultiLoRARouter", ("labcore.router.MultiLoRARouter", "labcore.router.MODE_DYNAMIC"),
-     f"{_VLLM_ENABLE}; {_VLLM_GUIDE}, Serving LoRA Adapters"),
-    (VLLM, "docs v0.22.1; lora.py @ 01230b40", "--max-loras", "config",
+     _VLLM_ARGS),
+    (VLLM, _V, "--max-loras", "config",
      "'Max number of LoRAs in a single batch': the GPU slots; the scheduler skips a waiting request whose "
      "adapter would exceed it ('Scheduling would exceed max_loras, skip.'); a request for the base model needs "
      "no slot", "1",
      "SlotScheduler(max_slots=..., base_takes_slot=False), BatchCostModel(max_loras=...)",
      ("labcore.slots.SlotScheduler:max_slots", "labcore.slots.SlotScheduler:base_takes_slot",
       "labcore.batching.BatchCostModel:max_loras"),
-     f"{_VLLM_CONFIG_DOCS}; {_VLLM_SCHED}",
+     f"{_VLLM_LORA_CONFIG}.max_loras; {_VLLM_SCHED}",
      "a slot count, not MiB: what a slot costs is the next row"),
-    (VLLM, "docs v0.22.1; lora.py @ 01230b40; base_linear.py @ 1ace43ed", "--max-lora-rank", "config",
+    (VLLM, _V, "--max-lora-rank", "config",
      "'Max LoRA rank'; allowed values 1, 8, 16, 32, 64, 128, 256, 320, 512 (MaxLoRARanks); at model load every "
      "slot gets an A (rank x input) and a B (output x rank) buffer at this rank, whatever an adapter's own rank, "
      "in every LoRA-capable module (packed qkv_proj with k and v at the grouped-query width, o_proj, packed "
-     "gate_up_proj, down_proj, and the embedding and lm_head where the model class wraps them)", "16",
+     "gate_up_proj, down_proj, and the embedding and lm_head where the model class declares embedding_modules)",
+     "16",
      "lora_slot_bytes / slot_pool_mb(max_lora_rank=...); Adapter.rank",
      ("labcore.engines.allocation.lora_slot_bytes:max_rank", "labcore.slots.slot_pool_mb:max_lora_rank",
       "labcore.adapter.Adapter:rank"),
-     f"{_VLLM_CONFIG_DOCS}; {_VLLM_LORA_CONFIG}; {_VLLM_LAYERS}; vllm/lora/layers/column_parallel_linear.py and "
-     "vocab_parallel_embedding.py, create_lora_weights (labcore.engines.allocation.SOURCES)",
+     f"{_VLLM_LORA_CONFIG}.max_lora_rank and MaxLoRARanks; {_VLLM_LAYERS} (labcore.engines.allocation.SOURCES)",
      "the slots cost the maximum rank over every supported module, not an adapter's own size: 8 slots at the "
      f"default rank on Llama-3-8B are {lora_slot_bytes('vllm', 'llama-3-8b', slots=8, max_rank=16) / 2**20:,.1f} MiB"),
-    (VLLM, "docs v0.22.1", "--lora-target-modules", "config",
+    (VLLM, _V, "--lora-target-modules", "config",
      "LoRAConfig.target_modules: 'Restrict LoRA to specific module suffixes (e.g., [\"o_proj\", \"qkv_proj\"]). "
      "If None, all supported LoRA modules are used'", "None (every supported module)",
      "lora_buffers(target_modules=...)", ("labcore.engines.allocation.lora_buffers:target_modules",),
-     f"{_VLLM_CONFIG_DOCS}",
+     f"{_VLLM_LORA_CONFIG}.target_modules",
      "the packed names: q_proj selects all of qkv_proj's three slices"),
-    (VLLM, "docs v0.22.1; lora.py @ 01230b40", "--max-cpu-loras", "config",
+    (VLLM, _V, "--max-cpu-loras", "config",
      "'Maximum number of LoRAs to store in CPU memory. Must be >= than max_loras'", "max_loras (when unset)",
      "TieredCache host tier", ("labcore.tiers.TieredCache:host_budget_mb",),
-     f"{_VLLM_CONFIG_DOCS}; {_VLLM_LORA_CONFIG}, _validate_lora_config"),
-    (VLLM, "docs v0.22.1", "LRUCacheLoRAModelManager", "behaviour",
+     f"{_VLLM_LORA_CONFIG}.max_cpu_loras and LoRAConfig._validate_lora_config"),
+    (VLLM, _V, "LRUCacheLoRAModelManager", "behaviour",
      "keeps two LRU caches: the active adapters (capacity lora_slots) and the registered ones (capacity), "
      "evicting the least recently used", "",
      "AdapterCache (LRU)", ("labcore.cache.AdapterCache",), _VLLM_MANAGER),
-    (VLLM, "lora.md @ 05863f17", "POST /v1/load_lora_adapter, /v1/unload_lora_adapter", "api",
-     "load an adapter at run time by lora_name and lora_path, unload it by name; the guide warns that enabling "
-     "this in production is risky", "",
-     "AdapterRegistry.register", ("labcore.registry.AdapterRegistry.register",),
-     f"{_VLLM_GUIDE}, Dynamically serving LoRA Adapters, Using API Endpoints"),
-    (VLLM, "lora.md @ 05863f17", "VLLM_ALLOW_RUNTIME_LORA_UPDATING", "env",
-     "must be set to True for the load/unload endpoints and for LoRAResolver plugins", "",
-     "who may change the registry at run time", ("labcore.registry.AdapterRegistry",),
-     f"{_VLLM_GUIDE}, Dynamically serving LoRA Adapters"),
-    (VLLM, "lora.md @ 05863f17; docs v0.12.0", "LoRAResolver plugins", "plugin",
+    (VLLM, _V, "POST /v1/load_lora_adapter, /v1/unload_lora_adapter", "api",
+     "load an adapter at run time by lora_name and lora_path, unload it by name; attached only with "
+     "VLLM_ALLOW_RUNTIME_LORA_UPDATING, which logs 'This should ONLY be used for local development!'", "",
+     "AdapterRegistry.register", ("labcore.registry.AdapterRegistry.register",), _VLLM_LOAD),
+    (VLLM, _V, "VLLM_ALLOW_RUNTIME_LORA_UPDATING", "env",
+     "must be true ('1' or 'true') for the load/unload endpoints and for a LoRAResolver to be asked about an "
+     "unknown model name", "false",
+     "who may change the registry at run time", ("labcore.registry.AdapterRegistry",), _VLLM_ENV),
+    (VLLM, _V, "LoRAResolver plugins", "plugin",
      "resolve_lora(base_model_name, lora_name) -> LoRARequest or None, tried on a request for a name not yet "
      "loaded; the built-in lora_filesystem_resolver (VLLM_PLUGINS, VLLM_LORA_RESOLVER_CACHE_DIR) loads a "
-     "directory of that name whose adapter_config.json base_model_name_or_path equals the served base's name",
-     "", "AdapterRegistry.resolve", ("labcore.registry.AdapterRegistry.resolve",),
-     f"{_VLLM_GUIDE}, Using Plugins; {_VLLM_RESOLVER}",
-     "the registry's place: a resolver can do what labcore's registry does; the built-in filesystem resolver checks neither a version nor a digest"),
-    (VLLM, "kv_cache_utils.py @ 001cabc1", "prefix-cache block hash, LoRA extra key", "behaviour",
-     "adds the adapter's lora_name to every block hash of a LoRA request (issue #30931: same name, other "
-     "weights, shared blocks)", "",
-     "PrefixCache(key_policy=KEY_BY_NAME)", ("labcore.prefix_cache.PrefixCache:key_policy",
-                                             "labcore.prefix_cache.KEY_BY_NAME"), _VLLM_KV),
+     "directory of that name whose adapter_config.json has peft_type LORA and base_model_name_or_path equal to "
+     "the served model",
+     "", "AdapterRegistry.resolve", ("labcore.registry.AdapterRegistry.resolve",), _VLLM_RESOLVER,
+     "the registry's place: a resolver can do what labcore's registry does; the built-in filesystem resolver "
+     "checks neither a version nor a digest"),
+    (VLLM, _V, "prefix-cache block hash, LoRA extra key", "behaviour",
+     "adds the adapter's lora_name and lora_path to every block hash of a LoRA request ('re-pointing a LoRA "
+     "name at a different adapter does not reuse KV'); new weights written to the same path still share blocks",
+     "", "PrefixCache(key_policy=KEY_BY_NAME)", ("labcore.prefix_cache.PrefixCache:key_policy",
+                                                 "labcore.prefix_cache.KEY_BY_NAME"), _VLLM_KV,
+     "by name and path, not by content: labcore's KEY_BY_NAME is the case where the path stays the same"),
     # ---- SGLang ----------------------------------------------------------------------------
-    (SGLANG, "lora.ipynb @ 034b3be8", "--max-loras-per-batch", "flag",
-     "'Maximum number of adaptors used by each batch'; sizes the GPU memory reserved for LoRA; the batch check "
-     "counts the batch's distinct adapter ids with the base model's None among them, so base requests take a "
-     "slot too", "8",
+    (SGLANG, _S, "--max-loras-per-batch", "flag",
+     "'Maximum number of adapters for a running batch, include base-only request.'; sizes the GPU memory "
+     "reserved for LoRA; the batch check counts the batch's distinct adapter ids with the base model's None "
+     "among them", "8",
      "SlotScheduler(max_slots=..., base_takes_slot=True)",
      ("labcore.slots.SlotScheduler:max_slots", "labcore.slots.SlotScheduler:base_takes_slot"),
-     f"{_SGLANG_DOCS}, Arguments for LoRA Serving; {_SGLANG_BATCH}"),
-    (SGLANG, "lora.ipynb @ 034b3be8", "--max-loaded-loras", "flag",
+     f"{_SGLANG_FIELDS}.max_loras_per_batch; {_SGLANG_BATCH}"),
+    (SGLANG, _S, "--max-loaded-loras", "flag",
      "'limits the maximum number of LoRA adapters loaded in CPU memory at a time'; must be >= "
-     "max-loras-per-batch", "",
+     "max-loras-per-batch and hold every --lora-paths entry", "",
      "TieredCache host tier", ("labcore.tiers.TieredCache:host_budget_mb",),
-     f"{_SGLANG_DOCS}, Arguments for LoRA Serving"),
-    (SGLANG, "lora.ipynb @ 034b3be8", "--lora-eviction-policy", "flag",
+     f"{_SGLANG_FIELDS}.max_loaded_loras; {_SGLANG_HOOK}"),
+    (SGLANG, _S, "--lora-eviction-policy", "flag",
      "eviction when the GPU memory pool is full: lru (least recently used) or fifo (first in, first out)", "lru",
      "AdapterCache (LRU) or FifoAdapterCache", ("labcore.cache.AdapterCache", "labcore.cache.FifoAdapterCache"),
-     f"{_SGLANG_DOCS}, Arguments for LoRA Serving"),
-    (SGLANG, "lora.ipynb @ 034b3be8", "pinned adapters (\"pinned\": true)", "config",
+     f"{_SGLANG_FIELDS}.lora_eviction_policy"),
+    (SGLANG, _S, "pinned adapters (\"pinned\": true)", "config",
      "a pinned adapter keeps its GPU pool slot until unloaded; at most max-loras-per-batch - 1 may be pinned, "
-     "to prevent starvation", "not pinned",
+     "'to avoid starvation for unpinned adapters and base models'", "not pinned",
      "SlotScheduler(pinned=...), max_pinned; AdapterCache.pin",
      ("labcore.slots.SlotScheduler:pinned", "labcore.slots.max_pinned", "labcore.cache.AdapterCache.pin"),
-     f"{_SGLANG_DOCS}, LoRA GPU Pinning",
+     _SGLANG_PIN,
      "labcore.admission pins an adapter only while a request is in flight; SGLang's pin is for good"),
-    (SGLANG, "lora.ipynb @ 034b3be8", "POST /load_lora_adapter, /unload_lora_adapter", "api",
-     "load and unload adapters after start-up; set --max-lora-rank and --lora-target-modules at start for "
-     "adapters loaded later", "", "AdapterRegistry.register", ("labcore.registry.AdapterRegistry.register",),
-     f"{_SGLANG_DOCS}, Dynamic LoRA loading"),
-    (SGLANG, "lora.ipynb @ 034b3be8", "model: \"base-model:adapter-name\"", "request",
+    (SGLANG, _S, "POST /load_lora_adapter, /unload_lora_adapter", "api",
+     "load and unload adapters after start-up; without --lora-paths at start, --max-lora-rank and "
+     "--lora-target-modules are both required", "", "AdapterRegistry.register",
+     ("labcore.registry.AdapterRegistry.register",), f"{_SGLANG_LOAD}; {_SGLANG_HOOK}"),
+    (SGLANG, _S, "model: \"base-model:adapter-name\"", "request",
      "the OpenAI-compatible API names the adapter after the base and a colon", "",
-     "parse_model_ref(\"base:adapter\") (no @version)", ("labcore.router.parse_model_ref",),
-     f"{_SGLANG_DOCS}, OpenAI-compatible API usage"),
+     "parse_model_ref(\"base:adapter\") (no @version)", ("labcore.router.parse_model_ref",), _SGLANG_MODEL),
     # ---- TensorRT-LLM ----------------------------------------------------------------------
     (TENSORRT_LLM, "model_config.md @ 05ceae03", "lora_cache_gpu_memory_fraction", "config",
      "'Fraction of GPU memory used for LoRA cache. Computed as a fraction of left over memory after engine "
@@ -320,7 +329,7 @@ _ROWS: tuple[tuple[Any, ...], ...] = (
      "'latest' by semantic version or pins name@x.y.z", "",
      "AdapterRegistry.resolve, parse_model_ref", ("labcore.registry.AdapterRegistry.resolve",
                                                   "labcore.router.parse_model_ref"),
-     f"{_VLLM_GUIDE}; {_SGLANG_DOCS}; {_TRT_DOCS}; {_LORAX_INDEX}",
+     f"{_VLLM_LOAD}; {_SGLANG_LOAD}; {_TRT_DOCS}; {_LORAX_INDEX}",
      "put the registry in front: resolve name@version to a path, then load that path under a name that includes the version"),
     (NONE, "the sources above", "base-checkpoint digest binding", "gap",
      "no engine checks that an adapter was trained on the weights being served: vLLM's filesystem resolver "
@@ -328,7 +337,7 @@ _ROWS: tuple[tuple[Any, ...], ...] = (
      "model card, LoRAX advises compatibility", "",
      "AdapterRegistry.register refusing a digest mismatch", ("labcore.registry.AdapterRegistry.register",
                                                              "labcore.errors.BaseDigestMismatchError"),
-     f"{_VLLM_RESOLVER}; {_VLLM_GUIDE}, New format for --lora-modules; {_LORAX_LAUNCHER}",
+     f"{_VLLM_RESOLVER}; vllm/entrypoints/common/cli_args.py BaseFrontendArgs.lora_modules; {_LORAX_LAUNCHER}",
      "labcore.digest hashes the weight files the server loaded; check it before every load"),
 )
 

@@ -1,8 +1,9 @@
 """labcore.engines.allocation against buffer shapes written out here from the engines' source.
 
 The shapes below are transcribed, module by module, from the allocation code named in each
-comment (the files and commits of labcore.engines.allocation.SOURCES), and multiplied here; the
-dimensions come straight from each config.json, not through labcore.model_config.
+comment (the files of labcore.engines.allocation.SOURCES in the vLLM 0.33.0 and SGLang 0.5.23 wheels),
+and multiplied here; the dimensions come straight from each config.json, not through
+labcore.model_config, and which vLLM classes wrap the embedding from the facts make engines read.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from labcore.engines import (
     lora_slot_bytes,
 )
 from labcore.errors import LabcoreError, ModelConfigError
+from labcore.engines.releases import release_facts
 from labcore.model_config import ModelConfig
 
 from .conftest import MIB
@@ -54,7 +56,9 @@ def vllm_shapes(cfg: dict, tp: int) -> dict[str, list[tuple[tuple, tuple, int]]]
         "gate_up_proj": [((S, 1, R, h), (S, 1, i, R), n), ((S, 1, R, h), (S, 1, i, R), n)],
         "down_proj": [((S, 1, R, i), (S, 1, h, R), n)],
     }
-    if x["type"] in ("llama", "mistral", "phi3"):  # their vLLM classes declare embedding_modules
+    # the model class's embedding_modules at vLLM 0.33.0, as make engines read them (Llama, Phi-3, Qwen3; not
+    # Mistral, Gemma or Qwen2)
+    if release_facts("vllm")["architectures"][cfg["architectures"][0]]["embedding_modules"]:
         # vocab_parallel_embedding.py: A (max_loras, org_vocab_size, rank), B (max_loras, 1, embedding_dim, rank)
         shapes["embed_tokens"] = [((S, x["v"], R), (S, 1, h, R), 1)]
         # logits_processor.py: A (max_loras, 1, rank, hidden_size), B (max_loras, 1, vocab_size, rank)
@@ -78,9 +82,10 @@ def sglang_shapes(cfg: dict, tp: int) -> dict[str, list[tuple[tuple, tuple, int]
         # get_embedding_lora_A_shape keeps the full vocabulary; B unsharded
         "embed_tokens": [((S, R, x["v"]), (S, h, R), 1)],
     }
-    if not x["tied"]:
-        padded = -(-x["v"] // 64) * 64
-        shapes["lm_head"] = [((S, R, h), (S, x["v"] if tp == 1 else -(-padded // tp), R), 1)]
+    # lora_manager.py init_lora_modules: a tied lm_head gets its own ParallelLMHead (sharing the weight) when
+    # targeted, so every model has lm_head buffers
+    padded = -(-x["v"] // 64) * 64
+    shapes["lm_head"] = [((S, R, h), (S, x["v"] if tp == 1 else -(-padded // tp), R), 1)]
     return shapes
 
 
@@ -154,7 +159,7 @@ def test_the_breakdown_rows_add_up():
     rows = buffer_rows(buffers)
     assert [r["module"] for r in rows][:3] == ["qkv_proj"] * 3 and rows[1]["B"] == "8\u00d71\u00d71024\u00d764"
     assert sum(r["mib"] for r in rows) == lora_slot_bytes("vllm", "llama-3-8b", slots=8, max_rank=64) / MIB
-    assert all(b.source.startswith("vllm/") for b in buffers)
+    assert all(b.source.startswith("vllm-0.33.0 vllm/") for b in buffers)
 
 
 @pytest.mark.parametrize(("kwargs", "error", "match"), [
@@ -170,7 +175,8 @@ def test_the_breakdown_rows_add_up():
     ({"target_modules": ["foo"]}, ValueError, r"no LoRA buffer for target module 'foo' of llama-3-8b"),
     ({"target_modules": "q_proj"}, ValueError, r"a list of module names, got the string 'q_proj'"),
     ({"target_modules": []}, ValueError, r"target_modules must name at least one of"),
-    ({"model": "qwen3-8b", "target_modules": ["lm_head"]}, ValueError, r"target module 'lm_head' of qwen3-8b \(qwen3\)"),
+    ({"model": "qwen2.5-7b", "target_modules": ["lm_head"]}, ValueError,
+     r"target module 'lm_head' of qwen2.5-7b \(qwen2\)"),
 ])
 def test_bad_arguments_are_refused_by_name(kwargs, error, match):
     args = {"engine": "vllm", "model": "llama-3-8b", "slots": 8, "max_rank": 16, **kwargs}

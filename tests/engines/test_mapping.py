@@ -70,7 +70,9 @@ def test_the_facts_the_chapter_quotes():
     assert "every LoRA-capable module" in row(VLLM, "--max-lora-rank").does
     assert "If None, all supported LoRA modules are used" in row(VLLM, "--lora-target-modules").does
     vllm_versions = {r.version for r in settings_for(VLLM) if r.setting.startswith("--")}
-    assert all("v0.22.1" in v for v in vllm_versions), vllm_versions  # the flags cite the release alike
+    assert vllm_versions == {"0.33.0"}  # the flags cite the release alike
+    assert {r.version for r in settings_for(SGLANG)} == {"0.5.23"}
+    assert "lora_path" in row(VLLM, "prefix-cache block hash, LoRA extra key").does  # name and path at 0.33.0
 
 
 def test_the_slide_summary_names_recorded_settings():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shlex
 from contextlib import redirect_stdout
 from pathlib import Path
@@ -17,11 +18,14 @@ from pathlib import Path
 import pytest
 
 from labcore.__main__ import main
-from labcore.engines import FLAG_DEFAULTS, VLLM_MAX_LORA_RANKS, adapter_loading, launch_commands
+from labcore.engines import (FLAG_DEFAULTS, SGLANG, SOURCES, VLLM, VLLM_MAX_LORA_RANKS, adapter_loading,
+                             launch_commands, lora_buffers, production_mapping)
 from labcore.engines.adapters import SGLANG_PORT, VLLM_ENV, VLLM_PORT
 from labcore.engines.releases import RELEASES, flag_fact, release_facts, release_facts_name
 from labcore.gpus import known_gpus
 from labcore.model_config import known_models
+
+from .conftest import MIB
 
 FACTS = {engine: release_facts(engine) for engine in RELEASES}
 ROOT = Path(__file__).resolve().parents[2]
@@ -163,3 +167,63 @@ def test_every_shipped_architecture_is_read_at_both_releases():
     for arch, facts in FACTS["vllm"]["architectures"].items():
         assert facts["supports_lora"], arch
         assert facts["packed_modules_mapping"]["qkv_proj"], arch
+
+
+def _citations() -> list[tuple[str, str]]:
+    """Every (engine, citation) the course states a vLLM or SGLang fact with."""
+    out = [(engine, source) for (engine, _), (_, source) in FLAG_DEFAULTS.items()]
+    out += [(key.split(".")[0], source) for key, source in SOURCES.items()]
+    out += [({VLLM: "vllm", SGLANG: "sglang"}[r.engine], r.source) for r in production_mapping()
+            if r.engine in (VLLM, SGLANG)]
+    return out
+
+
+_PATH = re.compile(r"\b(?:vllm|sglang)/[\w/]+\.py\b")
+_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?")
+
+
+@pytest.mark.parametrize(("engine", "citation"), _citations())
+def test_every_citation_names_a_file_and_names_defined_in_it_at_the_release(engine, citation):
+    """A citation is the release, a file in its wheel, and the classes, functions and fields it reads there."""
+    assert f"{engine}-{RELEASES[engine]} " in citation, citation
+    cited = FACTS[engine]["cited_files"]
+    paths = _PATH.findall(citation)
+    assert paths, citation
+    for part in citation.split(";"):
+        found = _PATH.search(part)
+        if not found:
+            continue
+        path = found.group(0)
+        names = cited.get(path)
+        assert names, f"{path} is not in the {engine} {RELEASES[engine]} wheel"
+        words = re.split(r"[(:']", part[found.end():])[0]
+        for word in _NAME.findall(words):
+            if word in {"and", "or", "the", "a", "of", "by", "when", "from", "is", "since"}:
+                continue
+            assert word in names or any(n.endswith(f".{word}") for n in names), f"{word} is not defined in {path}"
+
+
+@pytest.mark.parametrize("model", [m for m in known_models() if m != "tiny-llama-demo"])
+def test_vllm_embedding_buffers_follow_each_architectures_embedding_modules(model):
+    """vLLM wraps embed_tokens and lm_head only where the model class declares them (Qwen3 since PR #29816)."""
+    config = json.loads((ROOT / f"labcore/data/models/{model}.json").read_text())
+    declared = FACTS["vllm"]["architectures"][config["architectures"][0]]["embedding_modules"]
+    modules = {b.module for b in lora_buffers("vllm", model, slots=2, max_rank=8)}
+    assert ({"embed_tokens", "lm_head"} <= modules) == bool(declared), declared
+    assert not ({"embed_tokens", "lm_head"} & modules) or declared == {"embed_tokens": "input_embeddings",
+                                                                       "lm_head": "output_embeddings"}
+
+
+def test_embedding_and_head_shapes_as_the_cited_source_writes_them():
+    """Shapes written out from VocabParallelEmbeddingWithLoRA / LogitsProcessorWithLoRA (vLLM 0.33.0) and
+    LoRAMemoryPool.get_embedding_lora_A/B_shape with init_lora_modules' untied head (SGLang 0.5.23)."""
+    qwen = {(b.module, b.a_shape, b.b_shape) for b in lora_buffers("vllm", "qwen3-8b", slots=8, max_rank=64)
+            if b.count == 1}
+    assert qwen == {("embed_tokens", (8, 151936, 64), (8, 1, 4096, 64)), ("lm_head", (8, 1, 64, 4096),
+                                                                          (8, 1, 151936, 64))}
+    extra = sum(b.bytes for b in lora_buffers("vllm", "qwen3-8b", slots=8, max_rank=64) if b.count == 1)
+    assert round(extra / MIB, 1) == 304.8  # what the decoder-only count left out (the issue measured the same)
+    tied = {(b.module, b.a_shape, b.b_shape) for b in lora_buffers("sglang", "llama-3.2-1b", slots=9, max_rank=16)
+            if b.count == 1}
+    assert tied == {("embed_tokens", (9, 16, 128256), (9, 2048, 16)), ("lm_head", (9, 16, 2048), (9, 128256, 16))}
+    assert "embed_tokens" not in {b.module for b in lora_buffers("vllm", "mistral-7b", slots=2, max_rank=8)}
