@@ -1,12 +1,19 @@
 """python -m labcore: the worked example with no arguments, and the plan subcommand with its errors."""
 
+import io
 import subprocess
 import sys
+from contextlib import redirect_stdout
 from pathlib import Path
 
 import pytest
 
 import labcore
+from labcore.__main__ import main
+from labcore.engines import serving_plan
+from labcore.engines.plan import plan_fleet
+from labcore.gpus import known_gpus
+from labcore.model_config import known_models
 
 PLAN = ["plan", "--model", "llama-3.1-8b", "--gpu", "H100-80GB", "--tenants", "40", "--rank", "16"]
 
@@ -118,3 +125,53 @@ def test_plan_errors_name_the_value_exit_2_and_print_nothing(change, message):
 def test_a_missing_required_argument_exits_2():
     result = run("plan", "--model", "llama-3-8b", check=False)
     assert result.returncode == 2 and result.stdout == "" and "--gpu" in result.stderr
+
+
+def _plan_out(*argv: str) -> str:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["plan", *argv]) == 0
+    return out.getvalue()
+
+
+def _number(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+@pytest.mark.parametrize("model", known_models())
+def test_every_number_the_plan_prints_follows_from_its_table(model):
+    """For every GPU: the flags' costs, the shortfall and the fleet line are the table's numbers, same inputs."""
+    for gpu in known_gpus():
+        out = _plan_out("--model", model, "--gpu", gpu, "--tenants", "40", "--rank", "24", "--context", "16384")
+        plans = serving_plan(model, gpu, tenants=40, rank=24, context_tokens=16384)
+        rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if line.startswith(("vllm ", "sglang "))}
+        for p in plans:
+            lora, kv, tokens, sequences = (_number(v) for v in rows[p.engine])
+            assert (lora, kv, tokens, sequences) == (round(p.lora_mib, 1), round(p.kv_mib), p.kv_tokens, p.sequences)
+            assert p.sequences == int(p.kv_mib // p.sequence_mib) if p.kv_mib else p.sequences == 0
+            assert p.kv_mib == pytest.approx(max(0.0, p.budget_mib - p.base_mib - p.lora_mib))
+        if not all(p.fits for p in plans):
+            for p in plans:
+                if not p.fits:
+                    assert f"the engine may take by {p.short_mib:,.0f} MiB" in out
+            assert "fleet" not in out and "serve" not in out
+            continue
+        vllm, sglang = plans
+        if vllm.command is None:  # the demo model: no Hub repository, so no command, but the fleet still prices
+            assert "no published Hub repository" in out
+        else:
+            costs = {f.flag: f for f in vllm.command.flags}
+            assert costs["--max-loras"].cost_mib == pytest.approx(vllm.lora_mib)
+            assert costs["--max-model-len"].cost_mib == pytest.approx(vllm.sequence_mib)
+            assert costs["--gpu-memory-utilization"].cost_mib == pytest.approx(vllm.budget_mib)
+            assert {f.flag: f for f in sglang.command.flags}["--max-loras-per-batch"].cost_mib == pytest.approx(
+                sglang.lora_mib)
+            assert "--max-lora-rank 32 " in vllm.command.command and "--max-lora-rank 24 " in sglang.command.command
+            assert "--max-model-len 16384 " in vllm.command.command + " "
+        fleet = plan_fleet(vllm, tenants=40)
+        assert (f"the base, {vllm.lora_mib:,.1f} MiB of slot buffers shared by the 40 tenants, the rest in host memory, "
+                f"and the KV cache left: {vllm.sequences:,} sequences of 16,384 tokens") in out
+        assert (f"dedicated {fleet.dedicated_gpus} (${fleet.dedicated_monthly_usd:,.0f}/month), multi-LoRA "
+                f"{fleet.multi_lora_gpus} (${fleet.multi_lora_monthly_usd:,.0f}/month, sized by "
+                f"{fleet.binding_constraint})") in out
+        assert fleet.memory_bound_gpus == 1  # the slot buffers are in the table: memory adds no replica
