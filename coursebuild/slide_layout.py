@@ -1,9 +1,11 @@
-r"""How tall a notebook cell is on a slide, and a deck's long prose split into slides that fit.
+r"""How tall a notebook cell is on a slide, and a deck's long prose and full slides split into slides that fit.
 
-Heights are estimates, in pixels of reveal's 960 x 700 slide as ``coursebuild/templates/course_reveal/deck.css``
+Heights are estimates, in pixels of the decks' 1200 x 700 slide as ``coursebuild/templates/course_reveal/deck.css``
 sets text, code, figures and panels. ``scripts/slide_metadata.py`` lays cells out into slides with
 :func:`cell_px`; :func:`coursebuild.slides.deck_notebook` splits a markdown cell taller than a slide at its
-paragraphs (:func:`split_markdown`), each part after the first a sub-slide of its own.
+paragraphs (:func:`split_markdown`), each part after the first a sub-slide of its own, then (:func:`split_full_slides`)
+starts a sub-slide at a cell that would overfill its slide and shows a code cell taller than a slide as its code, then
+its output on the next slide.
 
 >>> [len(part) for part in split_markdown("a\n\nb", budget=10_000)]
 [4]
@@ -22,12 +24,16 @@ from labcore.site import VEGALITE_MIME
 
 from .speaker_notes import source as _source
 
-__all__ = ["SLIDE_PX", "cell_px", "markdown_px", "slide_type", "split_markdown", "split_tall_prose"]
+__all__ = ["SLIDE_HEIGHT_PX", "SLIDE_PX", "SLIDE_WIDTH_PX", "cell_px", "markdown_px", "slide_type", "split_full_slides", "split_markdown", "split_tall_prose"]
 
-# The slide's height budget, in pixels of reveal's 960 x 700 slide (coursebuild/slides.py's DECK_CSS sizes).
+#: the decks' slide (reveal's width and height; coursebuild/slides.py's DECK_CSS sizes its text)
+SLIDE_WIDTH_PX, SLIDE_HEIGHT_PX = 1200, 700
+# The slide's height budget, in pixels of the slide.
 SLIDE_PX = 680
-PROSE_LINE_PX, PROSE_CHARS = 32, 80
-CODE_LINE_PX = 23
+PROSE_LINE_PX, PROSE_CHARS = 32, 100
+#: code and printed output at 19 px (line height 1.3), about 98 characters to a line of the slide
+CODE_LINE_PX, CODE_CHARS = 25, 98
+TABLE_ROW_PX = 34
 PANEL_PX = 520
 FIGURE_PX = 420
 _SVG_SIZE = re.compile(r'<svg[^>]*?\bheight="([\d.]+)(pt|px)?"[^>]*?\bwidth="([\d.]+)(pt|px)?"'
@@ -50,18 +56,25 @@ def _svg_px(svg: str) -> int:
         width, w_unit, height, h_unit = groups[4:8]
     to_px = {"pt": 4 / 3, "px": 1.0, None: 1.0}
     h, w = float(height) * to_px[h_unit], float(width) * to_px[w_unit]
-    return int(min(520, h * min(1.0, 900 / w)))  # DECK_CSS: at most 520 px high, at most the slide's width
+    return int(h * min(1.0, (SLIDE_WIDTH_PX - 60) / w))  # at most the slide's width (deck.js may shrink it further)
 
 
 def cell_px(cell: Mapping[str, Any]) -> int:
     """Estimate a cell's height on a slide, in pixels (prose, code, text outputs, figures, panels)."""
     if cell.get("cell_type") == "markdown":
         return markdown_px(_source(cell))
-    px = _text_px(_source(cell), CODE_LINE_PX, 90) + 24
+    px = 0 if (cell.get("metadata", {}).get("transient") or {}).get("remove_source") else \
+        _text_px(_source(cell), CODE_LINE_PX, CODE_CHARS) + 24
+    return px + outputs_px(cell)
+
+
+def outputs_px(cell: Mapping[str, Any]) -> int:
+    """Estimate the height of a code cell's outputs on a slide, in pixels."""
+    px = 0
     for out in cell.get("outputs", []):
         data = out.get("data", {})
         if out.get("output_type") == "stream":
-            px += min(_text_px("".join(out.get("text", "")), CODE_LINE_PX, 90), 600)
+            px += _text_px("".join(out.get("text", "")), CODE_LINE_PX, CODE_CHARS) + 10
         elif VEGALITE_MIME in data:
             px += PANEL_PX
         elif "image/svg+xml" in data:
@@ -72,9 +85,9 @@ def cell_px(cell: Mapping[str, Any]) -> int:
             text = "".join(data.get("text/markdown") or data["text/html"])
             plain = re.sub(r"<[^>]+>", "", text)
             rows = max(text.count("<tr"), text.count("\n|"), 2)
-            px += min(30 * rows + 22 * math.ceil(len(plain) / 90), 2000)
+            px += TABLE_ROW_PX * rows + 25 * math.ceil(len(plain) / 90)
         elif "text/plain" in data:
-            px += min(_text_px("".join(data["text/plain"]), CODE_LINE_PX, 90), 600)
+            px += _text_px("".join(data["text/plain"]), CODE_LINE_PX, CODE_CHARS) + 10
     return px
 
 
@@ -140,3 +153,73 @@ def split_tall_prose(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
             meta.setdefault("slideshow", {})["slide_type"] = "subslide"
             out.append({**cell, "id": f"{cell.get('id', 'cell')}-{n}", "source": part, "metadata": meta})
     return out
+
+
+def _slides(cells: list[dict[str, Any]]) -> list[list[int]]:
+    """Return the indices of ``cells`` grouped as reveal shows them: a ``slide``/``subslide`` cell starts a slide."""
+    groups: list[list[int]] = []
+    for i, cell in enumerate(cells):
+        kind = slide_type(cell) or "-"
+        if kind in ("slide", "subslide") or not groups:
+            groups.append([])
+        groups[-1].append(i)
+    return groups
+
+
+def _as_subslide(cell: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    import copy
+
+    meta = copy.deepcopy(cell.get("metadata", {}))
+    meta.setdefault("slideshow", {})["slide_type"] = "subslide"
+    return {**cell, **changes, "metadata": meta}
+
+
+def split_full_slides(cells: list[dict[str, Any]], *, budget: int = SLIDE_PX) -> list[dict[str, Any]]:
+    """Return ``cells`` laid out so that no slide holds more than ``budget`` px (as :func:`cell_px` estimates).
+
+    A cell that would overfill its slide starts a sub-slide (the cells before it stay together); a code cell taller
+    than a slide by itself, with code and output, shows its code, then its output alone on the next slide. A figure
+    counts at half its height: the deck shrinks one on a full slide down to half its width (``deck.js``).
+
+    >>> code = lambda n, kind="-": {"cell_type": "code", "id": f"c{n}", "source": "x = 1\\n" * n, "outputs": [],
+    ...                              "metadata": {"slideshow": {"slide_type": kind}}}
+    >>> [slide_type(c) for c in split_full_slides([code(10, "slide"), code(20), code(4)])]
+    ['slide', 'subslide', '-']
+    """
+    import copy
+
+    out: list[dict[str, Any]] = []
+    for group in _slides(cells):
+        used = 0
+        for i in group:
+            cell = cells[i]
+            kind = slide_type(cell) or "-"
+            if kind in ("notes", "skip"):
+                out.append(cell)
+                continue
+            height = _fitted_px(cell)
+            removed = (cell.get("metadata", {}).get("transient") or {}).get("remove_source")
+            if cell.get("cell_type") == "code" and height > budget and cell.get("outputs") and not removed:
+                code = {**copy.deepcopy(cell), "outputs": []}
+                if used and kind not in ("slide", "subslide"):
+                    code = _as_subslide(code)
+                shown = _as_subslide(copy.deepcopy(cell), id=f"{cell.get('id', 'cell')}-output")
+                shown["metadata"].setdefault("transient", {})["remove_source"] = True
+                out += [code, shown]
+                used = _fitted_px(shown)
+                continue
+            if used and kind not in ("slide", "subslide") and used + height > budget:
+                cell = _as_subslide(cell)
+                used = 0
+            out.append(cell)
+            used += height
+    return out
+
+
+def _fitted_px(cell: Mapping[str, Any]) -> int:
+    """Estimate a cell's height with its figures shrunk to half (what the deck can fit on a slide at the least)."""
+    if cell.get("cell_type") != "code":
+        return cell_px(cell)
+    figures = sum(_svg_px("".join(o["data"]["image/svg+xml"])) if "image/svg+xml" in o.get("data", {}) else FIGURE_PX
+                  for o in cell.get("outputs", []) if {"image/svg+xml", "image/png"} & set(o.get("data", {})))
+    return cell_px(cell) - figures // 2

@@ -45,7 +45,7 @@ from .panels_site import SCRIPTS as PANEL_SCRIPTS
 from labcore.site import VEGALITE_MIME
 
 from .panels_site import panel_html
-from .slide_layout import slide_type, split_tall_prose
+from .slide_layout import SLIDE_HEIGHT_PX, SLIDE_WIDTH_PX, slide_type, split_full_slides, split_tall_prose
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -160,7 +160,7 @@ def deck_notebook(nb: Mapping[str, Any], glue: Mapping[str, str] | None, *,
                 if not cell["outputs"]:
                     continue
         cells.append(cell)
-    nb["cells"] = split_tall_prose(cells)
+    nb["cells"] = split_full_slides(split_tall_prose(cells))
     return nb
 
 
@@ -182,8 +182,10 @@ class DeckWriter:
         exporter = config.SlidesExporter
         exporter.reveal_url_prefix = REVEAL_PREFIX
         exporter.reveal_theme = "white"  # white, black, serif, dracula and the *-contrast themes load no web font
-        exporter.reveal_scroll = True
         exporter.reveal_number = "c/t"
+        # 1200 x 700: a 16:9 projector at 1280x720 shows it at the scale of the stock 960 x 700 (0.99), with a quarter
+        # more width for panels, tables and code (DECK_CSS and slide_layout size text and estimates for it)
+        exporter.reveal_width, exporter.reveal_height = str(SLIDE_WIDTH_PX), str(SLIDE_HEIGHT_PX)
         exporter.reveal_transition = "none"
         exporter.require_js_url = REQUIRE_JS
         exporter.jquery_url = JQUERY_JS

@@ -50,42 +50,114 @@ _GOTO_PANEL_JS = """(i) => {
 _PRESENT_JS = "(i) => window.lcPanels[i].div.closest('section').classList.contains('present')"
 #: a projector: the decks are checked at this window size
 PROJECTOR = {"width": 1280, "height": 720}
-#: each slide shown in turn: taller than the deck, code clipped on the right, panel text under 16 px on the screen,
-#: and the start of its text (the session plans name slides by number)
+#: each slide shown in turn, as a projector shows it (1280x720), measured against what the back row needs:
+#: ``tall``/``wide``: content outside the slide; ``clipped``: code run off a box, or a figure inside a box that hides
+#: part of it (an ancestor with overflow other than visible whose content is taller or wider than it); ``shrunk``: a
+#: figure shown under half its own width; ``small``: the smallest on-screen size (computed font size times reveal's
+#: scale, and an SVG's own scale) of any visible text under 18 px; ``reprs``: printed output that is a raw tuple or a
+#: dataclass repr; and the start of the slide's text (the session plans name slides by number)
 _MEASURE_JS = """async () => {
-  const H = Reveal.getConfig().height, out = [];
+  const H = Reveal.getConfig().height, W = Reveal.getConfig().width, MIN_PX = 18, out = [];
+  const FIGURE = '.jp-OutputArea-output img, .jp-OutputArea-output > svg, .lc-panel svg.marks';
+  const REPR = [/^\\s*\\(.*,.*\\)\\s*$/m, /\\b[A-Z]\\w*\\([a-z_]\\w*=/];
+  const visible = e => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+  const boxed = (e, slide) => {
+    for (let a = e.parentElement; a && a !== slide.parentElement; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if ((s.overflowY !== 'visible' && a.scrollHeight > a.clientHeight + 1)
+          || (s.overflowX !== 'visible' && a.scrollWidth > a.clientWidth + 1)) return true;
+    }
+    return false;
+  };
   for (const slide of Reveal.getSlides()) {
     const at = Reveal.getIndices(slide);
     Reveal.slide(at.h, at.v);
     await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
-    const scale = Reveal.getScale();
+    const scale = slide.getBoundingClientRect().width / slide.offsetWidth;
     const title = (slide.querySelector('h1, h2, h3') || slide).textContent.trim().slice(0, 50);
-    const clipped = [...slide.querySelectorAll('pre')].filter(p => p.scrollWidth > p.clientWidth + 2).length;
-    const small = [...slide.querySelectorAll('.lc-panel svg text, .lc-panel label, .lc-panel select')]
-      .map(e => parseFloat(getComputedStyle(e).fontSize) * scale).filter(px => px > 0 && px < 16);
+    const code = [...slide.querySelectorAll('pre')].filter(p => visible(p) && p.scrollWidth > p.clientWidth + 2).length;
+    const figures = [...slide.querySelectorAll(FIGURE)].filter(visible);
+    const clippedFigures = figures.filter(f => boxed(f, slide)).length;
+    const shrunk = [];
+    for (const f of figures.filter(f => !f.closest('.lc-panel'))) {
+      const natural = f.tagName.toLowerCase() === 'svg' ? f.width.baseVal.value : (Number(f.getAttribute('width')) || f.naturalWidth);
+      const shown = f.getBoundingClientRect().width / scale;
+      if (natural > 0 && shown < 0.5 * natural - 0.5) shrunk.push(Math.round(100 * shown / natural));
+    }
+    const sizes = [];
+    const walker = document.createTreeWalker(slide, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      const e = t.parentElement;
+      if (!t.textContent.trim() || !e || !visible(e) || e.closest('aside.notes, .MathJax_Preview, script, style')) continue;
+      let px = parseFloat(getComputedStyle(e).fontSize) * scale;
+      const svg = e.closest('svg');
+      if (svg) {
+        const box = svg.viewBox.baseVal, own = box && box.width ? box.width : svg.width.baseVal.value;
+        px = parseFloat(getComputedStyle(e).fontSize) * svg.getBoundingClientRect().width / own;
+      }
+      sizes.push(px);
+    }
+    const small = sizes.filter(px => px < MIN_PX - 0.05);
+    const printed = [...slide.querySelectorAll('.jp-OutputArea-output pre')].map(p => p.textContent);
+    const reprs = printed.filter(text => REPR.some(r => r.test(text))).map(text => text.trim().slice(0, 80));
     out.push({at: `${at.h}/${at.v || 0}`, title, height: slide.scrollHeight, tall: slide.scrollHeight > H + 2,
-              clipped, small: small.length ? Math.min(...small) : null,
+              wide: slide.scrollWidth > W + 2, clipped: code + clippedFigures, clippedFigures, shrunk,
+              small: small.length ? Math.min(...small) : null, reprs,
               text: slide.textContent.replace(/\\s+/g, ' ').slice(0, 400)});
   }
   Reveal.slide(0, 0);
   return {height: H, slides: out};
 }"""
+#: the keys a presenter (or a clicker) turns slides with: each walk presses its first key from the first slide to the
+#: last, then its second (if any) back to the first (N, P and Up are pressed by the panel-control test)
+WALKS = (("ArrowRight", "ArrowLeft"), ("PageDown", "PageUp"), ("Space", None))
+#: a walk through the deck with one key, recording the slide shown after every press (reveal's own indices)
+_WALK_START_JS = """() => {
+  const at = () => { const i = Reveal.getIndices(); return `${i.h}/${i.v || 0}`; };
+  window.lcWalk = [];
+  if (!window.lcWalkListening) {
+    Reveal.on('slidechanged', () => window.lcWalk.push(at()));
+    window.lcWalkListening = true;
+  }
+  return {order: Reveal.getSlides().map(s => { const i = Reveal.getIndices(s); return `${i.h}/${i.v || 0}`; }),
+          total: Reveal.getTotalSlides(), at: at()};
+}"""
 #: what each deck showed when it was checked (the readability and accessibility tests read it)
 _DECKS: dict[str, dict] = {}
 
 
+def _walk(page) -> dict[str, list[str]]:  # noqa: ANN001
+    """From the first slide, press each key of :data:`WALKS` (forward to the end, then back); return what each showed.
+
+    Each walk is keyed ``"<forward key>/<back key>"`` and holds ``order`` (every slide in the deck's order),
+    ``forward`` and ``back`` (the slides shown, from the first press's start, press by press).
+    """
+    start = page.evaluate(_WALK_START_JS)
+    order = start["order"]
+    presses = len(order) - 1 + page.locator(".reveal .slides .fragment").count()
+    walks = {"order": order, "total": start["total"], "start": start["at"]}
+    for forward, back in WALKS:
+        for key, name in ((forward, "forward"), (back, "back")) if back else ((forward, "forward"),):
+            at = page.evaluate("() => { window.lcWalk = []; const i = Reveal.getIndices(); return `${i.h}/${i.v || 0}`; }")
+            for _ in range(presses):
+                page.keyboard.press(key)
+            walks[f"{forward}/{back}:{name}"] = [at] + page.evaluate("() => window.lcWalk")
+    return walks
+
+
 def _checked(page, rel: str) -> dict:  # noqa: ANN001
-    """Run axe and measure every slide of the deck open in ``page`` (once per deck); return what was found."""
+    """Run axe, measure every slide and walk the deck open in ``page`` with each key (once per deck); return it all."""
     from test_browser_pages import axe_findings
 
     if rel not in _DECKS:
         # a deck has one theme, reveal's white (its panels draw light whatever the reader's system prefers)
-        _DECKS[rel] = {"axe": axe_findings(page, ("light",)), "measured": page.evaluate(_MEASURE_JS)}
+        found = {"axe": axe_findings(page, ("light",)), "measured": page.evaluate(_MEASURE_JS)}
+        found["walks"] = _walk(page)
+        _DECKS[rel] = found
     return _DECKS[rel]
 
 
-def _deck(open_page, source: Path) -> dict:  # noqa: ANN001
-    rel = f"{SLIDES_DIR}/{deck_name(source)}"
+def _deck(open_page, rel: str) -> dict:  # noqa: ANN001
     if rel not in _DECKS:
         page, _log = open_page(rel, viewport=PROJECTOR)
         page.wait_for_selector(".reveal.ready", state="attached", timeout=READY_TIMEOUT_MS)
@@ -97,6 +169,12 @@ def _deck(open_page, source: Path) -> dict:  # noqa: ANN001
 def deck_sources() -> list[Path]:
     """Return every book notebook that carries slide metadata (each gets a deck), chapters first."""
     return sorted(p for p in site.BOOK.glob("*.ipynb") if has_slides(json.loads(p.read_text(encoding="utf-8"))))
+
+
+def deck_rels() -> list[str]:
+    """Return the site path of every deck: each chapter's, then each session plan's own."""
+    return [f"{SLIDES_DIR}/{deck_name(p)}" for p in deck_sources()] + [
+        f"{SLIDES_DIR}/{plan.deck}{SUFFIX}" for plan in load_plans().values() if plan.deck]
 
 
 def expected_slides(nb: dict) -> int:
@@ -204,22 +282,49 @@ def test_speaker_view_shows_the_notes(built_site, open_page) -> None:  # noqa: A
     assert not log.blocked, f"speaker view reached outside 127.0.0.1: {log.blocked}"
 
 
-@pytest.mark.parametrize("source", deck_sources(), ids=lambda p: p.stem)
-def test_deck_reads_from_the_back_row(built_site, open_page, source: Path) -> None:  # noqa: ANN001
-    """At 1280x720 no slide is taller than the deck, no code is clipped, and panel text is 16 px or more."""
-    rel = f"{SLIDES_DIR}/{deck_name(source)}"
-    measured = _deck(open_page, source)["measured"]
-    bad = [s for s in measured["slides"] if s["tall"] or s["clipped"] or s["small"]]
-    assert bad == [], f"{rel} (slides {measured['height']} px tall): " + "; ".join(
-        f"{s['at']} {s['title']!r}: {s['height']} px" + (f", {s['clipped']} code clipped" if s["clipped"] else "")
-        + (f", panel text {s['small']:.1f} px" if s["small"] else "") for s in bad)
+def _unreadable(slide: dict) -> list[str]:
+    """Return what keeps one measured slide (see ``_MEASURE_JS``) from reading at 1280x720 (nothing when it reads)."""
+    problems = [text for flag, text in (
+        (slide["tall"], f"{slide['height']} px tall"), (slide["wide"], "wider than the slide"),
+        (slide["clipped"] - slide["clippedFigures"], f"{slide['clipped'] - slide['clippedFigures']} code box(es) clipped"),
+        (slide["clippedFigures"], f"{slide['clippedFigures']} figure(s) cut by a box"),
+        (slide["shrunk"], f"figures shown at {slide['shrunk']}% of their width"),
+        (slide["small"], f"text at {slide['small'] or 0:.1f} px"), (slide["reprs"], f"raw output {slide['reprs']}")) if flag]
+    return problems
 
 
-@pytest.mark.parametrize("source", deck_sources(), ids=lambda p: p.stem)
-def test_deck_is_accessible(built_site, open_page, source: Path) -> None:  # noqa: ANN001
+@pytest.mark.parametrize("rel", deck_rels(), ids=lambda r: Path(r).name.removesuffix(SUFFIX))
+def test_deck_reads_from_the_back_row(built_site, open_page, rel: str) -> None:  # noqa: ANN001
+    """At 1280x720, on every slide: nothing outside the slide, no figure cut by a box or shown under half its width, no
+    code clipped, every text 18 px or more on the screen, and no raw tuple or dataclass repr printed."""
+    measured = _deck(open_page, rel)["measured"]
+    assert len(measured["slides"]) > 1, f"{rel}: {len(measured['slides'])} slides measured"
+    bad = {f"{s['at']} {s['title']!r}": found for s in measured["slides"] if (found := _unreadable(s))}
+    assert bad == {}, f"{rel} (slides {measured['height']} px tall): {bad}"
+
+
+@pytest.mark.parametrize("rel", deck_rels(), ids=lambda r: Path(r).name.removesuffix(SUFFIX))
+def test_next_alone_reaches_every_slide(built_site, open_page, rel: str) -> None:  # noqa: ANN001
+    """From the first slide, Right alone (then PageDown, then Space: what a clicker sends) shows every slide in the
+    deck's order, sub-slides included; Left (then PageUp) walks back over each to the first."""
+    walks = _deck(open_page, rel)["walks"]
+    order = walks["order"]
+    assert walks["start"] == order[0] and len(order) == walks["total"] > 1, f"{rel}: {walks['start']}, {walks['total']}"
+    for forward, back in WALKS:
+        shown = walks[f"{forward}/{back}:forward"]
+        missing = [at for at in order if at not in shown]
+        assert not missing, f"{rel}: {forward} alone showed {len(order) - len(missing)} of {len(order)} slides, " \
+            f"never {missing[:10]}"
+        assert shown == order, f"{rel}: {forward} showed the slides out of order: {shown}"
+        if back:
+            shown = walks[f"{forward}/{back}:back"]
+            assert shown == order[::-1], f"{rel}: {back} from the last slide showed {shown}"
+
+
+@pytest.mark.parametrize("rel", deck_rels(), ids=lambda r: Path(r).name.removesuffix(SUFFIX))
+def test_deck_is_accessible(built_site, open_page, rel: str) -> None:  # noqa: ANN001
     """axe-core (WCAG 2.0/2.1 A and AA) finds nothing serious or critical on the deck (its one, white theme)."""
-    rel = f"{SLIDES_DIR}/{deck_name(source)}"
-    found = _deck(open_page, source)["axe"]
+    found = _deck(open_page, rel)["axe"]
     assert found == {"light": []}, f"{rel}: {found}"
 
 
@@ -270,7 +375,7 @@ def _plan_sections() -> dict[str, list]:
 @pytest.mark.parametrize("source", [p for p in deck_sources() if p.stem in _plan_sections()], ids=lambda p: p.stem)
 def test_the_session_plans_slide_numbers_start_their_sections(built_site, open_page, source: Path) -> None:  # noqa: ANN001
     """Each slide number a session plan gives a section (coursebuild.session_plans) is the slide that starts it."""
-    slides = _deck(open_page, source)["measured"]["slides"]
+    slides = _deck(open_page, f"{SLIDES_DIR}/{deck_name(source)}")["measured"]["slides"]
     for section in _plan_sections()[source.stem]:
         shown = slides[section.first - 1]["text"] if section.first <= len(slides) else None
         assert shown is not None and section.heading in shown, \
