@@ -154,7 +154,7 @@ def _add_boxes(app: Any, doctree: nodes.document, docname: str) -> None:
         anchor = cell if cell is not None else paragraph
         if cell is not None:
             cell["classes"].append(CELL_CLASS)
-        box = exercise_html(exercise, live_href=href if exercise.rule() is None else None)
+        box = exercise_html(exercise, live_href=href if exercise_data(exercise.label)["rule"] is None else None)
         anchor.parent.insert(anchor.parent.index(anchor) + 1, nodes.raw("", box, format="html"))
 
 

@@ -23,10 +23,13 @@ import browser_site as site  # noqa: E402
 from test_browser_pages import axe_findings  # noqa: E402
 
 from labcore.checks import EXERCISES  # noqa: E402
+from labcore.checks.rules import ChoiceRule  # noqa: E402
 
 pytestmark = pytest.mark.browser
-IN_PAGE = [e for e in EXERCISES if e.rule() is not None]
-CODE = [e for e in EXERCISES if e.rule() is None]
+#: each exercise's rule, made once (its grade function is that rule's verdict: tests/checks/test_rules.py)
+RULES = {e.label: e.rule() for e in EXERCISES}
+IN_PAGE = [e for e in EXERCISES if RULES[e.label] is not None]
+CODE = [e for e in EXERCISES if RULES[e.label] is None]
 PAGES = sorted({e.page for e in EXERCISES})
 _OFFLINE = re.compile(r"^(?!https?://127\.0\.0\.1[:/]|data:|blob:|about:)")
 
@@ -36,6 +39,11 @@ def _typed(answer) -> str:  # noqa: ANN001
     return ", ".join(answer) if isinstance(answer, list) else repr(answer) if not isinstance(answer, str) else answer
 
 
+def _said(exercise, answer) -> str:  # noqa: ANN001
+    """What labcore's check prints for ``answer`` (its grade's verdict, the rule made once)."""
+    return RULES[exercise.label].verdict(answer).message
+
+
 def _exercise_count(page) -> int:  # noqa: ANN001
     return int(page.locator(".course-progress").get_attribute("data-exercises"))
 
@@ -43,7 +51,7 @@ def _exercise_count(page) -> int:  # noqa: ANN001
 def _answer(page, exercise, answer) -> str:  # noqa: ANN001
     """Give ``answer`` to ``exercise``'s form with the keyboard; return the verdict shown."""
     form = page.locator(f"form.course-exercise[data-label='{exercise.label}']")
-    if exercise.rule().to_json()["kind"] == "choice":
+    if isinstance(RULES[exercise.label], ChoiceRule):
         radios = form.locator("input[type=radio]")
         values = [radios.nth(i).get_attribute("value") for i in range(radios.count())]
         checked = form.locator("input[type=radio]:checked")
@@ -78,7 +86,22 @@ def reader(built_site, browser, base_url):  # noqa: ANN001, ANN201
         context.close()
 
 
-def test_every_static_exercise_gives_labcore_s_verdict_and_counts_when_right(reader) -> None:  # noqa: ANN001
+def _check_live_box(page, exercise) -> None:  # noqa: ANN001
+    """A code exercise's box opens its chapter in Live, or says the live site is not part of this build."""
+    box = page.locator(f"section.course-exercise-code#course-exercise-{exercise.label.replace('.', '-')}")
+    assert box.count() == 1, exercise.label
+    link = box.locator("a.course-exercise-live-link")
+    if (site.SITE / "lite").is_dir():
+        assert link.get_attribute("href") == f"../lite/notebooks/index.html?path={exercise.page}.ipynb"
+        assert (site.SITE / "lite" / "notebooks" / "index.html").is_file()
+        assert (site.SITE / "lite" / "files" / f"{exercise.page}.ipynb").is_file()
+        assert f"Open chapter {exercise.label.split('.')[0]} in Live" in link.inner_text()
+    else:  # a build without the live site: no link that would lead nowhere
+        assert link.count() == 0
+        assert "not part of this build" in box.inner_text()
+
+
+def test_every_exercise_gives_labcore_s_verdict_and_counts_when_right_or_opens_in_live(reader) -> None:  # noqa: ANN001
     from playwright.sync_api import expect
 
     context, base_url = reader
@@ -87,6 +110,8 @@ def test_every_static_exercise_gives_labcore_s_verdict_and_counts_when_right(rea
     for name in PAGES:
         page.goto(f"{base_url}book/{name}.html")
         page.wait_for_selector(".course-progress")
+        for exercise in (e for e in CODE if e.page == name):
+            _check_live_box(page, exercise)
         ours = [e for e in IN_PAGE if e.page == name]
         assert page.locator("form.course-exercise").count() == len(ours), name
         for exercise in ours:
@@ -95,33 +120,13 @@ def test_every_static_exercise_gives_labcore_s_verdict_and_counts_when_right(rea
             assert "course-exercise-cell" in cell.get_attribute("class"), exercise.label
             assert not cell.locator(".cell_output").is_visible(), f"{exercise.label}: the stored output shows"
             for wrong in exercise.wrong:
-                expect(_answer(page, exercise, wrong)).to_have_text(exercise.verdict(wrong).message)
+                expect(_answer(page, exercise, wrong)).to_have_text(_said(exercise, wrong))
             before = _exercise_count(page)
-            expect(_answer(page, exercise, exercise.right)).to_have_text(exercise.verdict(exercise.right).message)
+            expect(_answer(page, exercise, exercise.right)).to_have_text(_said(exercise, exercise.right))
             answered += 1
             page.wait_for_function(f"() => document.querySelector('.course-progress').dataset.exercises === "
                                    f"'{before + 1}'")
     assert answered == len(IN_PAGE) == _exercise_count(page)
-    page.close()
-
-
-def test_code_exercises_open_their_chapter_in_live(reader) -> None:  # noqa: ANN001
-    context, base_url = reader
-    page = context.new_page()
-    live = (site.SITE / "lite").is_dir()
-    for exercise in CODE:
-        page.goto(f"{base_url}book/{exercise.page}.html")
-        box = page.locator(f"section.course-exercise-code#course-exercise-{exercise.label.replace('.', '-')}")
-        assert box.count() == 1, exercise.label
-        link = box.locator("a.course-exercise-live-link")
-        if live:
-            href = link.get_attribute("href")
-            assert href == f"../lite/notebooks/index.html?path={exercise.page}.ipynb", href
-            assert (site.SITE / "lite" / "notebooks" / "index.html").is_file()
-            assert f"Open chapter {exercise.label.split('.')[0]} in Live" in link.inner_text()
-        else:  # a build without the live site: no link that would lead nowhere
-            assert link.count() == 0
-            assert "not part of this build" in box.inner_text()
     page.close()
 
 
@@ -148,7 +153,7 @@ def test_an_exercise_with_the_keyboard_alone_on_a_phone_and_for_a_screen_reader(
     assert page.evaluate("() => document.activeElement.textContent") == "Check"
     assert page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle") != "none"
     page.keyboard.press("Enter")
-    assert verdict.inner_text() == exercise.verdict(exercise.right).message
+    assert verdict.inner_text() == _said(exercise, exercise.right)
     right = form.bounding_box()
     assert right["x"] >= 0 and right["x"] + right["width"] <= 390, right
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
