@@ -7,7 +7,8 @@ that answer, and the right answer must raise the progress line's exercise count 
 "Not answered yet" output is not shown where the form is. Each code exercise has its Live link (or, in a build
 without the live site, says the live site is not part of it). Then: Tab reaches an exercise's input and its Check
 button, nothing typed says what to do, axe-core finds nothing serious on a chapter page with forms, and at 390 px
-the page does not scroll sideways.
+the page does not scroll sideways. Last, the page's script judges some 670 answers (right, wrong, odd, malformed) by
+every exported rule at once, each with labcore's exact message.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import browser_site as site  # noqa: E402
 from test_browser_pages import axe_findings  # noqa: E402
 
 from labcore.checks import EXERCISES  # noqa: E402
-from labcore.checks.rules import ChoiceRule  # noqa: E402
+from labcore.checks.rules import ChoiceRule, ListRule  # noqa: E402
 
 pytestmark = pytest.mark.browser
 #: each exercise's rule, made once (its grade function is that rule's verdict: tests/checks/test_rules.py)
@@ -159,4 +160,34 @@ def test_an_exercise_with_the_keyboard_alone_on_a_phone_and_for_a_screen_reader(
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
     page.set_viewport_size({"width": 1280, "height": 900})
     assert axe_findings(page) == {"light": [], "dark": []}
+    page.close()
+
+
+def _probes(exercise) -> list[tuple[str, object]]:  # noqa: ANN001
+    """(what a reader types, the Python value a check cell would get) for many answers, right and wrong."""
+    rule = RULES[exercise.label]
+    if isinstance(rule, ChoiceRule):
+        words = [*rule.options, "nothing", "none", "HOT", " Hold ", "xyz", "held", "'hold'", "cold@1.0.0", "it's"]
+        return [(w, w) for w in words]
+    if isinstance(rule, ListRule):
+        lists = [exercise.right, *exercise.wrong, ["c", "a", "b"], ["x"], ["x", "y", "z"], ["b@1.0.0", "a", "c"]]
+        return [(", ".join(names), names) for names in lists] + [("['b', 'a', 'c']", ["b", "a", "c"])]
+    r = exercise.right
+    numbers = [r, *exercise.wrong, 1, 0, -3, 1234567, 0.0001, 1e7, 1e-5, r * 1.5, r + 0.5, r * 1.003, r * 0.997,
+               r * 1000, r / 1000]
+    return [(repr(v), v) for v in numbers] + [("abc", "abc"), (f"5 {rule.unit}", 5), ("1,234", 1234)]
+
+
+def test_the_page_judges_many_answers_as_labcore_does(reader) -> None:  # noqa: ANN001
+    """The page's script, given each exported rule, judges right, wrong, odd and malformed answers with labcore's
+    exact message (numbers as Python formats them, names as Python quotes them, "1 request" in the singular)."""
+    context, base_url = reader
+    page = context.new_page()
+    page.goto(f"{base_url}book/04_the_cache.html")
+    cases = [(e.label, RULES[e.label].to_json(), text, RULES[e.label].verdict(value).message)
+             for e in IN_PAGE for text, value in _probes(e)]
+    shown = page.evaluate("cases => cases.map(c => window.courseExercises.judgeText(c[1], c[2]).message)", cases)
+    differ = [(label, text, want, got) for (label, _, text, want), got in zip(cases, shown) if got != want]
+    assert not differ, f"{len(differ)} of {len(cases)} verdicts differ from labcore's: {differ[:5]}"
+    assert len(cases) > 500
     page.close()
