@@ -35,7 +35,7 @@ export HF_HUB_DISABLE_PROGRESS_BARS := 1
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help install book rebuild execute test test-quick lab chromium clean distclean engines
+.PHONY: help install book rebuild execute test test-quick lab chromium clean distclean engines decks-pdf
 
 help:
 	@echo "make book        build the course into $(SITE) (fails on any warning)"
@@ -44,6 +44,7 @@ help:
 	@echo "make rebuild     rebuild the book even if nothing changed"
 	@echo "make execute     re-execute every chapter and store its outputs (then review the diff)"
 	@echo "make lab         open the chapters live in JupyterLab"
+	@echo "make decks-pdf   print every deck to _build/decks-pdf/<deck>.pdf, one slide per page (a presenter's backup)"
 	@echo "make engines     read the vLLM and SGLang release wheels into labcore/data/engines (not part of make test)"
 	@echo "make clean       remove _build/ and the fetched Vega/MathJax assets"
 
@@ -117,6 +118,10 @@ ENGINE_CACHE ?= $(HOME)/.cache/labcore-engines
 engines:
 	$(BIN)/python scripts/engine_facts.py --cache $(ENGINE_CACHE) --out labcore/data/engines
 	@git diff --stat -- labcore/data/engines || true
+
+# Every deck of the built site printed to PDF, one slide per page (reveal.js's print view in headless Chromium).
+decks-pdf: $(SITE) chromium
+	$(BIN)/python -m coursebuild.deck_pdf --site _build/html --out _build/decks-pdf
 
 # JupyterLab with RISE (requirements.txt): present a chapter with its RISE button, or open /rise/<chapter>.ipynb.
 lab: $(STAMP)

@@ -330,7 +330,8 @@ def test_deck_is_accessible(built_site, open_page, rel: str) -> None:  # noqa: A
 
 def test_after_a_slider_the_keys_move_the_slides(built_site, open_page) -> None:  # noqa: ANN001
     """A presenter drags a panel's slider with the mouse, then the arrow keys and a clicker (PageDown) turn the slide;
-    a slider reached with Tab keeps the arrow keys, and PageDown still turns the slide."""
+    a slider reached with Tab keeps the arrow keys, and PageDown, PageUp, Space, N and P leave it and turn the slide;
+    Escape leaves it on its slide, and the arrows turn the slides again."""
     source = next(p for p in deck_sources() if "lc-panel" in json.dumps(_deck_notebook(p)))
     rel = f"{SLIDES_DIR}/{deck_name(source)}"
     page, log = open_page(rel, viewport=PROJECTOR)
@@ -360,6 +361,22 @@ def test_after_a_slider_the_keys_move_the_slides(built_site, open_page) -> None:
     assert where() == at and slider.input_value() != moved, "a focused slider takes the arrow keys"
     page.keyboard.press("PageDown")
     assert where() != at, "PageDown (a clicker) must turn the slide even from a focused slider"
+    focused = "(e) => document.activeElement === e"
+    assert not slider.evaluate(focused), "the slider kept the focus on a slide no longer shown"
+    for key, back in (("PageUp", "PageDown"), ("Space", "ArrowLeft"), ("n", "p"), ("p", "n")):
+        page.evaluate(_GOTO_PANEL_JS, index)
+        page.wait_for_function(_PRESENT_JS, arg=index, timeout=10_000)
+        slider.focus()
+        page.keyboard.press(key)
+        assert where() != at and not slider.evaluate(focused), f"{key} from a focused slider must leave it and turn the slide"
+        page.keyboard.press(back)
+        assert where() == at, f"{back} must turn back to the panel's slide"
+    slider.focus()
+    page.keyboard.press("Escape")
+    assert where() == at and not slider.evaluate(focused), "Escape must leave the slider and stay on its slide"
+    value = slider.input_value()
+    page.keyboard.press("ArrowRight")
+    assert where() != at and slider.input_value() == value, "after Escape, ArrowRight turns the slide"
     assert not log.page_errors, log.page_errors
 
 
