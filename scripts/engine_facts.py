@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from labcore.engines import FLAG_DEFAULTS, SOURCES, production_mapping
+from labcore.engines.kv import KV_SOURCES
 from labcore.engines.releases import RELEASES
 from labcore.model_config.config import known_models, raw_model_config
 
@@ -462,7 +463,7 @@ def cited_files(wheel: Wheel, engine: str, course: Path) -> dict[str, list[str]]
     import re
 
     texts = [source.read_text(encoding="utf-8") for source in sorted(course.glob("*.py"))]
-    texts += [src for _, src in FLAG_DEFAULTS.values()] + list(SOURCES.values())
+    texts += [src for _, src in FLAG_DEFAULTS.values()] + list(SOURCES.values()) + list(KV_SOURCES.values())
     texts += [row.source for row in production_mapping()]  # the citations as the course prints them
     paths = set()
     for text in texts:

@@ -37,6 +37,7 @@ from ..kv_cache import kv_bytes_per_sequence
 from ..model_config.config import ModelConfig, hub_id, known_models, raw_model_config
 from .adapters import SGLANG_PORT, VLLM_ENV, VLLM_PORT, AdapterLoading, adapter_loading, load_call
 from .allocation import SGLANG_ENGINE, VLLM_ENGINE, VLLM_MAX_LORA_RANKS, lora_slot_bytes
+from .kv import vllm_kv_bytes_per_sequence
 
 __all__ = ["FLAG_DEFAULTS", "DEFAULT_SLOTS", "LaunchFlag", "LaunchCommand", "launch_commands", "served_name",
            "model_inputs", "vllm_rank", "kv_bytes_per_gpu", "host_adapter_bytes"]
@@ -282,6 +283,7 @@ def launch_commands(model: str, gpu: str, *, tenants: int, rank: int, context_to
     host = host_adapter_bytes(cfg, tenants=tenants, rank=rank, target_modules=targets, dtype_bytes=dtype_bytes)
     budget = card.usable_bytes * memory_fraction
     seq = kv_bytes_per_gpu(raw, cfg, context_tokens, tp=tp, dtype_bytes=dtype_bytes)
+    v_seq = vllm_kv_bytes_per_sequence(raw, context_tokens, gpu=gpu, tp=tp, dtype_bytes=dtype_bytes)
 
     v, s = VLLM_ENGINE, SGLANG_ENGINE
     v_rank = vllm_rank(rank)
@@ -296,7 +298,7 @@ def launch_commands(model: str, gpu: str, *, tenants: int, rank: int, context_to
     if tp > 1:
         v_flags.append(_flag(v, "--tensor-parallel-size", tp))
     v_flags += [_flag(v, "--gpu-memory-utilization", memory_fraction, budget, "gpu"),
-                _flag(v, "--max-model-len", context_tokens, seq, "gpu")]
+                _flag(v, "--max-model-len", context_tokens, v_seq, "gpu")]
     if v_rank != rank:
         v_notes = (f"rank {rank} -> --max-lora-rank {v_rank}, the next value vLLM allows "
                    f"({', '.join(map(str, VLLM_MAX_LORA_RANKS))})", *v_notes)

@@ -3,7 +3,9 @@
 The budget is the engine's share (``memory_fraction``) of the memory the driver reports
 (:attr:`labcore.gpus.Gpu.usable_mib`). From it come the base model's weights (split evenly over ``tp``
 GPUs), the LoRA buffers the engine preallocates (:func:`~labcore.engines.allocation.lora_slot_bytes`);
-what is left holds the KV cache (:mod:`labcore.kv_cache`). Activations, CUDA graphs and the
+what is left holds the KV cache: vLLM's sequences as it reserves them (whole blocks, sliding windows widened
+by the tokens in flight: :mod:`labcore.engines.kv`), SGLang's at each layer's window (:mod:`labcore.kv_cache`).
+Activations, CUDA graphs and the
 framework's own overhead are not counted, so real engines leave somewhat less. A plan that leaves no
 room for one sequence carries no command: :func:`fit_options` says what would fit instead.
 
@@ -24,6 +26,7 @@ from ..fleet import GPU_QPS, FleetPlan, fleet_plan
 from ..gpus import known_gpus, load_gpu
 from .adapters import AdapterLoading
 from .allocation import SGLANG_ENGINE, VLLM_ENGINE, VLLM_MAX_LORA_RANKS, lora_slot_bytes
+from .kv import vllm_kv_bytes_per_sequence
 from .launch import DEFAULT_SLOTS, MIB, LaunchCommand, kv_bytes_per_gpu, launch_commands, model_inputs, \
     served_name, vllm_rank
 
@@ -113,8 +116,10 @@ def _memory(inputs: PlanInputs) -> list[tuple[str, float, float, float, float, f
     raw, cfg = model_inputs(inputs.model)
     budget = load_gpu(inputs.gpu).usable_bytes * inputs.memory_fraction
     base = base_params(raw) * inputs.dtype_bytes / inputs.tp
-    seq = kv_bytes_per_gpu(raw, cfg, inputs.context_tokens, tp=inputs.tp, dtype_bytes=inputs.dtype_bytes)
-    per_token = -(-seq // inputs.context_tokens)
+    seq = {SGLANG_ENGINE: kv_bytes_per_gpu(raw, cfg, inputs.context_tokens, tp=inputs.tp,
+                                           dtype_bytes=inputs.dtype_bytes),
+           VLLM_ENGINE: vllm_kv_bytes_per_sequence(raw, inputs.context_tokens, gpu=inputs.gpu, tp=inputs.tp,
+                                                   dtype_bytes=inputs.dtype_bytes)}
     targets = None if inputs.target_modules is None else list(inputs.target_modules)
     s = inputs.slot_count
     lora = {VLLM_ENGINE: lora_slot_bytes(VLLM_ENGINE, cfg, slots=s, max_rank=vllm_rank(inputs.rank),
@@ -122,8 +127,8 @@ def _memory(inputs: PlanInputs) -> list[tuple[str, float, float, float, float, f
             SGLANG_ENGINE: lora_slot_bytes(SGLANG_ENGINE, cfg, slots=s + 1, max_rank=inputs.rank,
                                            target_modules=targets or ["all"], tp=inputs.tp,
                                            dtype_bytes=inputs.dtype_bytes)}
-    return [(engine, budget, base, lora[engine], max(0.0, budget - base - lora[engine]), per_token, seq)
-            for engine in (VLLM_ENGINE, SGLANG_ENGINE)]
+    return [(engine, budget, base, lora[engine], max(0.0, budget - base - lora[engine]),
+             -(-seq[engine] // inputs.context_tokens), seq[engine]) for engine in (VLLM_ENGINE, SGLANG_ENGINE)]
 
 
 def _fits(inputs: PlanInputs) -> bool:

@@ -18,9 +18,11 @@ from pathlib import Path
 import pytest
 
 from labcore.__main__ import main
+from labcore.engines import serving_plan
 from labcore.engines import (FLAG_DEFAULTS, SGLANG, SOURCES, VLLM, VLLM_MAX_LORA_RANKS, adapter_loading,
                              launch_commands, lora_buffers, production_mapping)
 from labcore.engines.adapters import SGLANG_PORT, VLLM_ENV, VLLM_PORT
+from labcore.engines.kv import KV_SOURCES, vllm_kv_bytes_per_sequence
 from labcore.engines.releases import RELEASES, flag_fact, release_facts, release_facts_name
 from labcore.gpus import known_gpus
 from labcore.model_config import known_models
@@ -173,6 +175,7 @@ def _citations() -> list[tuple[str, str]]:
     """Every (engine, citation) the course states a vLLM or SGLang fact with."""
     out = [(engine, source) for (engine, _), (_, source) in FLAG_DEFAULTS.items()]
     out += [(key.split(".")[0], source) for key, source in SOURCES.items()]
+    out += [("vllm", source) for source in KV_SOURCES.values()]
     out += [({VLLM: "vllm", SGLANG: "sglang"}[r.engine], r.source) for r in production_mapping()
             if r.engine in (VLLM, SGLANG)]
     return out
@@ -227,3 +230,32 @@ def test_embedding_and_head_shapes_as_the_cited_source_writes_them():
             if b.count == 1}
     assert tied == {("embed_tokens", (9, 16, 128256), (9, 2048, 16)), ("lm_head", (9, 16, 2048), (9, 128256, 16))}
     assert "embed_tokens" not in {b.module for b in lora_buffers("vllm", "mistral-7b", slots=2, max_rank=8)}
+
+
+@pytest.mark.parametrize(("model", "gpu", "context", "blocks"), [
+    # gemma-2-9b: 42 layers alternating sliding (4096) and full; 8 KV heads x 256 x 2 (K, V) x 2 B x 16 tokens a block.
+    # L4: max_num_batched_tokens 2048, two batches in flight: sliding min(4095 + 4096, 8192) = 8191 -> 512 + 1 blocks
+    ("gemma-2-9b", "L4-24GB", 8192, 21 * 512 + 21 * (512 + 1)),
+    # H100: 8192 batched x 2 in flight: min(4095 + 16384, 32768) = 20479 -> 1280 + 1 blocks on each sliding layer
+    ("gemma-2-9b", "H100-80GB", 32768, 21 * 2048 + 21 * (1280 + 1)),
+    # L4 at 32k: min(4095 + 4096, 32768) = 8191 -> 512 + 1 blocks on each sliding layer
+    ("gemma-2-9b", "L4-24GB", 32768, 21 * 2048 + 21 * (512 + 1)),
+    # no window: cdiv(8192, 16) blocks on each of 32 layers
+    ("llama-3-8b", "H100-80GB", 8192, 32 * 512),
+])
+def test_vllm_kv_reservation_as_the_cited_source_writes_it(model, gpu, context, blocks):
+    config = json.loads((ROOT / f"labcore/data/models/{model}.json").read_text())
+    head_dim = config.get("head_dim") or config["hidden_size"] // config["num_attention_heads"]
+    block_bytes = 16 * config["num_key_value_heads"] * head_dim * 2 * 2
+    assert vllm_kv_bytes_per_sequence(model, context, gpu=gpu) == blocks * block_bytes
+    assert FACTS["vllm"]["cited_files"]["vllm/v1/kv_cache_interface.py"]  # read at the release
+    plans = {p.engine: p for p in serving_plan(model, gpu, tenants=4, rank=16, context_tokens=context)}
+    assert plans["vllm"].sequence_mib * MIB == blocks * block_bytes
+
+
+def test_the_gemma_2_9b_window_at_8k_is_a_third_more_than_the_window_alone():
+    """The issue's case: vLLM keeps more than the window (about +17% with one 2,048-token batch in flight)."""
+    windowed = json.loads((ROOT / "labcore/data/models/gemma-2-9b.json").read_text())
+    alone = 21 * 8192 + 21 * windowed["sliding_window"]
+    reserved = vllm_kv_bytes_per_sequence("gemma-2-9b", 8192, gpu="L4-24GB") // (16 * 8 * 256 * 2 * 2) * 16
+    assert round(reserved / alone - 1, 3) == 0.335  # two batches in flight by default (async scheduling)
