@@ -3,7 +3,7 @@
 Before each slot a slide says its time (teaching and exercise minutes; its speaker notes: the demo, the
 exercises, where to pause, the hand-over to the next slot); after a slot's sections, a slide per exercise it
 gives the room (worded as the handout words it, with the figures it needs); each section's pace cue is counted on
-the session's clock; a summary slide of the slots' takeaways comes before the questions, and the site's address
+the session's clock; the questions' slide is a summary of the slots' takeaways, the deck's last, and the site's address
 with its QR code (when ``_config.yml`` sets one) opens and closes it. Written into the site's ``slides/`` by this
 module as a Sphinx extension (``_config.yml``: ``coursebuild.session_deck``, after ``coursebuild.slides``).
 """
@@ -89,8 +89,8 @@ def _exercise_cells(slot: Slot, book: Path) -> list[dict[str, Any]]:
     return cells
 
 
-def _summary_cells(plan: Plan, book: Path) -> list[dict[str, Any]]:
-    """Return the session deck's closing slide: each slot's takeaway, its numbers from its chapter's glue."""
+def _summary(plan: Plan, book: Path) -> str:
+    """Return the session deck's closing slide's bullets: each slot's takeaway, its numbers from its chapter's glue."""
     from .lite_notebooks import glue_values
     from .myst_text import to_commonmark
 
@@ -99,12 +99,7 @@ def _summary_cells(plan: Plan, book: Path) -> list[dict[str, Any]]:
         if slot.takeaway:
             nb = chapter_notebook(slot.deck, book)
             lines.append(f"- **{slot.chapter}.** " + " ".join(to_commonmark(slot.takeaway, glue_values(nb)).split()))
-    if not lines:
-        return []
-    return [_markdown_slide("# Summary\n\n" + "\n".join(lines)),
-            _notes("**Say:** one line per slot, in order; stop after the last. **Ask:** \"Which line would you "
-                   "check first on your own fleet?\" **Next:** questions from the room; the handout has the "
-                   "site's address.")]
+    return "\n".join(lines)
 
 
 def session_deck_notebook(plan: Plan, decks: Mapping[str, Mapping[str, Any]] | None = None, *,
@@ -120,9 +115,12 @@ def session_deck_notebook(plan: Plan, decks: Mapping[str, Mapping[str, Any]] | N
              _notes(f"**Speaker notes** ({minutes_text(plan.minutes)} in all)\n\n" + "\n".join(
                  f"- {clock(s.start)}: {s.chapter or s.kind} ({minutes_text(s.minutes)})" for s in plan.slots))]
     for number, slot in enumerate(plan.slots, start=1):
-        if slot.kind == "questions":
-            cells += _summary_cells(plan, book)
-        cells.append(_markdown_slide(_slot_slide(slot) + (card if slot.kind == "questions" else "")))
+        summary = _summary(plan, book) if slot.kind == "questions" else ""
+        if summary:  # the last slot's slide is the summary, left on the screen while the room asks
+            when = _slot_slide(slot).split("\n\n", 1)[1]
+            cells.append(_markdown_slide(f"# Summary\n\n{summary}\n\nQuestions: {when}{card}"))
+        else:
+            cells.append(_markdown_slide(_slot_slide(slot) + (card if slot.kind == "questions" else "")))
         cells.append(_notes(_slot_notes(number, plan, slot)))
         deck = (decks or {}).get(slot.deck) or (chapter_deck(slot.deck, book) if slot.deck else None)
         elapsed = slot.start + slot.setup
