@@ -8,6 +8,7 @@ Exercises 13.1 and 13.2 are bursts the chapter has not shown, answered by a real
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from ..admission import AdmissionController
@@ -96,6 +97,7 @@ def rule_admitted_after_finish(*, slots: int = FINISH_BURST["slots"],
                                "fits (a resident adapter always fits).", singular=True)
 
 
+@functools.lru_cache(maxsize=16)  # a rule is made per verdict; these replay a chapter's runs
 def _no_wait_pool(hold_ms: float, max_queue: int) -> int:
     """The smallest pool on the panel's grid at which no request of the chapter's trace waits (0 if none)."""
     return next((int(pool) for pool in ADMISSION_GRID["pool_adapters"]

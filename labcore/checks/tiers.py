@@ -9,6 +9,7 @@ states).
 
 from __future__ import annotations
 
+import functools
 
 from ..links import NVME, OBJECT_STORE, PCIE4_X16, Link
 from ..model_config import exact_sizing
@@ -89,6 +90,7 @@ def rule_cold_load_ms(*, size_mb: float = BIG_ADAPTER.exact_mb, storage: Link = 
                       rel_tol=0.01)
 
 
+@functools.lru_cache(maxsize=16)  # a rule is made per verdict; these replay a chapter's runs
 def _cliff(host_adapters: int, gpu_adapters: int, under_ms: float) -> int:
     """The most tenants on the panel's grid whose p99 with the host tier stays under ``under_ms`` (0 if none)."""
     fine = [n for n in SPILL_GRID["tenants"]
