@@ -1,7 +1,7 @@
 """The reader's progress is kept in their browser, shown at the top of the pages, and forgotten with one button.
 
-One browser context (the reader's one browser), offline: a fresh landing page shows zeros; chapter 4's quiz
-answered right counts at once on its page; what the live kernel records for a finished lab (the very script
+One browser context (the reader's one browser), offline: a fresh landing page shows zeros; chapter 4's quiz, shown
+and not yet clicked, stores nothing; answered right, it counts at once on its page; what the live kernel records for a finished lab (the very script
 ``labcore.progress`` displays there) and for an exercise checked right shows on the landing page, survives a
 reload, and "Forget my progress" (after its confirmation) brings everything back to zero, for good.
 """
@@ -56,6 +56,8 @@ def test_progress_is_kept_shown_and_forgotten(built_site, browser, base_url) -> 
                                                    "checked right")
 
         page.goto(base_url + "book/04_the_cache.html")
+        page.wait_for_selector(".Quiz .MCButton")
+        assert _counts(page) == (0, 0, 0), "a quiz shown, nothing clicked, stores nothing"
         _answer_right(page, QUIZZES["cache_quiz"]())
         page.wait_for_function("() => document.querySelector('.course-progress').dataset.quizzes === '1'")
 
