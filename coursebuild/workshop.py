@@ -72,8 +72,7 @@ def message_markdown(address: str | None = None) -> str:
         f"> The workshop runs in your browser, from {site}: nothing to install. Please, before the day, open "
         f"{check} on the laptop and in the browser you will bring, in a normal (not private) window. It says "
         "whether this browser can run the course's Live version. Then open one chapter's **Live** version and "
-        "wait for its first cell to run once: your browser keeps what it downloads, so on the day it starts "
-        "at once.",
+        "wait for its first cell to run once, to see it work on your laptop.",
         ">",
         "> If a line of the check says **No**, reply to this message with what it says. Bring a charger. No "
         "laptop? Come anyway: you will pair with a neighbour.",
