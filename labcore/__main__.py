@@ -12,6 +12,7 @@ stderr and nothing on stdout.
 from __future__ import annotations
 
 import argparse
+import inspect
 import io
 import sys
 from collections.abc import Sequence
@@ -30,12 +31,16 @@ from . import (
 )
 from .capacity import DYNAMIC_OVERHEAD, memory_split
 from .engines import ADAPTER_MODES, DEFAULT_ADAPTER_DIR, EnginePlan, adapter_loading, fit_options, served_name, serving_plan
+from .engines.measured import BenchReading, SmiReading, read_nvidia_smi, read_vllm_bench
 from .engines.plan import plan_fleet
+from .sim.replay import single_replica_router
 from .fleet import GPU_QPS
 from .gpus import known_gpus
 from .model_config import known_models
 
 BASE = "llama-3-8b"
+#: The course's base latency per request: the simulator's default (labcore.sim.replay.single_replica_router).
+COURSE_BASE_LATENCY_MS: float = inspect.signature(single_replica_router).parameters["base_latency_ms"].default
 BASE_DIGEST = "sha256:9f2c4e"  # the checkpoint we serve
 OTHER_DIGEST = "sha256:71ab03"  # "llama-3-8b" too, but another checkpoint
 
@@ -147,8 +152,13 @@ def _parser() -> argparse.ArgumentParser:
                       help="share of the GPU's memory the engine may take; default 0.9")
     plan.add_argument("--tenant-qps", type=float, default=0.5, metavar="REQ_PER_S",
                       help="requests per second each tenant sends, for the fleet line; default 0.5")
-    plan.add_argument("--gpu-qps", type=float, default=GPU_QPS, metavar="REQ_PER_S",
-                      help=f"requests per second one GPU sustains on the base; default {GPU_QPS:g}")
+    plan.add_argument("--gpu-qps", type=float, default=None, metavar="REQ_PER_S",
+                      help=f"requests per second one GPU sustains on the base; default {GPU_QPS:g}, or your "
+                           "--vllm-bench file's")
+    plan.add_argument("--nvidia-smi", metavar="FILE", default=None,
+                      help="your GPU's memory: the CSV 'nvidia-smi --query-gpu=name,memory.total --format=csv' prints")
+    plan.add_argument("--vllm-bench", metavar="FILE", default=None,
+                      help="one GPU's throughput and base latency: the JSON 'vllm bench serve --save-result' writes")
     plan.add_argument("--price", type=float, default=3.20, metavar="USD_PER_HOUR",
                       help="one GPU's price per hour; default 3.20")
     return parser
@@ -167,7 +177,7 @@ def _print_commands(plans: Sequence[EnginePlan]) -> None:
             print(f"  {note}")
 
 
-def _print_shortfall(args: argparse.Namespace, plans: Sequence[EnginePlan]) -> None:
+def _print_shortfall(args: argparse.Namespace, plans: Sequence[EnginePlan], smi: SmiReading | None) -> None:
     where = f"{args.tp} {args.gpu}" if args.tp > 1 else f"one {args.gpu}"
     print(f"\ndoes not fit on {where}: no launch command")
     for p in plans:
@@ -179,15 +189,42 @@ def _print_shortfall(args: argparse.Namespace, plans: Sequence[EnginePlan]) -> N
     print("what would fit, one change at a time:")
     for option in fit_options(args.model, args.gpu, tenants=args.tenants, rank=args.rank, context_tokens=args.context,
                               target_modules=args.targets, slots=args.slots, memory_fraction=args.memory_fraction,
-                              tp=args.tp):
+                              tp=args.tp, usable_mib=None if smi is None else float(smi.memory_mib)):
         print(f"  {option}")
 
 
+def _measured(args: argparse.Namespace) -> tuple[SmiReading | None, BenchReading | None]:
+    smi = None if args.nvidia_smi is None else read_nvidia_smi(args.nvidia_smi, gpu=args.gpu)
+    bench = None if args.vllm_bench is None else read_vllm_bench(args.vllm_bench)
+    if bench is not None and args.gpu_qps is not None:
+        raise ValueError("give one GPU's throughput once: --gpu-qps or --vllm-bench, not both")
+    args.gpu_qps = bench.request_throughput if bench else (GPU_QPS if args.gpu_qps is None else args.gpu_qps)
+    return smi, bench
+
+
+def _print_sources(args: argparse.Namespace, smi: SmiReading | None, bench: BenchReading | None,
+                   usable_mib: float) -> None:
+    """Say which numbers came from the reader's files and which are the course's defaults."""
+    memory = (f"from {smi.source} ({smi.name})" if smi else
+              f"the course's figure for an {args.gpu} (labcore/data/gpus.json)")
+    print(f"  GPU memory {usable_mib:,.0f} MiB: {memory}")
+    qps = (f"from {bench.source}" if bench else "yours (--gpu-qps)" if args.gpu_qps != GPU_QPS else
+           "the course's default (labcore.fleet.GPU_QPS)")
+    print(f"  one GPU's throughput {args.gpu_qps:g} requests/s: {qps}")
+    if bench:
+        print(f"  base latency: TTFT mean {bench.mean_ttft_ms:g} ms, p99 {bench.p99_ttft_ms:g} ms; ITL mean "
+              f"{bench.mean_itl_ms:g} ms, p99 {bench.p99_itl_ms:g} ms: from {bench.source}")
+    else:
+        print(f"  base latency {COURSE_BASE_LATENCY_MS:g} ms a request: the course's default (the simulator's)")
+
+
 def _print_plan(args: argparse.Namespace) -> None:
+    smi, bench = _measured(args)
+    usable = None if smi is None else float(smi.memory_mib)
     adapters = adapter_loading(args.adapters, args.tenants, directory=args.adapter_dir)
     plans = serving_plan(args.model, args.gpu, tenants=args.tenants, rank=args.rank, context_tokens=args.context,
                          target_modules=args.targets, slots=args.slots, memory_fraction=args.memory_fraction,
-                         tp=args.tp, adapters=adapters)
+                         tp=args.tp, adapters=adapters, usable_mib=usable)
     first = plans[0]
     served = served_name(args.model)
     gpus = f"{args.tp} x {args.gpu} (tensor parallel, per GPU below)" if args.tp > 1 else f"one {args.gpu}"
@@ -195,11 +232,14 @@ def _print_plan(args: argparse.Namespace) -> None:
           f"tenants, adapters up to rank {args.rank}, {args.context:,}-token sequences")
     print(f"GPU memory the driver reports: {first.usable_mib:,.0f} MiB; the engine may take "
           f"{args.memory_fraction:g} of it: {first.budget_mib:,.0f} MiB")
-    print(f"base weights (bf16): {first.base_mib:,.0f} MiB\n")
+    print(f"base weights (bf16): {first.base_mib:,.0f} MiB")
+    print("where the numbers come from (--nvidia-smi and --vllm-bench take your own):")
+    _print_sources(args, smi, bench, first.usable_mib)
+    print()
     rows = [(p.engine, f"{p.lora_mib:,.1f}", f"{p.kv_mib:,.0f}", f"{p.kv_tokens:,}", f"{p.sequences:,}") for p in plans]
     print(_table(rows, ("engine", "LoRA slot buffers MiB", "KV cache left MiB", "KV tokens", "sequences at once")))
     if not all(p.fits for p in plans):
-        _print_shortfall(args, plans)
+        _print_shortfall(args, plans, smi)
         return
     if served is None:
         print(f"\n{args.model} has no published Hub repository: give --model the folder of its config.json and "

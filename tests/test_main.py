@@ -78,7 +78,7 @@ def test_a_rounded_rank_is_said_and_the_routes_set_their_environment():
 def test_a_plan_that_does_not_fit_prints_no_command_and_says_what_would(model, gpu, short, fits_with):
     args = ["plan", "--model", model, "--gpu", gpu, "--tenants", "40", "--rank", "16"]
     out = run(*args).stdout
-    assert "vllm serve" not in out and "sglang.launch_server" not in out and "fleet" not in out
+    assert "vllm serve" not in out and "sglang.launch_server" not in out and "fleet:" not in out
     assert f"does not fit on one {gpu}: no launch command" in out and short in out
     assert f"what would fit, one change at a time:\n  {fits_with}\n" in out
     tp = fits_with.split("--tp ")[1].split(":")[0]
@@ -154,7 +154,7 @@ def test_every_number_the_plan_prints_follows_from_its_table(model):
             for p in plans:
                 if not p.fits:
                     assert f"the engine may take by {p.short_mib:,.0f} MiB" in out
-            assert "fleet" not in out and "serve" not in out
+            assert "fleet:" not in out and "vllm serve" not in out and "launch_server" not in out
             continue
         vllm, sglang = plans
         if vllm.command is None:  # the demo model: no Hub repository, so no command, but the fleet still prices

@@ -246,15 +246,15 @@ def _adapter_flags(engine: str, adapters: AdapterLoading) -> tuple[list[LaunchFl
 def launch_commands(model: str, gpu: str, *, tenants: int, rank: int, context_tokens: int,
                     target_modules: Iterable[str] | None = None, slots: int | None = None,
                     memory_fraction: float = 0.9, dtype_bytes: int = 2, tp: int = 1,
-                    adapters: AdapterLoading | None = None) -> dict[str, LaunchCommand]:
+                    adapters: AdapterLoading | None = None, usable_mib: float | None = None) -> dict[str, LaunchCommand]:
     """Return the vLLM and SGLang launch commands (keyed ``'vllm'``, ``'sglang'``) for one GPU (or ``tp`` of them).
 
     ``model`` is a shipped config (served by its Hub id) or a local folder (served by that path);
     ``slots`` adapter slots (default: as many as tenants, at most :data:`DEFAULT_SLOTS`), every
     tenant's adapter kept in host memory, ranks up to ``rank`` (vLLM rounds up to its next allowed
     value and the command says so), ``context_tokens`` per sequence, ``memory_fraction`` of the
-    driver-reported memory, ``adapters`` the route (default: the tenants as a fixed list in
-    ``/adapters``).
+    driver-reported memory (``usable_mib``: the reader's own nvidia-smi total; default the course's figure),
+    ``adapters`` the route (default: the tenants as a fixed list in ``/adapters``).
 
     >>> cmds = launch_commands("llama-3-8b", "H100-80GB", tenants=4, rank=16, context_tokens=4096,
     ...                        target_modules=["q_proj", "v_proj"])
@@ -281,7 +281,8 @@ def launch_commands(model: str, gpu: str, *, tenants: int, rank: int, context_to
     targets = None if target_modules is None else list(target_modules)
     names = " ".join(targets) if targets else ""
     host = host_adapter_bytes(cfg, tenants=tenants, rank=rank, target_modules=targets, dtype_bytes=dtype_bytes)
-    budget = card.usable_bytes * memory_fraction
+    usable = card.usable_bytes if usable_mib is None else number("usable_mib", usable_mib) * MIB
+    budget = usable * memory_fraction
     seq = kv_bytes_per_gpu(raw, cfg, context_tokens, tp=tp, dtype_bytes=dtype_bytes)
     v_seq = vllm_kv_bytes_per_sequence(raw, context_tokens, gpu=gpu, tp=tp, dtype_bytes=dtype_bytes)
 

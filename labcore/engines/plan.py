@@ -54,9 +54,12 @@ class PlanInputs:
     memory_fraction: float = 0.9
     tp: int = 1
     dtype_bytes: int = 2
+    usable_mib: float | None = None
 
     def __post_init__(self) -> None:
         load_gpu(self.gpu)
+        if self.usable_mib is not None:
+            number("usable_mib", self.usable_mib)
         for name in ("tenants", "rank", "context_tokens", "tp"):
             count(name, getattr(self, name))
         if self.slots is not None:
@@ -114,7 +117,8 @@ class EnginePlan:
 def _memory(inputs: PlanInputs) -> list[tuple[str, float, float, float, float, float, float]]:
     """Return per engine: budget, base, LoRA, KV left, bytes per token, bytes per sequence (all per GPU)."""
     raw, cfg = model_inputs(inputs.model)
-    budget = load_gpu(inputs.gpu).usable_bytes * inputs.memory_fraction
+    usable = load_gpu(inputs.gpu).usable_bytes if inputs.usable_mib is None else inputs.usable_mib * MIB
+    budget = usable * inputs.memory_fraction
     base = base_params(raw) * inputs.dtype_bytes / inputs.tp
     seq = {SGLANG_ENGINE: kv_bytes_per_gpu(raw, cfg, inputs.context_tokens, tp=inputs.tp,
                                            dtype_bytes=inputs.dtype_bytes),
@@ -138,11 +142,12 @@ def _fits(inputs: PlanInputs) -> bool:
 def serving_plan(model: str, gpu: str, *, tenants: int, rank: int, context_tokens: int,
                  target_modules: Iterable[str] | None = None, slots: int | None = None,
                  memory_fraction: float = 0.9, dtype_bytes: int = 2, tp: int = 1,
-                 adapters: AdapterLoading | None = None) -> tuple[EnginePlan, ...]:
+                 adapters: AdapterLoading | None = None, usable_mib: float | None = None) -> tuple[EnginePlan, ...]:
     """Return the vLLM and the SGLang plan (in that order) for serving ``model``'s tenants on one ``gpu``.
 
     The arguments are :func:`~labcore.engines.launch.launch_commands`'s; ``dtype_bytes`` is the
-    weights', the adapters' and the KV cache's. A plan with no room for one sequence has no command.
+    weights', the adapters' and the KV cache's; ``usable_mib`` the GPU's memory as the reader's driver reports it
+    (default: the course's figure). A plan with no room for one sequence has no command.
 
     >>> [p.engine for p in serving_plan("llama-3-8b", "L4-24GB", tenants=8, rank=16, context_tokens=4096)]
     ['vllm', 'sglang']
@@ -150,14 +155,15 @@ def serving_plan(model: str, gpu: str, *, tenants: int, rank: int, context_token
     True
     """
     inputs = PlanInputs(model, gpu, tenants, rank, context_tokens, None if target_modules is None else
-                        tuple(target_modules), slots, memory_fraction, tp, dtype_bytes)
+                        tuple(target_modules), slots, memory_fraction, tp, dtype_bytes, usable_mib)
     memory = _memory(inputs)
     fits = all(left >= seq for _, _, _, _, left, _, seq in memory)
     commands = None
     if fits and served_name(model) is not None:
         commands = launch_commands(model, gpu, tenants=tenants, rank=rank, context_tokens=context_tokens,
                                    target_modules=inputs.target_modules, slots=slots,
-                                   memory_fraction=memory_fraction, dtype_bytes=dtype_bytes, tp=tp, adapters=adapters)
+                                   memory_fraction=memory_fraction, dtype_bytes=dtype_bytes, tp=tp, adapters=adapters,
+                                   usable_mib=usable_mib)
     return tuple(EnginePlan(engine, model, gpu, budget / memory_fraction / MIB, budget / MIB, base / MIB, lora / MIB,
                             left / MIB, int(left // per_token), int(left // seq), context_tokens,
                             None if commands is None else commands[engine], seq / MIB, tp)
@@ -166,7 +172,8 @@ def serving_plan(model: str, gpu: str, *, tenants: int, rank: int, context_token
 
 def fit_options(model: str, gpu: str, *, tenants: int, rank: int, context_tokens: int,
                 target_modules: Iterable[str] | None = None, slots: int | None = None,
-                memory_fraction: float = 0.9, dtype_bytes: int = 2, tp: int = 1) -> list[str]:
+                memory_fraction: float = 0.9, dtype_bytes: int = 2, tp: int = 1,
+                usable_mib: float | None = None) -> list[str]:
     """Return what would fit both engines when this plan does not: tensor parallel, a larger GPU, fewer slots, a lower rank.
 
     Each option changes one input; an option that cannot help is said to be none.
@@ -175,7 +182,7 @@ def fit_options(model: str, gpu: str, *, tenants: int, rank: int, context_tokens
     ['tensor parallel 2 (--tp 2: two H100-80GB)', 'a larger GPU: H200-141GB']
     """
     base = PlanInputs(model, gpu, tenants, rank, context_tokens, None if target_modules is None else
-                      tuple(target_modules), slots, memory_fraction, tp, dtype_bytes)
+                      tuple(target_modules), slots, memory_fraction, tp, dtype_bytes, usable_mib)
     options = []
     tps = []
     for size in (t for t in TP_CHOICES if t > tp):
@@ -188,7 +195,7 @@ def fit_options(model: str, gpu: str, *, tenants: int, rank: int, context_tokens
                    else f"tensor parallel: none up to {TP_CHOICES[-1]} GPUs")
     own = load_gpu(gpu).usable_mib
     larger = [g for g in sorted(known_gpus(), key=lambda g: load_gpu(g).usable_mib)
-              if load_gpu(g).usable_mib > own and _fits(replace(base, gpu=g))]
+              if load_gpu(g).usable_mib > own and _fits(replace(base, gpu=g, usable_mib=None))]
     options.append(f"a larger GPU: {larger[0]}" if larger else "a larger GPU: none of the course's")
     fewer = [s for s in range(base.slot_count - 1, 0, -1) if _fits(replace(base, slots=s))]
     options.append(f"fewer slots: --slots {fewer[0]}" if fewer else "fewer slots: none (even one slot does not fit)")

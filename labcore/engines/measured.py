@@ -1,0 +1,137 @@
+"""The reader's own numbers: a GPU's memory from ``nvidia-smi``, and throughput and latency from ``vllm bench serve``.
+
+``nvidia-smi --query-gpu=name,memory.total --format=csv`` prints a header and one line per GPU
+(``NVIDIA H100 80GB HBM3, 81559 MiB``); :func:`read_nvidia_smi` takes the memory the driver reports for
+the course's GPU of that kind. ``vllm bench serve --save-result`` writes a JSON file
+(vllm/benchmarks/serve.py at 0.33.0) with ``request_throughput`` (requests/s) and the TTFT and ITL means and
+percentiles in ms; :func:`read_vllm_bench` takes one GPU's throughput and the base latency from it. A file
+of the wrong kind, of another GPU, or without a needed field is refused with a message that names what is wrong.
+
+>>> r = parse_nvidia_smi("name, memory.total [MiB]\\nNVIDIA H100 80GB HBM3, 81559 MiB\\n", gpu="H100-80GB")
+>>> r.name, r.memory_mib
+('NVIDIA H100 80GB HBM3', 81559)
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..gpus import load_gpu
+
+__all__ = ["BENCH_FIELDS", "SmiReading", "BenchReading", "parse_nvidia_smi", "read_nvidia_smi", "parse_vllm_bench",
+           "read_vllm_bench"]
+
+#: The fields of a ``vllm bench serve --save-result`` file the plan reads.
+BENCH_FIELDS: tuple[str, ...] = ("request_throughput", "mean_ttft_ms", "p99_ttft_ms", "mean_itl_ms", "p99_itl_ms")
+#: How far the reported total may sit from the course's figure for the same card (drivers differ a little).
+_MEMORY_TOLERANCE = 0.1
+
+
+@dataclass(frozen=True, slots=True)
+class SmiReading:
+    """Hold what nvidia-smi reported: the GPU's name, its total memory in MiB, and how many such GPUs."""
+
+    name: str
+    memory_mib: int
+    count: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class BenchReading:
+    """Hold what ``vllm bench serve`` measured: requests/s, and TTFT and ITL (mean, p99) in ms."""
+
+    request_throughput: float
+    mean_ttft_ms: float
+    p99_ttft_ms: float
+    mean_itl_ms: float
+    p99_itl_ms: float
+    model_id: str
+    source: str
+
+
+def _card_words(gpu: str) -> tuple[str, int]:
+    model, _, memory = gpu.partition("-")
+    return model, int(memory.removesuffix("GB"))
+
+
+def parse_nvidia_smi(text: str, *, gpu: str, source: str = "the nvidia-smi file") -> SmiReading:
+    """Read ``nvidia-smi --query-gpu=name,memory.total --format=csv`` output for the course's ``gpu``.
+
+    >>> parse_nvidia_smi("name, memory.total [MiB]\\nNVIDIA L4, 23034 MiB\\n", gpu="H100-80GB")
+    Traceback (most recent call last):
+    ...
+    ValueError: the nvidia-smi file reports NVIDIA L4, not an H100-80GB: run it on the GPU you plan for, or pass --gpu for that GPU
+    """
+    card = load_gpu(gpu)
+    rows = [row for row in csv.reader(io.StringIO(text)) if any(cell.strip() for cell in row)]
+    header = [cell.strip() for cell in rows[0]] if rows else []
+    if header[:2] != ["name", "memory.total [MiB]"]:
+        raise ValueError(f"{source} is not what 'nvidia-smi --query-gpu=name,memory.total --format=csv' prints: its "
+                         f"first line must be 'name, memory.total [MiB]', got {', '.join(header)[:80]!r}")
+    readings = []
+    for row in rows[1:]:
+        if len(row) < 2 or not re.fullmatch(r"\s*\d+ MiB\s*", row[1]):
+            raise ValueError(f"{source}: a GPU line must read '<name>, <total> MiB', got {', '.join(row)[:80]!r}")
+        readings.append((row[0].strip(), int(row[1].strip().removesuffix(" MiB"))))
+    if not readings:
+        raise ValueError(f"{source} lists no GPU under its header")
+    if len(set(readings)) > 1:
+        raise ValueError(f"{source} lists different GPUs {sorted(set(readings))}: keep the lines of the GPU you plan for")
+    name, memory = readings[0]
+    model, gb = _card_words(card.name)
+    near = abs(memory - card.usable_mib) <= _MEMORY_TOLERANCE * card.usable_mib
+    if not re.search(rf"(?<![A-Za-z0-9]){re.escape(model)}(?![0-9A-Za-z])", name) or not near:
+        article = "an" if model[0] in "AEFHILMNORSX" else "a"
+        raise ValueError(f"{source} reports {name}, not {article} {card.name}: run it on the GPU you plan for, or pass "
+                         "--gpu for that GPU")
+    return SmiReading(name, memory, len(readings), source)
+
+
+def read_nvidia_smi(path: str | Path, *, gpu: str) -> SmiReading:
+    """Read a file of ``nvidia-smi --query-gpu=name,memory.total --format=csv`` output (see :func:`parse_nvidia_smi`)."""
+    return parse_nvidia_smi(_read(path), gpu=gpu, source=str(path))
+
+
+def parse_vllm_bench(text: str, *, source: str = "the vllm bench file") -> BenchReading:
+    """Read a ``vllm bench serve --save-result`` JSON file's throughput and latencies.
+
+    >>> parse_vllm_bench('{"request_throughput": 21.5, "mean_ttft_ms": 38.0}')
+    Traceback (most recent call last):
+    ...
+    ValueError: the vllm bench file lacks p99_ttft_ms, mean_itl_ms, p99_itl_ms: save it with vllm bench serve --save-result (its default percentiles include p99)
+    """
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise ValueError(f"{source} is not JSON: give the file 'vllm bench serve --save-result' writes") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{source} is JSON but not one benchmark result (an object), got {type(data).__name__}")
+    missing = [f for f in BENCH_FIELDS if f not in data]
+    if missing:
+        raise ValueError(f"{source} lacks {', '.join(missing)}: save it with vllm bench serve --save-result (its "
+                         "default percentiles include p99)")
+    values = {}
+    for field in BENCH_FIELDS:
+        value = data[field]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+            raise ValueError(f"{source}: {field} must be a positive number, got {value!r}")
+        values[field] = float(value)
+    return BenchReading(**values, model_id=str(data.get("model_id", "")), source=source)
+
+
+def read_vllm_bench(path: str | Path) -> BenchReading:
+    """Read a ``vllm bench serve --save-result`` file (see :func:`parse_vllm_bench`)."""
+    return parse_vllm_bench(_read(path), source=str(path))
+
+
+def _read(path: str | Path) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"cannot read {path}: {exc}") from None
