@@ -128,7 +128,8 @@ def _live_expected(chapter: str) -> tuple[str, list[str]]:
     """Return the label of the control typed into chapter's live panel and CPython's readout at the typed value."""
     name, control, value = CHAPTER_LIVE[chapter]
     panel = show(name)
-    return next(c.label for c in panel.controls if c.name == control), panel.row(**{control: value})["readout"].split("\n")
+    label = next(c.label for c in panel.controls if c.name == control)
+    return label, panel.row(**{control: value})["readout"].split("\n")
 
 
 async def _move_then_go_live(page, run) -> None:

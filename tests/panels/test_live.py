@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 
 import pytest
@@ -10,6 +11,7 @@ pytest.importorskip("ipywidgets")
 
 from labcore.panels import PANELS, live_panel, show  # noqa: E402
 from labcore.panels._panel import READOUT, VEGALITE_MIME, _is_number  # noqa: E402
+from labcore.panels.live import kernel_loop_schedule  # noqa: E402
 
 
 def _deferred():  # noqa: ANN202
@@ -217,3 +219,19 @@ def test_a_move_computes_the_whole_row_only_where_the_reader_is() -> None:
     curve = [show("lru_thrash_panel").row(tenants=41, budget_mb=b) for b in (64, 640, 1280)]
     assert [next(r["lru_hit_pct"] for r in rows if r["budget_mb"] == c["budget_mb"]) for c in curve] == \
         [c["lru_hit_pct"] for c in curve]
+
+
+def test_the_sweep_waits_for_a_timer_so_a_readers_change_comes_first() -> None:
+    """On a kernel's loop, a sweep point is scheduled behind a timer: a message already queued (the reader's next
+    change) runs before it; with no loop running, it runs at once."""
+    order: list[str] = []
+
+    async def kernel() -> None:
+        kernel_loop_schedule(lambda: order.append("sweep point"))
+        asyncio.get_running_loop().call_soon(lambda: order.append("the reader's change"))
+        await asyncio.sleep(0.05)
+
+    asyncio.run(kernel())
+    assert order == ["the reader's change", "sweep point"]
+    kernel_loop_schedule(lambda: order.append("at once"))
+    assert order[-1] == "at once"
