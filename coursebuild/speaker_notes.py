@@ -4,7 +4,7 @@ One file per deck, ``scripts/speaker_notes/<notebook stem>.yml`` (see its README
 slide's notes) and ``sections``, one per ``## `` heading, each with ``minutes``, ``notes`` and optionally
 ``at`` (notes for the slide of one cell: ``{"<snippet of that cell's source>": "notes"}``). MyST glue roles
 in the notes are replaced by the values stored in the notebook. ``scripts/slide_metadata.py`` writes the
-cells; :mod:`coursebuild.session_plans` reads the minutes and re-times the cue of a section it borrows.
+cells; :mod:`coursebuild.session_plans` reads the minutes and :mod:`coursebuild.session_deck` re-times the cue of a section it borrows.
 
 >>> pace_cue("Counting bytes", 3, elapsed=9.5, total=40)
 '**Speaker notes: Counting bytes** (about 3 min; 9.5 of 40 min by its end)'
