@@ -114,6 +114,8 @@ test-quick: $(STAMP)
 # The engines' facts at the releases the course cites (labcore/engines/releases.py RELEASES): pip download each
 # wheel once into ENGINE_CACHE (vLLM 0.33.0 is 336 MB, SGLang 0.5.23 39 MB), read its source without importing it,
 # and write labcore/data/engines/<engine>-<version>-<date>.json; make test checks the course against those files.
+# It also parses every printed SGLang command with SGLang's own parser (six small imports pip-installed into
+# ENGINE_CACHE/sglang-parser-deps, about 1 GB with triton); vLLM's parser needs its CUDA dependency set.
 ENGINE_CACHE ?= $(HOME)/.cache/labcore-engines
 engines:
 	$(BIN)/python scripts/engine_facts.py --cache $(ENGINE_CACHE) --out labcore/data/engines
