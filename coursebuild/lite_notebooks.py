@@ -41,7 +41,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from labcore.panels._grid import spec_grid_key
+from labcore.panels import spec_grid_key
 from labcore.plots.offline import cell_key
 from labcore.site import BOOK_BUILD, FIGURES_DIR, FIGURES_ENV, GRIDS_ENV, PANELS_DIR, VEGALITE_MIME, figures_index_path
 
