@@ -24,7 +24,8 @@ from labcore.site import VEGALITE_MIME
 
 from .speaker_notes import source as _source
 
-__all__ = ["SLIDE_HEIGHT_PX", "SLIDE_PX", "SLIDE_WIDTH_PX", "cell_px", "markdown_px", "slide_type", "split_full_slides", "split_markdown", "split_tall_prose"]
+__all__ = ["SLIDE_HEIGHT_PX", "SLIDE_PX", "SLIDE_WIDTH_PX", "cell_px", "markdown_px", "slide_type", "split_full_slides",
+           "split_markdown", "split_table_html", "split_tall_prose", "split_tall_tables"]
 
 #: the decks' slide (reveal's width and height; coursebuild/slides.py's DECK_CSS sizes its text)
 SLIDE_WIDTH_PX, SLIDE_HEIGHT_PX = 1200, 700
@@ -84,8 +85,10 @@ def outputs_px(cell: Mapping[str, Any]) -> int:
         elif "text/html" in data or "text/markdown" in data:
             text = "".join(data.get("text/markdown") or data["text/html"])
             plain = re.sub(r"<[^>]+>", "", text)
+            table = _TABLE.match(text)
             rows = max(text.count("<tr"), text.count("\n|"), 2)
-            px += TABLE_ROW_PX * rows + 25 * math.ceil(len(plain) / 90)
+            px += (sum(map(_row_px, _ROW.findall(text))) if table else
+                   TABLE_ROW_PX * rows + 25 * math.ceil(len(plain) / 90))
         elif "text/plain" in data:
             px += _text_px("".join(data["text/plain"]), CODE_LINE_PX, CODE_CHARS) + 10
     return px
@@ -101,8 +104,11 @@ def slide_type(cell: Mapping[str, Any]) -> str | None:
 
 
 def markdown_px(text: str) -> int:
-    """Estimate the height of markdown prose on a slide."""
-    return _text_px(text, PROSE_LINE_PX, PROSE_CHARS) + 20
+    """Estimate the height of markdown prose on a slide (a pipe table's rows by their cells)."""
+    lines = text.split("\n")
+    table = "\n".join(line for line in lines if line.lstrip().startswith("|"))
+    prose = "\n".join(line for line in lines if not line.lstrip().startswith("|"))
+    return _text_px(prose, PROSE_LINE_PX, PROSE_CHARS) + (_pipe_table_px(table) if table else 0) + 20
 
 
 def split_markdown(text: str, *, budget: int = SLIDE_PX) -> list[str]:
@@ -118,6 +124,7 @@ def split_markdown(text: str, *, budget: int = SLIDE_PX) -> list[str]:
         else:
             blocks.append(block)
         fence ^= len(re.findall(r"^(```|~~~)", block, re.M)) % 2 == 1
+    blocks = [piece for block in blocks for piece in _table_pieces(block, budget)]
     parts: list[str] = []
     for block in blocks:
         if parts and markdown_px(parts[-1] + "\n\n" + block) <= budget:
@@ -125,6 +132,27 @@ def split_markdown(text: str, *, budget: int = SLIDE_PX) -> list[str]:
         else:
             parts.append(block)
     return parts
+
+
+def _table_pieces(block: str, budget: int) -> list[str]:
+    """Return a pipe table taller than ``budget`` as tables of whole rows that fit, each with the header; else [block].
+
+    >>> table = "| a | b |\\n|---|---|\\n" + "\\n".join(f"| {'word ' * 40} | {n} |" for n in range(20))
+    >>> pieces = _table_pieces(table, 400)
+    >>> len(pieces) > 1 and all(p.startswith("| a | b |\\n|---|---|\\n") for p in pieces)
+    True
+    """
+    lines = block.split("\n")
+    if markdown_px(block) <= budget or len(lines) < 4 or not all(line.lstrip().startswith("|") for line in lines) \
+            or not re.fullmatch(r"\s*\|[\s:|-]+\|?\s*", lines[1]):
+        return [block]
+    header = "\n".join(lines[:2])
+    pieces = [header]
+    for row in lines[2:]:
+        if pieces[-1] != header and markdown_px(pieces[-1] + "\n" + row) > budget:
+            pieces.append(header)
+        pieces[-1] += "\n" + row
+    return pieces
 
 
 def split_tall_prose(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -223,3 +251,77 @@ def _fitted_px(cell: Mapping[str, Any]) -> int:
     figures = sum(_svg_px("".join(o["data"]["image/svg+xml"])) if "image/svg+xml" in o.get("data", {}) else FIGURE_PX
                   for o in cell.get("outputs", []) if {"image/svg+xml", "image/png"} & set(o.get("data", {})))
     return cell_px(cell) - figures // 2
+
+
+_TABLE = re.compile(r"^(?P<head>\s*<table\b[^>]*>\s*<thead>.*?</thead>\s*<tbody>)(?P<rows>.*)"
+                    r"(?P<tail></tbody>\s*</table>\s*)$", re.S)
+_ROW = re.compile(r"<tr\b.*?</tr>", re.S)
+_CELL = re.compile(r"<t[dh]\b[^>]*>(.*?)</t[dh]>", re.S)
+
+
+def _cells_px(cells: list[str], *, line_px: int = CODE_LINE_PX, char_px: int = 11) -> int:
+    """Estimate a table row's height from its cells' text (columns of equal width; 19 px text by default)."""
+    cells = cells or [""]
+    chars = max(6, (SLIDE_WIDTH_PX - 60) // len(cells) // char_px - 2)
+    return 12 + line_px * max(max(1, math.ceil(len(c.strip()) / chars)) for c in cells)
+
+
+def _row_px(row: str) -> int:
+    return _cells_px([re.sub(r"<[^>]+>", "", c) for c in _CELL.findall(row)])
+
+
+def _pipe_table_px(text: str) -> int:
+    """Estimate a markdown pipe table's height (22 px prose text), row by row."""
+    rows = [line.strip().strip("|").split("|") for line in text.split("\n") if line.strip().startswith("|")]
+    rows = [r for r in rows if not re.fullmatch(r"[\s:-]*", "".join(r))]
+    return sum(_cells_px([re.sub(r"[*`]|\[([^]]*)\]\([^)]*\)", r"\1", c) for c in r], line_px=30, char_px=12)
+               for r in rows)
+
+
+def split_table_html(html: str, *, budget: int = SLIDE_PX) -> list[str]:
+    """Return an HTML table (one ``<table>`` with ``<thead>`` and ``<tbody>``) cut into tables of whole rows that each
+    fit ``budget`` px, every part with the header; anything else, or a table that fits, as ``[html]``.
+
+    >>> row = "<tr><td>" + "word " * 60 + "</td></tr>"
+    >>> parts = split_table_html("<table><thead><tr><th>h</th></tr></thead><tbody>" + row * 12 + "</tbody></table>")
+    >>> len(parts) > 1, all(p.startswith("<table><thead>") and p.endswith("</table>") for p in parts)
+    (True, True)
+    """
+    match = _TABLE.match(html)
+    if not match:
+        return [html]
+    head = _row_px(match["head"])
+    rows = _ROW.findall(match["rows"])
+    parts: list[list[str]] = [[]]
+    used = head
+    for row in rows:
+        if parts[-1] and used + _row_px(row) > budget:
+            parts.append([])
+            used = head
+        parts[-1].append(row)
+        used += _row_px(row)
+    if len(parts) == 1:
+        return [html]
+    return [match["head"] + "".join(part) + match["tail"] for part in parts]
+
+
+def split_tall_tables(cells: list[dict[str, Any]], *, budget: int = SLIDE_PX) -> list[dict[str, Any]]:
+    """Return ``cells`` with a code cell whose one output is an HTML table taller than ``budget`` shown as its code,
+    then the table's rows over as many slides as they need (each a sub-slide with the table's header)."""
+    import copy
+
+    out: list[dict[str, Any]] = []
+    for cell in cells:
+        outputs = cell.get("outputs", [])
+        html = "".join(outputs[0].get("data", {}).get("text/html", "")) if len(outputs) == 1 else ""
+        parts = split_table_html(html, budget=budget - 40) if cell.get("cell_type") == "code" and html else [html]
+        if len(parts) == 1:
+            out.append(cell)
+            continue
+        out.append({**copy.deepcopy(cell), "outputs": []})
+        for n, part in enumerate(parts, start=1):
+            output = {**copy.deepcopy(outputs[0]), "data": {"text/html": part}}
+            shown = _as_subslide(copy.deepcopy(cell), id=f"{cell.get('id', 'cell')}-rows-{n}", outputs=[output])
+            shown["metadata"].setdefault("transient", {})["remove_source"] = True
+            out.append(shown)
+    return out
