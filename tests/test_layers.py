@@ -2,7 +2,8 @@
 
 - the core (versions ... fleet, sizing, errors) imports nothing from the simulator or the presentation layer
   (plots, panels, checks, quizzes) and nothing from coursebuild;
-- a mechanism (any labcore module outside ``sim/``, ``plots/``, ``panels/``, ``checks/``, ``quizzes/``) imports
+- a mechanism (any labcore module outside ``sim/``, ``plots/``, ``panels/``, ``checks/``, ``quizzes/``, the package's
+  ``__init__`` and its command line ``__main__``) imports
   nothing from ``labcore.sim``: importing any of its modules runs ``labcore/sim/__init__.py``, which loads every
   scenario;
 - the presentation layer imports nothing from coursebuild;
@@ -22,6 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 LABCORE = ROOT / "labcore"
 CORE = ("versions", "sizing", "adapter", "registry", "cache", "router", "fleet", "errors")
 PRESENTATION = ("plots", "panels", "checks", "quizzes")
+#: the top of the house: the package's facade and its command line may import any layer
+APPLICATION = ("labcore", "labcore.__main__")
 
 
 def module_name(path: Path, root: Path = ROOT) -> str:
@@ -73,7 +76,7 @@ def wrong_way(path: Path, root: Path = ROOT) -> list[str]:
                 under(target, "labcore.sim", "coursebuild", *(f"labcore.{m}" for m in PRESENTATION))):
             problems.append(f"{where} (the core imports no simulator, presentation or site code)")
         elif under(name, "labcore") and not under(name, "labcore.sim", *(f"labcore.{m}" for m in PRESENTATION)) \
-                and name != "labcore" and under(target, "labcore.sim"):
+                and name not in APPLICATION and under(target, "labcore.sim"):
             problems.append(f"{where} (a mechanism imports nothing from labcore.sim, whose package loads every scenario)")
         if under(name, *(f"labcore.{m}" for m in PRESENTATION)) and under(target, "coursebuild"):
             problems.append(f"{where} (the presentation layer imports no site code)")
