@@ -158,12 +158,15 @@ def test_live_controls_redraw_in_jupyterlab(lab: str, browser) -> None:  # noqa:
             except Exception:  # noqa: BLE001 - run the cell again once the kernel is up
                 continue
         box.wait_for(timeout=30_000)
+        default = show("fleet_savings_panel").defaults()["tenants"]
+        assert box.input_value() == str(default), f"the live view opened at {box.input_value()} tenants, not {default}"
         box.fill("41")
         box.press("Enter")
         page.wait_for_function("([js, line]) => eval(js)().includes(line)", arg=[LIVE_PANEL_TEXTS, expected[0]],
                                timeout=60_000)
         drawn = page.evaluate(LIVE_PANEL_TEXTS)
         assert all(line in drawn for line in expected), (expected, drawn)
+        assert box.input_value() == "41", f"the box shows {box.input_value()} after 41 was typed"  # not snapped
         # the widgets are its only controls: the chart they draw has no inputs of its own (no dead one-value lists)
         chart_inputs = page.locator(".jp-OutputArea .vega-embed .vega-bindings input, "
                                     ".jp-OutputArea .vega-embed .vega-bindings select").count()

@@ -394,7 +394,8 @@ async def add_cell_and_run(page, source: str):
 
 async def type_into_live_panel(page, cell, label: str, value, expected: list[str], timeout_ms: int = 120_000) -> float:
     """Type ``value`` into the number box labelled ``label`` of the live panel in ``cell`` (a locator), press Enter,
-    and wait until its redrawn chart shows every line of ``expected``; return the seconds from Enter to drawn."""
+    and wait until its redrawn chart shows every line of ``expected`` and check the box still shows ``value``;
+    return the seconds from Enter to drawn."""
     box = cell.locator(f".widget-text:has(label:text-is({json.dumps(label)})) input").first
     await box.wait_for(timeout=timeout_ms)
     await cell.evaluate("el => el.querySelectorAll('canvas').forEach(c => { c.__texts = []; })")
@@ -412,7 +413,10 @@ async def type_into_live_panel(page, cell, label: str, value, expected: list[str
              };
              poll();
            })""", [expected, timeout_ms])
-    return time.perf_counter() - started
+    seconds = time.perf_counter() - started
+    if await box.input_value() != str(value):  # the box keeps what was typed: no slider wrote a snapped value back
+        raise AssertionError(f"the box shows {await box.input_value()} after {value} was typed")
+    return seconds
 
 
 def demo_notebook(path: Path) -> None:
