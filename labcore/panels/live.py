@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -56,7 +57,7 @@ def kernel_loop_schedule(callback: Callable[[], None]) -> None:
             loop = asyncio.get_event_loop()  # Pyodide: its web loop, not running from Python's point of view
         except RuntimeError:
             loop = None
-    if loop is None or (not loop.is_running() and type(loop).__name__ != "WebLoop"):
+    if loop is None or not (loop.is_running() or sys.platform == "emscripten"):  # the browser runs Pyodide's loop
         callback()  # a script or a doctest: nothing would run the loop
     else:
         loop.call_later(YIELD_S, callback)
