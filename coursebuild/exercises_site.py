@@ -1,6 +1,6 @@
 """Let a reader answer each exercise on the static page, checked there by its labcore rule, or open it in Live.
 
-On a chapter page, each ``**Exercise N.M.**`` paragraph of an exercise in :data:`labcore.checks.EXERCISES` gets,
+On a chapter page, each ``**Exercise N.M.**`` paragraph of an exercise in :data:`labcore.chapters.EXERCISES` gets,
 after its check cell, a box (:func:`exercise_html`):
 
 * an exercise whose check is a rule (:meth:`labcore.checks.exercise.Exercise.rule`: a number, a choice or an
@@ -31,7 +31,7 @@ from typing import Any
 
 from docutils import nodes
 
-from labcore.checks import EXERCISES
+from labcore.chapters import EXERCISES
 from labcore.checks.exercise import Exercise
 from labcore.site import LIVE_DIR, PROGRESS_KEY
 

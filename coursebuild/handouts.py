@@ -61,7 +61,7 @@ def _chapter(stem: str, book: Path) -> tuple[list[str], dict[str, str]]:
 
 
 def _exercise(label: str) -> Any:
-    from labcore.checks import EXERCISES
+    from labcore.chapters import EXERCISES
 
     return next(e for e in EXERCISES if e.label == label)
 

@@ -6,7 +6,7 @@ hand. :func:`live_copy` applies, in order:
 * the kernel is JupyterLite's ``python``; outputs and widget state are cleared;
 * the chapter's setup cell (first code cell, tagged ``remove-cell``) becomes :func:`setup_cell`:
   it installs labcore from the site (and pytest and hypothesis where the contract suite runs,
-  jupyterquiz where a chapter has a quiz) and
+  jupyterquiz where a chapter has a quiz: what the chapter's manifest declares, :func:`live_needs`) and
   points labcore at what the book build computed, which the site serves in :data:`BOOK_BUILD`:
   the panels' grids (:func:`panel_grids`, so a panel need not recompute every state in Pyodide)
   and the chapter's figures (:func:`book_figures`, shown in place of figures the live kernel,
@@ -37,10 +37,11 @@ import base64
 import copy
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from labcore.chapters import CHAPTERS, LIVE_NEEDS
 from labcore.panels import spec_grid_key
 from labcore.plots.offline import cell_key
 from labcore.site import BOOK_BUILD, FIGURES_DIR, FIGURES_ENV, GRIDS_ENV, PANELS_DIR, VEGALITE_MIME, figures_index_path
@@ -81,10 +82,6 @@ SETUP_CELL_GRIDS = f"""
 #: appended in chapters that draw figures: the live kernel has no matplotlib, so each figure cell shows the book's
 SETUP_CELL_FIGURES = f"""
     os.environ["{FIGURES_ENV}"] = os.path.abspath("{figures_index_path(BOOK_BUILD, '{stem}')}")  # its figures"""
-FIGURE_HINTS = ("matplotlib", "labcore.plots", "labcore.widgets")
-PANEL_HINTS = ("_panel", "labcore.panels")
-QUIZ_HINTS = ("labcore.quizzes", "jupyterquiz")
-SUITE_HINTS = ("run_contract_suite", "count_contract_tests", "Workbench")
 
 RESULTS_FILE = re.compile(r"""Path\("results"\)\s*/\s*(["'])([^"']+)\1""")
 
@@ -94,22 +91,38 @@ def _source(cell: Mapping[str, Any]) -> str:
     return "".join(src) if isinstance(src, list) else src
 
 
-def setup_cell(code_sources: list[str], name: str | None = None) -> str:
-    """Return the live setup cell for notebook ``name`` whose code cells are ``code_sources``.
+def live_needs(name: str | None) -> tuple[str, ...]:
+    """Return what notebook ``name``'s Live kernel needs, as its manifest declares (:mod:`labcore.chapters`).
 
-    >>> "pytest" in setup_cell(["run_contract_suite('labcore')"]), "FIGURES" in setup_cell(["x = 1"], "a.ipynb")
+    A notebook no manifest declares needs nothing but labcore.
+
+    >>> live_needs("07_do_the_lab.ipynb"), live_needs("do_the_lab.ipynb"), live_needs("scratch.ipynb")
+    (('suite', 'quiz', 'panels', 'figures'), ('suite',), ())
+    """
+    stem = Path(name).stem if name else ""
+    return next((c.live_needs for c in CHAPTERS if c.notebook == stem), ())
+
+
+def setup_cell(needs: Iterable[str] = (), name: str | None = None) -> str:
+    """Return the live setup cell for notebook ``name`` whose kernel has ``needs`` (:data:`labcore.chapters.LIVE_NEEDS`).
+
+    >>> "pytest" in setup_cell(("suite",)), "FIGURES" in setup_cell((), "a.ipynb")
     (True, False)
-    >>> print(setup_cell(["import matplotlib.pyplot as plt", "p = cache_panel()"], "04_x.ipynb").split("\\n", 9)[-1])
+    >>> print(setup_cell(("panels", "figures"), "04_x.ipynb").split("\\n", 9)[-1])
         os.environ["LABCORE_PANEL_GRIDS"] = os.path.abspath("book_build/panels")  # the panels' grids
         os.environ["LABCORE_BOOK_FIGURES"] = os.path.abspath("book_build/figures/04_x.json")  # its figures
+    >>> setup_cell(("widgets",))
+    Traceback (most recent call last):
+    ...
+    ValueError: a live need must be one of 'suite', 'quiz', 'panels', 'figures', got 'widgets'
     """
-    def uses(hints: tuple[str, ...]) -> bool:
-        return any(hint in src for src in code_sources for hint in hints)
-
-    packages = ["labcore", *(SUITE_PACKAGES if uses(SUITE_HINTS) else ()), *(QUIZ_PACKAGES if uses(QUIZ_HINTS) else ())]
+    needs = set(needs)
+    for need in needs - set(LIVE_NEEDS):
+        raise ValueError(f"a live need must be one of {', '.join(map(repr, LIVE_NEEDS))}, got {need!r}")
+    packages = ["labcore", *(SUITE_PACKAGES if "suite" in needs else ()), *(QUIZ_PACKAGES if "quiz" in needs else ())]
     text = SETUP_CELL_HEAD.format(packages=json.dumps(packages), drive_missing=DRIVE_MISSING)
-    env = SETUP_CELL_GRIDS if uses(PANEL_HINTS) else ""
-    if name is not None and uses(FIGURE_HINTS):
+    env = SETUP_CELL_GRIDS if "panels" in needs else ""
+    if name is not None and "figures" in needs:
         env += SETUP_CELL_FIGURES.format(stem=Path(name).stem)
     return text + env
 
@@ -256,7 +269,6 @@ def live_copy(nb: Mapping[str, Any], glued: Mapping[str, str] | None, name: str 
     nb = copy.deepcopy(dict(nb))
     nb.setdefault("metadata", {})["kernelspec"] = dict(PYODIDE_KERNELSPEC)
     nb["metadata"].pop("widgets", None)
-    code = [_source(c) for c in nb.get("cells", []) if c.get("cell_type") == "code"]
     needed = needed_hidden_cells(nb.get("cells", []))
     cells = []
     for index, cell in enumerate(nb.get("cells", [])):
@@ -270,7 +282,7 @@ def live_copy(nb: Mapping[str, Any], glued: Mapping[str, str] | None, name: str 
             source = defining_statements(source, needed[index])  # shown: the names later cells read
         if cell.get("cell_type") == "code":
             cell["outputs"], cell["execution_count"] = [], None
-            cell["source"] = setup_cell(code, name) if is_setup else live_code(source)
+            cell["source"] = setup_cell(live_needs(name), name) if is_setup else live_code(source)
         elif cell.get("cell_type") == "markdown":  # JupyterLab renders CommonMark: no MyST roles or directives
             cell["source"] = to_commonmark(live_markdown(source), glued)
         hidden = meta.setdefault("jupyter", {})
@@ -298,7 +310,7 @@ def add_setup_cells(notebooks: list[Path]) -> list[str]:
     for path in notebooks:
         nb = nbformat.read(path, as_version=4)
         code = [c for c in nb.cells if c.cell_type == "code"]
-        source = setup_cell([c.source for c in code], path.name)
+        source = setup_cell(live_needs(path.name), path.name)
         first = code[0] if code else None
         if first is not None and first.source.startswith(LIVE_MARKER):
             if first.source == source and "remove-cell" in first.metadata.get("tags", []):

@@ -3,7 +3,8 @@
 Progress lives in the reader's browser only (:mod:`labcore.progress` writes it from quizzes and the live
 kernel); this extension adds ``static/course-progress.js`` and its stylesheet to every page, with what
 counts: the lab's modules (:data:`labcore.contract.LAB_MODULES`), every chapter quiz
-(:data:`labcore.quizzes.QUIZZES`) and every exercise check (:data:`labcore.checks.EXERCISES`).
+(:data:`labcore.chapters.QUIZZES`) and every exercise check (:data:`labcore.chapters.EXERCISES`), as the
+chapters' manifests declare them.
 The script writes one line under the page's title ("lab: 5 of 7 modules green; quizzes: 11 of 16 ...")
 and a button that forgets it all.
 
@@ -17,9 +18,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from labcore.checks import EXERCISES
+from labcore.chapters import EXERCISES, QUIZZES
 from labcore.contract import LAB_MODULES
-from labcore.quizzes import QUIZZES
 from labcore.site import PROGRESS_KEY
 
 __all__ = ["SCRIPT", "CSS", "progress_config", "setup"]

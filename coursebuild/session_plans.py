@@ -208,7 +208,7 @@ def _lab_modules(key: str, raw: Mapping[str, Any], start: float) -> tuple[str, .
 
 
 def _slot(key: str, raw: Mapping[str, Any], start: float, book: Path, notes: Mapping[str, Any]) -> Slot:
-    from labcore.checks import EXERCISES
+    from labcore.chapters import EXERCISES, chapter as manifest
 
     kind = str(raw.get("kind", "deck"))
     if kind not in KINDS:
@@ -222,9 +222,13 @@ def _slot(key: str, raw: Mapping[str, Any], start: float, book: Path, notes: Map
         chapter = _title(deck)
         where, _ = deck_sections(deck)
         timed = speaker_notes.section_minutes(notes.get(stem, {}))
+        offered = manifest(stem).plan_sections  # the sections its manifest offers session plans (labcore.chapters)
         for heading in raw.get("sections", []):
             if heading not in where or heading not in timed:
                 raise ValueError(f"plan {key!r}: deck {stem} has no section {heading!r} (its sections: {list(where)})")
+            if heading not in offered:
+                raise ValueError(f"plan {key!r}: chapter {stem}'s manifest offers no section {heading!r} to session "
+                                 f"plans (it offers {list(offered)}: add it to plan_sections in labcore/chapters/)")
             sections.append(Section(heading, timed[heading], *where[heading]))
         if [s.first for s in sections] != sorted(s.first for s in sections):
             raise ValueError(f"plan {key!r}: the sections of {stem} at {clock(start)} are not in the deck's order")

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from coursebuild.exercises_site import exercise_data, exercise_html, live_href
-from labcore.checks import EXERCISES
+from labcore.chapters import EXERCISES
 from labcore.checks.rules import rule_from_json
 from labcore.site import PROGRESS_KEY
 

@@ -8,7 +8,7 @@ import pytest
 
 from coursebuild import handouts
 from coursebuild.session_plans import load_plans
-from labcore.checks import EXERCISES
+from labcore.chapters import EXERCISES
 
 PLANS = load_plans()
 

@@ -7,6 +7,8 @@
   nothing from ``labcore.sim``: importing any of its modules runs ``labcore/sim/__init__.py``, which loads every
   scenario;
 - the presentation layer imports nothing from coursebuild;
+- the chapters' manifests (``labcore.chapters``) are the top of the presentation layer: they import panels, checks
+  and quizzes, and nothing else in labcore imports them (the site build and the tests do);
 - coursebuild imports only labcore's public names (no ``_private`` module or name).
 
 Only module-level and function-level ``import`` statements count; doctests do not.
@@ -22,7 +24,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 LABCORE = ROOT / "labcore"
 CORE = ("versions", "sizing", "adapter", "registry", "cache", "router", "fleet", "errors")
-PRESENTATION = ("plots", "panels", "checks", "quizzes")
+PRESENTATION = ("plots", "panels", "checks", "quizzes", "chapters")
 #: the top of the house: the package's facade and its command line may import any layer
 APPLICATION = ("labcore", "labcore.__main__")
 
@@ -78,6 +80,8 @@ def wrong_way(path: Path, root: Path = ROOT) -> list[str]:
         elif under(name, "labcore") and not under(name, "labcore.sim", *(f"labcore.{m}" for m in PRESENTATION)) \
                 and name not in APPLICATION and under(target, "labcore.sim"):
             problems.append(f"{where} (a mechanism imports nothing from labcore.sim, whose package loads every scenario)")
+        if under(target, "labcore.chapters") and under(name, "labcore") and not under(name, "labcore.chapters"):
+            problems.append(f"{where} (nothing in labcore imports the chapters' manifests: they are its top)")
         if under(name, *(f"labcore.{m}" for m in PRESENTATION)) and under(target, "coursebuild"):
             problems.append(f"{where} (the presentation layer imports no site code)")
         if under(name, "coursebuild") and under(target, "labcore"):
@@ -100,6 +104,8 @@ def test_each_rule_catches_a_wrong_way_import(tmp_path: Path) -> None:
         "labcore/cache.py": "from .plots import plot_vram_used\n",
         "labcore/batching.py": "from .sim.workload import zipf_weights\n",
         "labcore/plots/cache.py": "import coursebuild.slides\n",
+        "labcore/panels/cache.py": "from ..chapters import PANELS\n",
+        "labcore/checks/__init__.py": "import labcore.chapters.the_cache\n",
         "coursebuild/x.py": "from labcore.panels._grid import spec_grid_key\n",
         "coursebuild/y.py": "from labcore.panels import _grid\n",
     }
@@ -110,3 +116,7 @@ def test_each_rule_catches_a_wrong_way_import(tmp_path: Path) -> None:
         assert len(wrong_way(path, tmp_path)) == 1, rel
     (tmp_path / "labcore" / "ok.py").write_text("from .versions import parse_version\n", encoding="utf-8")
     assert wrong_way(tmp_path / "labcore" / "ok.py", tmp_path) == []
+    (tmp_path / "labcore" / "chapters").mkdir()
+    (tmp_path / "labcore" / "chapters" / "ok.py").write_text("from ..panels.cache import lru_thrash_panel\n"
+                                                             "from ._chapter import Chapter\n", encoding="utf-8")
+    assert wrong_way(tmp_path / "labcore" / "chapters" / "ok.py", tmp_path) == []

@@ -30,7 +30,7 @@ from coursebuild.live_code import HIDDEN_NAMES_HEAD, cell_names
 from coursebuild.lite_notebooks import live_copy
 from coursebuild.lite_site import stage_book_build
 from labcore import progress
-from labcore.checks import EXERCISES
+from labcore.chapters import EXERCISES
 from labcore.site import BOOK_BUILD, FIGURES_ENV, GRIDS_ENV, PANELS_DIR, PROGRESS_KEY, figures_index_path
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -12,7 +12,8 @@ import time
 import pytest
 
 from labcore import progress
-from labcore.checks import EXERCISES, check_lru_evictions, grade_lru_evictions
+from labcore.chapters import EXERCISES
+from labcore.checks import check_lru_evictions, grade_lru_evictions
 from labcore.checks.verdict import UNANSWERED
 from labcore.contract import ContractRun, TestOutcome
 from labcore.site import PROGRESS_KEY

@@ -100,6 +100,8 @@ def test_a_lab_slot_out_of_the_modules_dependency_order_is_refused(tmp_path: Pat
     ([{"kind": "questions", "minutes": 10}], 15, "add up to 10 min, not 15 min"),
     ([{"deck": "01_why_multi_lora", "teaching": 5, "exercises": 0, "sections": ["The bill"]}], 5,
      "has no section 'The bill'"),
+    ([{"deck": "01_why_multi_lora", "teaching": 5, "exercises": 0, "sections": ["Why it works: the adapter is small"]}],
+     5, "chapter 01_why_multi_lora's manifest offers no section 'Why it works: the adapter is small'"),
     ([{"deck": "01_why_multi_lora", "teaching": 3, "exercises": 2, "sections": ["The bill for 40 tenants"],
        "give": ["2.1"]}], 5, "'2.1' is not a compute or predict exercise"),
     ([{"deck": "99_no_such_chapter", "teaching": 5, "exercises": 0}], 5, "does not exist"),

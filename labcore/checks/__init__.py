@@ -6,7 +6,7 @@ so on; :mod:`labcore.checks.verdict` holds what they share. Each exercise has a 
 ``grade_<thing>(answer, ...) -> Verdict`` and a one-line ``check_<thing>(answer, ...)`` that prints
 the verdict (``✓ ...`` or ``✗ ... hint``). The expected value always comes from labcore itself, so a
 checker can never disagree with the library it teaches. This package imports the domain modules,
-and none of them imports it.
+and none of them imports it. Which chapter asks which exercise is its manifest's to say (:mod:`labcore.chapters`).
 
 Chapter 7's contract runner is not a check: it lives in :mod:`labcore.contract`.
 
@@ -18,12 +18,6 @@ True
 
 from __future__ import annotations
 
-import re
-
-from . import (admission as _admission, affinity as _affinity, batching as _batching, cache as _cache,
-               canary as _canary, capstone as _capstone, fleet as _fleet, lab as _lab, prefix_cache as _prefix_cache,
-               real_files as _real_files, registry as _registry, router as _router, sim as _sim, sizing as _sizing,
-               slots as _slots, tiers as _tiers)
 from .verdict import Mistake, Verdict
 from .exercise import Exercise
 from .fleet import (
@@ -62,80 +56,7 @@ from .slots import (
 )
 from .prefix_cache import STALE_EXERCISE, check_stale_hits, grade_stale_hits
 
-#: Every exercise of the book, each with its check, an answer the check accepts and the likeliest wrong ones
-#: (gathered from the domain modules' ``EXERCISES``).
-EXERCISES: tuple[Exercise, ...] = tuple(sorted(
-    (*_fleet.EXERCISES, *_sizing.EXERCISES, *_registry.EXERCISES, *_cache.EXERCISES, *_router.EXERCISES,
-     *_sim.EXERCISES, *_tiers.EXERCISES, *_affinity.EXERCISES, *_canary.EXERCISES, *_batching.EXERCISES,
-     *_admission.EXERCISES, *_real_files.EXERCISES, *_slots.EXERCISES, *_prefix_cache.EXERCISES,
-     *_lab.EXERCISES, *_capstone.EXERCISES),
-    key=lambda e: (e.page, [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", e.label)])))
-
-__all__ = [
-    "Verdict",
-    "Exercise",
-    "EXERCISES",
-    "grade_savings_pct",
-    "grade_monthly_bill_usd",
-    "check_savings_pct",
-    "check_monthly_bill_usd",
-    "grade_fleet_gpus",
-    "grade_savings_under_load_pct",
-    "check_fleet_gpus",
-    "check_savings_under_load_pct",
-    "grade_adapter_vram_mb",
-    "grade_adapters_that_fit",
-    "check_adapter_vram_mb",
-    "check_adapters_that_fit",
-    "VERSION_KEY_PROBE",
-    "grade_version_key",
-    "check_version_key",
-    "grade_releases_behind",
-    "check_releases_behind",
-    "EVICTION_EXERCISE",
-    "grade_lru_evictions",
-    "check_lru_evictions",
-    "grade_miss_load_ms",
-    "check_miss_load_ms",
-    "grade_route_latency_ms",
-    "grade_cache_budget_mb",
-    "check_route_latency_ms",
-    "check_cache_budget_mb",
-    "grade_p99_ms",
-    "grade_pool_adapters",
-    "check_p99_ms",
-    "check_pool_adapters",
-    "grade_host_hit_ms",
-    "grade_cold_load_ms",
-    "check_host_hit_ms",
-    "check_cold_load_ms",
-    "grade_moved_fraction",
-    "grade_bounded_capacity",
-    "check_moved_fraction",
-    "check_bounded_capacity",
-    "grade_requests_before_judging",
-    "grade_sticky_share",
-    "check_requests_before_judging",
-    "check_sticky_share",
-    "grade_break_even_pct",
-    "grade_expected_distinct",
-    "check_break_even_pct",
-    "check_expected_distinct",
-    "grade_refused",
-    "grade_admitted_after_finish",
-    "check_refused",
-    "check_admitted_after_finish",
-    "grade_exact_adapter_mb",
-    "grade_peft_tensor_bytes",
-    "check_exact_adapter_mb",
-    "check_peft_tensor_bytes",
-    "SLOT_WAIT_EXERCISE",
-    "grade_slot_pool_mb",
-    "grade_ttft_behind_slots",
-    "check_slot_pool_mb",
-    "check_ttft_behind_slots",
-    "STALE_EXERCISE",
-    "grade_stale_hits",
-    "check_stale_hits",
-]
-
+#: The package's public names: the record types, and every ``grade_``/``check_`` function and exercise constant it
+#: imports above. The exercises themselves, each on its chapter's page, are :data:`labcore.chapters.EXERCISES`.
+__all__ = ["Verdict", "Exercise", *(name for name in dict(globals())
+                                    if name.startswith(("grade_", "check_")) or name.isupper())]

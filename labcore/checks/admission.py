@@ -138,10 +138,10 @@ check_no_wait_pool = _printer(grade_no_wait_pool)
 
 #: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
 EXERCISES: tuple[Exercise, ...] = (
-    Exercise("13.1", "13_inflight_admission", "compute", grade_refused, right=3, wrong=(5, 0),
+    Exercise("13.1", "compute", grade_refused, right=3, wrong=(5, 0),
              gives_away=("3 refused", "refused=3")),
-    Exercise("13.2", "13_inflight_admission", "compute", grade_admitted_after_finish, right=2, wrong=(1, 3),
+    Exercise("13.2", "compute", grade_admitted_after_finish, right=2, wrong=(1, 3),
              gives_away=("admitted_later=2", "2 admitted")),
-    Exercise("13.3", "13_inflight_admission", "predict", grade_no_wait_pool, right=36, wrong=(32, 40),
+    Exercise("13.3", "predict", grade_no_wait_pool, right=36, wrong=(32, 40),
              gives_away=(f"36-adapter pool, adapters held {LONG_HOLD_MS:g} ms",), tool="admission_panel"),
 )

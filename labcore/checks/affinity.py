@@ -192,10 +192,10 @@ def _reference_choice(ranking: Sequence[int], loads: Sequence[int], load_factor:
 
 #: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
 EXERCISES: tuple[Exercise, ...] = (
-    Exercise("10.1", "10_affinity_routing", "compute", grade_moved_fraction, right=0.25, wrong=(0.75, 1 / 3),
+    Exercise("10.1", "compute", grade_moved_fraction, right=0.25, wrong=(0.75, 1 / 3),
              gives_away=("25%", "0.25", "25.5%", "0.255")),
-    Exercise("10.2", "10_affinity_routing", "compute", grade_bounded_capacity, right=13, wrong=(10, 12.5),
+    Exercise("10.2", "compute", grade_bounded_capacity, right=13, wrong=(10, 12.5),
              gives_away=("13 requests",)),
-    Exercise("10.3", "10_affinity_routing", "code", grade_bounded_choice, right=_reference_choice,
+    Exercise("10.3", "code", grade_bounded_choice, right=_reference_choice,
              wrong=(lambda r, l, c: r[0], lambda r, l, c: l.index(min(l)))),
 )

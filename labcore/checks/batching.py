@@ -103,10 +103,10 @@ check_batch_overhead_pct = _printer(grade_batch_overhead_pct)
 
 #: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
 EXERCISES: tuple[Exercise, ...] = (
-    Exercise("12.1", "12_batch_overhead", "compute", grade_break_even_pct, right=100 / 1.1, wrong=(90.0, 0.909),
+    Exercise("12.1", "compute", grade_break_even_pct, right=100 / 1.1, wrong=(90.0, 0.909),
              gives_away=("90.9%", "90.9 %")),
-    Exercise("12.2", "12_batch_overhead", "compute", grade_expected_distinct, right=1.875, wrong=(2.0, 4.0),
+    Exercise("12.2", "compute", grade_expected_distinct, right=1.875, wrong=(2.0, 4.0),
              gives_away=("1.875", "1.88 distinct")),
-    Exercise("12.3", "12_batch_overhead", "predict", grade_batch_overhead_pct, right=5.14, wrong=(5.0, 10.0),
+    Exercise("12.3", "predict", grade_batch_overhead_pct, right=5.14, wrong=(5.0, 10.0),
              gives_away=("overhead 5.1%", "5.14%"), tool="batch_panel"),
 )

@@ -130,15 +130,15 @@ EXACT_ADAPTER_MB = exact_adapter_mb("llama-3-8b", 16, ("q_proj", "v_proj"))
 
 #: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
 EXERCISES: tuple[Exercise, ...] = (
-    Exercise(label="4.1", page="04_the_cache", kind="compute", grade=grade_lru_evictions, right=["b", "a", "c"],
+    Exercise(label="4.1", kind="compute", grade=grade_lru_evictions, right=["b", "a", "c"],
              wrong=(["a", "b"], ["a", "b", "c"]), gives_away=("['b', 'a', 'c']", "evicted: b, a, c", "evicts b, a, c")),
-    Exercise(label="4.2", page="04_the_cache", kind="compute", grade=grade_miss_load_ms,
+    Exercise(label="4.2", kind="compute", grade=grade_miss_load_ms,
              right=EXACT_ADAPTER_MB / LAB_HOST_TO_GPU.mb_per_ms,
              wrong=(COURSE_ADAPTER_MB / LAB_HOST_TO_GPU.mb_per_ms, EXACT_ADAPTER_MB * LAB_HOST_TO_GPU.mb_per_ms,
                     LAB_HOST_TO_GPU.mb_per_ms / EXACT_ADAPTER_MB),
              kwargs={"vram_mb": EXACT_ADAPTER_MB},
              gives_away=(f"{EXACT_ADAPTER_MB / LAB_HOST_TO_GPU.mb_per_ms:g} ms",)),
-    Exercise(label="4.3", page="04_the_cache", kind="predict", grade=grade_thrash_hit_pct, right=70.0,
+    Exercise(label="4.3", kind="predict", grade=grade_thrash_hit_pct, right=70.0,
              wrong=(30.0, 100.0, 49.9), kwargs={"budget_mb": 448, "tenants": 40, "zipf_s": 0.0},
              gives_away=("LRU 70.0%", "LRU 70.1%", "70.05"), tool="lru_thrash_panel"),
 )

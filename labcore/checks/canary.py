@@ -148,10 +148,10 @@ check_canary_outcome = _printer(grade_canary_outcome)
 
 #: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
 EXERCISES: tuple[Exercise, ...] = (
-    Exercise("11.1", "11_canary", "compute", grade_requests_before_judging, right=800, wrong=(200, 4000),
+    Exercise("11.1", "compute", grade_requests_before_judging, right=800, wrong=(200, 4000),
              gives_away=("800 requests", "800 tenant requests")),
-    Exercise("11.2", "11_canary", "compute", grade_sticky_share, right=0.2, wrong=(1.0, 0.25),
+    Exercise("11.2", "compute", grade_sticky_share, right=0.2, wrong=(1.0, 0.25),
              gives_away=("0.196", "19.6%", "one in five")),
-    Exercise("11.3", "11_canary", "predict", grade_canary_outcome, right="hold", wrong=("abort", "complete"),
+    Exercise("11.3", "predict", grade_canary_outcome, right="hold", wrong=("abort", "complete"),
              gives_away=("last: hold",), tool="canary_panel"),
 )

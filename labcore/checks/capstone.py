@@ -115,7 +115,7 @@ check_design = _printer(grade_design)
 
 #: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
 EXERCISES: tuple[Exercise, ...] = (
-    Exercise("16.1", "16_putting_it_together", "predict", grade_design, right=RIGHT_DESIGN,
+    Exercise("16.1", "predict", grade_design, right=RIGHT_DESIGN,
              wrong=({"sequences": 24, "flagship": DYNAMIC, "quiet": DYNAMIC, "replicas": 2},
                     {"sequences": 24, "flagship": MERGED, "quiet": MERGED, "replicas": 0},
                     {"sequences": 64, "flagship": MERGED, "quiet": DYNAMIC, "replicas": 1}),

@@ -1,8 +1,9 @@
 """Describe one exercise of the book: where it is, what kind of thinking it asks for, and how its check is tested.
 
-Each domain module of :mod:`labcore.checks` lists its chapter's exercises as :class:`Exercise` records
-(``EXERCISES``); :data:`labcore.checks.EXERCISES` gathers them. A record names the exercise as the page
-does (``4.1``), its page, its kind, the check's ``grade_`` function and the arguments the page passes it,
+Each domain module of :mod:`labcore.checks` lists its exercises as :class:`Exercise` records (``EXERCISES``);
+each chapter's manifest (:mod:`labcore.chapters`) names the ones it asks, and binds them to its page
+(:data:`labcore.chapters.EXERCISES` holds them all). A record names the exercise as the page does (``4.1``),
+its kind, the check's ``grade_`` function and the arguments the page passes it,
 an answer the check accepts and the likeliest wrong answers, each of which the check must answer with
 its own hint, and the texts that would give the answer away (a test fails when one of them appears on
 the built page above the exercise).
@@ -11,8 +12,7 @@ Kinds: ``compute`` (a number from what the chapter taught, for a case it has not
 (write a prediction, then find out with a panel or the simulator) and ``code`` (write a function).
 
 >>> from labcore.checks.cache import grade_miss_load_ms
->>> e = Exercise("4.2", "04_the_cache", "compute", grade_miss_load_ms, right=8.0, wrong=(1024.0, 0.125),
-...              kwargs={"vram_mb": 64.0})
+>>> e = Exercise("4.2", "compute", grade_miss_load_ms, right=8.0, wrong=(1024.0, 0.125), kwargs={"vram_mb": 64.0})
 >>> e.verdict(8.0).ok, e.key, e.rule().expected
 (True, 'grade_miss_load_ms(vram_mb=64.0)', 8.0)
 """
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..progress import exercise_key
-from .._validate import choice, text
+from .._validate import choice, instance, text
 from .rules import Rule, rule_of
 from .verdict import Verdict
 
@@ -35,10 +35,9 @@ KINDS: tuple[str, ...] = ("compute", "predict", "code")
 
 @dataclass(frozen=True, slots=True)
 class Exercise:
-    """One exercise: its label and page, its kind, its check with the page's arguments, and known answers."""
+    """One exercise: its label, its kind, its check with the page's arguments, known answers, and its page."""
 
     label: str
-    page: str
     kind: str
     grade: Callable[..., Verdict]
     right: Any
@@ -47,10 +46,12 @@ class Exercise:
     gives_away: tuple[str, ...] = ()
     #: for a ``predict`` exercise: what the reader moves or runs to find out (a panel's or a function's name)
     tool: str = ""
+    #: the notebook stem of the chapter that asks it: set by the chapter's manifest (:mod:`labcore.chapters`)
+    page: str = ""
 
     def __post_init__(self) -> None:
         text("label", self.label)
-        text("page", self.page)
+        instance("page", self.page, str)
         choice("kind", self.kind, KINDS)
         if not callable(self.grade) or not self.grade.__name__.startswith("grade_"):
             raise ValueError(f"exercise {self.label}: grade must be a labcore grade_ function, got {self.grade!r}")

@@ -32,6 +32,8 @@ __all__ = [
     "check_fleet_gpus",
     "check_savings_under_load_pct",
     "EXERCISES",
+    "BILL_EXERCISES",
+    "LOAD_EXERCISES",
 ]
 
 HOURS_PER_MONTH = 730.0
@@ -212,7 +214,8 @@ LOAD_CASE = {"tenants": 60, "tenant_qps": 2.0}                              # ex
 PREDICT_CASE_CH6 = {"tenants": 40, "tenant_qps": 10.0}                     # exercise 6.3, on the load panel
 
 
-def _exercises() -> tuple[Exercise, ...]:
+def _exercises() -> tuple[tuple[Exercise, ...], tuple[Exercise, ...]]:
+    """Return the bill's exercises (chapter 1's) and the load's (chapter 6's)."""
     bill = _loaded_plan(gpu_qps=GPU_QPS, **BILL_CASE)
     bare_bill = _loaded_plan(gpu_qps=GPU_QPS, dynamic_overhead=0.0, **BILL_CASE)
     ch1 = _loaded_plan(gpu_qps=GPU_QPS, **PREDICT_CASE_CH1)
@@ -223,24 +226,26 @@ def _exercises() -> tuple[Exercise, ...]:
     ch6_bare = _loaded_plan(gpu_qps=GPU_QPS, dynamic_overhead=0.0, **PREDICT_CASE_CH6)
     usd = f"{bill.multi_lora_monthly_usd:,.0f}"
     return (
-        Exercise("1.1", "01_why_multi_lora", "compute", grade_fleet_bill_usd, right=bill.multi_lora_monthly_usd,
+        Exercise("1.1", "compute", grade_fleet_bill_usd, right=bill.multi_lora_monthly_usd,
                  wrong=(bare_bill.multi_lora_monthly_usd, bill.dedicated_monthly_usd), kwargs=dict(BILL_CASE),
                  gives_away=(f"USD {usd}", f"${usd}", f"{bill.multi_lora_monthly_usd:g} USD")),
-        Exercise("1.2", "01_why_multi_lora", "predict", grade_savings_under_load_pct, right=ch1.savings_pct,
+        Exercise("1.2", "predict", grade_savings_under_load_pct, right=ch1.savings_pct,
                  wrong=(ch1_bare.savings_pct, _loaded_plan(PREDICT_CASE_CH1["tenants"], 0.0, GPU_QPS).savings_pct),
                  kwargs=dict(PREDICT_CASE_CH1), gives_away=_shown_pct(ch1.savings_pct), tool="fleet_savings_panel"),
-        Exercise("6.1", "06_fleet_plan", "compute", grade_fleet_gpus, right=load.multi_lora_gpus,
+    ), (
+        Exercise("6.1", "compute", grade_fleet_gpus, right=load.multi_lora_gpus,
                  wrong=(load_bare.multi_lora_gpus,
                         LOAD_CASE["tenants"] * LOAD_CASE["tenant_qps"] * (1 + DYNAMIC_OVERHEAD) / GPU_QPS),
                  kwargs=dict(LOAD_CASE), gives_away=(f"{load.multi_lora_gpus} GPUs",)),
-        Exercise("6.2", "06_fleet_plan", "compute", grade_savings_under_load_pct, right=load.savings_pct,
+        Exercise("6.2", "compute", grade_savings_under_load_pct, right=load.savings_pct,
                  wrong=(load_bare.savings_pct, _loaded_plan(LOAD_CASE["tenants"], 0.0, GPU_QPS).savings_pct),
                  kwargs=dict(LOAD_CASE), gives_away=_shown_pct(load.savings_pct)),
-        Exercise("6.3", "06_fleet_plan", "predict", grade_savings_under_load_pct, right=ch6.savings_pct,
+        Exercise("6.3", "predict", grade_savings_under_load_pct, right=ch6.savings_pct,
                  wrong=(ch6_bare.savings_pct, _loaded_plan(PREDICT_CASE_CH6["tenants"], 0.0, GPU_QPS).savings_pct),
                  kwargs=dict(PREDICT_CASE_CH6), gives_away=_shown_pct(ch6.savings_pct), tool="fleet_load_panel"),
     )
 
 
-#: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
-EXERCISES: tuple[Exercise, ...] = _exercises()
+#: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`): the bill's, then the load's.
+BILL_EXERCISES, LOAD_EXERCISES = _exercises()
+EXERCISES: tuple[Exercise, ...] = BILL_EXERCISES + LOAD_EXERCISES

@@ -232,12 +232,12 @@ def _test_fifo(cache_class: type) -> None:
 
 #: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
 EXERCISES: tuple[Exercise, ...] = (
-    Exercise(label="7.1", page="07_do_the_lab", kind="predict", grade=grade_lru_case_evicts, right="hot",
+    Exercise(label="7.1", kind="predict", grade=grade_lru_case_evicts, right="hot",
              wrong=("cold", "new"), kwargs={"mistake": "cache-without-refresh"},
              gives_away=("('hot@1.0.0',)", "evicts hot"), tool="lru_case"),
-    Exercise(label="7.2", page="07_do_the_lab", kind="code", grade=grade_lru_test, right=_test_lru,
+    Exercise(label="7.2", kind="code", grade=grade_lru_test, right=_test_lru,
              wrong=(_test_no_eviction, _test_fifo)),
-    Exercise(label="7.3", page="07_do_the_lab", kind="predict", grade=grade_mistake_miss_ms, right=48.0,
+    Exercise(label="7.3", kind="predict", grade=grade_mistake_miss_ms, right=48.0,
              wrong=(52.0, 44.0, 40.0), kwargs={"overhead_pct": 10, "adapter_vram_mb": 64.0,
                                                "mistake": "router-without-overhead"},
              gives_away=("miss 48.0", "48 ms", "48.0 ms"), tool="your_router_panel"),

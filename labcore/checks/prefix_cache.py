@@ -53,6 +53,6 @@ check_stale_hits = _printer(grade_stale_hits)
 
 #: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
 EXERCISES: tuple[Exercise, ...] = (
-    Exercise("15.3", "15_production_engines", "compute", grade_stale_hits, right=2, wrong=(0, 3),
+    Exercise("15.3", "compute", grade_stale_hits, right=2, wrong=(0, 3),
              gives_away=("2 requests", "2 stale", "two stale")),
 )

@@ -164,13 +164,13 @@ def _length_only(blob: bytes) -> Any:
 
 #: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
 EXERCISES: tuple[Exercise, ...] = (
-    Exercise("14.1", "14_real_stack", "compute", grade_exact_adapter_mb,
+    Exercise("14.1", "compute", grade_exact_adapter_mb,
              right=exact_adapter_mb("qwen2.5-7b", 16, ("q_proj", "k_proj", "v_proj", "o_proj")),
              wrong=(adapter_vram_mb(16, 3584, 28, 4), 2 * exact_adapter_mb("qwen2.5-7b", 16,
                                                                           ("q_proj", "k_proj", "v_proj", "o_proj"))),
              kwargs={"model": "qwen2.5-7b"}, gives_away=("19.25 MiB", "19.2 MiB", "19.25")),
-    Exercise("14.2", "14_real_stack", "compute", grade_peft_tensor_bytes, right=57344, wrong=(28672, 65536),
+    Exercise("14.2", "compute", grade_peft_tensor_bytes, right=57344, wrong=(28672, 65536),
              gives_away=("57,344", "57344")),
-    Exercise("14.3", "14_real_stack", "code", grade_safetensors_header, right=_read_header,
+    Exercise("14.3", "code", grade_safetensors_header, right=_read_header,
              wrong=(_parse_all, _parse_from_start, _length_only)),
 )

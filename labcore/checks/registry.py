@@ -141,9 +141,9 @@ def _string_parts_key(version: str) -> tuple[str, ...]:
 
 #: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
 EXERCISES: tuple[Exercise, ...] = (
-    Exercise(label="3.1", page="03_versions_and_registry", kind="code", grade=grade_version_key, right=parse_version,
+    Exercise(label="3.1", kind="code", grade=grade_version_key, right=parse_version,
              wrong=(_string_key, _string_parts_key)),
-    Exercise(label="3.2", page="03_versions_and_registry", kind="predict", grade=grade_stale_traffic_pct,
+    Exercise(label="3.2", kind="predict", grade=grade_stale_traffic_pct,
              right=13.1, wrong=(52.4, 39.3, 11.9), kwargs={"minor_releases": 20, "pinned_pct": 75},
              gives_away=("13%", "13.1%", "13 %"), tool="release_panel"),
 )

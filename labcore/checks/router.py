@@ -129,11 +129,11 @@ check_link_miss_ms = _printer(grade_link_miss_ms)
 
 #: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
 EXERCISES: tuple[Exercise, ...] = (
-    Exercise(label="5.1", page="05_the_router", kind="compute", grade=grade_route_latency_ms, right=60.5,
+    Exercise(label="5.1", kind="compute", grade=grade_route_latency_ms, right=60.5,
              wrong=(52.5, 58.0, 60.9), kwargs={"base_latency_ms": 50.0, "dynamic_overhead": DYNAMIC_OVERHEAD,
                                                "adapter_vram_mb": 64.0},
              gives_away=("60.5 ms", "60.5")),
-    Exercise(label="5.2", page="05_the_router", kind="predict", grade=grade_link_miss_ms, right=55.5,
+    Exercise(label="5.2", kind="predict", grade=grade_link_miss_ms, right=55.5,
              wrong=(82.0, 55.42, 54.9), kwargs={"adapter_vram_mb": 320.0, "link": PCIE4_X16.name},
              gives_away=("55.5 ms", "55.52"), tool="route_latency_panel"),
 )

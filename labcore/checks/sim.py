@@ -135,10 +135,10 @@ check_hit_after_join_pct = _printer(grade_hit_after_join_pct)
 
 #: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
 EXERCISES: tuple[Exercise, ...] = (
-    Exercise(label="8.1", page="08_serving_simulator", kind="compute", grade=grade_percentile_ms, right=55.0,
+    Exercise(label="8.1", kind="compute", grade=grade_percentile_ms, right=55.0,
              wrong=(110.0, 42.0), kwargs={"p": 99, "latencies": MIXED_LATENCIES},
              gives_away=(" 55 ms", " 55.0 ms", "p99 is 55")),
-    Exercise(label="8.2", page="08_serving_simulator", kind="predict", grade=grade_hit_after_join_pct, right=90.9,
+    Exercise(label="8.2", kind="predict", grade=grade_hit_after_join_pct, right=90.9,
              wrong=(100.0, 97.7, 8.8), kwargs={"tenants": 44, "pool_adapters": 40, "zipf_s": 0.0},
              gives_away=("91.2", "→ 91.21%"), tool="onboarding_panel"),
 )

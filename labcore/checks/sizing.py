@@ -217,9 +217,9 @@ def _exercises() -> tuple[Exercise, ...]:
     default = memory_split(adapter_mb=adapter)
     naive = memory_split(**TRADE_CASE)
     return (
-        Exercise("2.1", "02_adapter_is_a_delta", "code", grade_kv_bytes_per_token, right=kv_right,
+        Exercise("2.1", "code", grade_kv_bytes_per_token, right=kv_right,
                  wrong=(kv_half, kv_query_heads)),
-        Exercise("2.2", "02_adapter_is_a_delta", "predict", grade_adapters_beside_kv, right=case.adapters_that_fit,
+        Exercise("2.2", "predict", grade_adapters_beside_kv, right=case.adapters_that_fit,
                  wrong=(default.adapters_that_fit, naive.adapters_that_fit), kwargs=dict(TRADE_CASE),
                  gives_away=(f"{case.adapters_that_fit:,} adapters", f"{case.adapters_that_fit} adapters"),
                  tool="gpu_split_panel"),

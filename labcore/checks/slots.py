@@ -154,11 +154,11 @@ check_base_slots = _printer(grade_base_slots)
 
 #: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
 EXERCISES: tuple[Exercise, ...] = (
-    Exercise("15.1", "15_production_engines", "compute", grade_slot_pool_mb,
+    Exercise("15.1", "compute", grade_slot_pool_mb,
              right=slot_pool_mb(8, max_lora_rank=64), wrong=(512.0, slot_pool_mb(8, max_lora_rank=16), 2560.0),
              gives_away=("2,818.5", "2818.5", "2,819 MiB", "2,818 MiB")),
-    Exercise("15.2", "15_production_engines", "compute", grade_ttft_behind_slots, right=2054.0, wrong=(42.0, 4054.0, 2052.0),
+    Exercise("15.2", "compute", grade_ttft_behind_slots, right=2054.0, wrong=(42.0, 4054.0, 2052.0),
              gives_away=("2,054 ms", "2054 ms", "2,054")),
-    Exercise("15.4", "15_production_engines", "predict", grade_base_slots, right=9, wrong=(8, 16),
+    Exercise("15.4", "predict", grade_base_slots, right=9, wrong=(8, 16),
              gives_away=("9 slots", "nine slots", "--max-loras-per-batch 9"), tool="slot_run"),
 )

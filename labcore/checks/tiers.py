@@ -136,14 +136,14 @@ check_spill_cliff_tenants = _printer(grade_spill_cliff_tenants)
 
 #: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
 EXERCISES: tuple[Exercise, ...] = (
-    Exercise("9.1", "09_spill_tier", "compute", grade_host_hit_ms, right=PCIE4_X16.transfer_ms(BIG_ADAPTER.exact_mb),
+    Exercise("9.1", "compute", grade_host_hit_ms, right=PCIE4_X16.transfer_ms(BIG_ADAPTER.exact_mb),
              wrong=(PCIE4_X16.transfer_ms(BIG_ADAPTER.naive_mb), PCIE4_X16.transfer_ms(BIG_ADAPTER.exact_mb) - 0.1),
              gives_away=(f"{PCIE4_X16.transfer_ms(BIG_ADAPTER.exact_mb):.2f} ms",)),
-    Exercise("9.2", "09_spill_tier", "compute", grade_cold_load_ms,
+    Exercise("9.2", "compute", grade_cold_load_ms,
              right=NVME.transfer_ms(BIG_ADAPTER.exact_mb) + PCIE4_X16.transfer_ms(BIG_ADAPTER.exact_mb),
              wrong=(NVME.transfer_ms(BIG_ADAPTER.exact_mb), PCIE4_X16.transfer_ms(BIG_ADAPTER.exact_mb)),
              gives_away=(f"{NVME.transfer_ms(BIG_ADAPTER.exact_mb) + PCIE4_X16.transfer_ms(BIG_ADAPTER.exact_mb):.1f} ms",)),
-    Exercise("9.3", "09_spill_tier", "predict", grade_spill_cliff_tenants, right=48,
+    Exercise("9.3", "predict", grade_spill_cliff_tenants, right=48,
              wrong=(CLIFF_HOST_ADAPTERS + SPILL.gpu_adapters, SPILL.gpu_adapters),
              gives_away=(f"48 tenants; GPU pool {SPILL.gpu_adapters}, host tier {CLIFF_HOST_ADAPTERS} adapters",),
              tool="spill_panel"),

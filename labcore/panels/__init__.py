@@ -34,18 +34,13 @@ from .sizing import adapter_vram_panel, fit_quiz_panel, gpu_fit_panel, gpu_split
 from .slots import slot_cliff_panel
 from .tiers import spill_panel
 
-__all__ = ["Control", "Lines", "LivePanel", "PANELS", "Panel", "Series", "Text", "live_panel", "show", "spec_grid_key", *sorted([
-    "admission_panel", "affinity_panel", "fleet_calculator_panel", "batch_panel", "lru_thrash_panel", "canary_panel", "fleet_load_panel",
-    "fleet_savings_panel", "release_panel", "route_latency_panel", "customer41_panel", "onboarding_panel",
-    "adapter_vram_panel", "fit_quiz_panel", "gpu_fit_panel", "gpu_split_panel", "spill_panel", "slot_cliff_panel",
-    "launch_panel", "your_registry_panel", "your_cache_panel", "your_router_panel", "your_fleet_panel", "your_simulator_panel"])]
+#: Every panel factory by name (the names the package imports from its noun modules; which page shows which is
+#: declared by the chapters' manifests, :data:`labcore.chapters.PANELS`, and a test holds the two equal).
+PANELS: dict[str, Callable[[], Panel]] = {name: f for name, f in sorted(globals().items())
+                                          if name.endswith("_panel") and name[0] != "_" and f is not live_panel}
 
-#: Every panel factory by name (the browser tests and the benchmark iterate over it).
-PANELS: dict[str, Callable[[], Panel]] = {f.__name__: f for f in (
-    fleet_savings_panel, adapter_vram_panel, gpu_split_panel, release_panel, lru_thrash_panel, route_latency_panel,
-    customer41_panel, fleet_load_panel, fit_quiz_panel, onboarding_panel, spill_panel, affinity_panel, canary_panel,
-    batch_panel, admission_panel, fleet_calculator_panel, gpu_fit_panel, slot_cliff_panel, launch_panel,
-    your_registry_panel, your_cache_panel, your_router_panel, your_fleet_panel, your_simulator_panel)}
+__all__ = ["Control", "Lines", "LivePanel", "PANELS", "Panel", "Series", "Text", "live_panel", "show", "spec_grid_key",
+           *PANELS]
 
 
 def show(name: str, **options: object) -> Panel:

@@ -32,17 +32,9 @@ from .sim import sim_quiz
 from .sizing import sizing_quiz
 from .tiers import tiers_quiz
 
-__all__ = [
-    "Choice", "MultipleChoice", "Numeric", "Quiz", "QUIZZES",
-    # one factory per chapter, in chapter order
-    "why_multi_lora_quiz", "sizing_quiz", "registry_quiz", "cache_quiz", "router_quiz", "fleet_quiz",
-    "contract_quiz", "sim_quiz", "tiers_quiz", "affinity_quiz", "canary_quiz", "batching_quiz",
-    "admission_quiz", "real_files_quiz", "engines_quiz", "capstone_quiz",
-]
+#: Every chapter quiz, by name (the name of its factory: every ``*_quiz`` the package imports from its noun modules;
+#: which chapter asks which is declared by the chapters' manifests, :data:`labcore.chapters.QUIZZES`).
+QUIZZES: dict[str, Callable[[], Quiz]] = {name: f for name, f in sorted(globals().items())
+                                          if name.endswith("_quiz") and name[0] != "_"}
 
-#: Every chapter quiz, by name (the name of its factory).
-QUIZZES: dict[str, Callable[[], Quiz]] = {f.__name__: f for f in (
-    why_multi_lora_quiz, sizing_quiz, registry_quiz, cache_quiz, router_quiz, fleet_quiz,
-    contract_quiz, sim_quiz, tiers_quiz, affinity_quiz, canary_quiz, batching_quiz,
-    admission_quiz, real_files_quiz, engines_quiz, capstone_quiz,
-)}
+__all__ = ["Choice", "MultipleChoice", "Numeric", "Quiz", "QUIZZES", *QUIZZES]

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).parent))  # works under any --import-mode
 import browser_site as site  # noqa: E402
 from test_browser_pages import axe_findings  # noqa: E402
 
-from labcore.checks import EXERCISES  # noqa: E402
+from labcore.chapters import EXERCISES  # noqa: E402
 from labcore.checks.rules import ChoiceRule, ListRule  # noqa: E402
 
 pytestmark = pytest.mark.browser

@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).parent))  # works under any --import-mode
 import browser_site as site  # noqa: E402,F401
 
 from labcore import progress  # noqa: E402
-from labcore.checks import EXERCISES  # noqa: E402
+from labcore.chapters import EXERCISES  # noqa: E402
 from labcore.contract import LAB_MODULES  # noqa: E402
 from labcore.quizzes import QUIZZES, MultipleChoice  # noqa: E402
 

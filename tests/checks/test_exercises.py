@@ -1,6 +1,6 @@
 """Every exercise of the book: on its page, checked by its grade function, right and wrong answers tested.
 
-The registry (:data:`labcore.checks.EXERCISES`) is what the pages ask; for each exercise the check must accept its
+The registry (:data:`labcore.chapters.EXERCISES`) is what the pages ask; for each exercise the check must accept its
 right answer and give each of its likeliest wrong answers a hint of its own (not the generic fallback). Every
 chapter asks at least one exercise that is not plain arithmetic: a prediction checked with a panel or the simulator,
 or code. The built pages are checked too: no exercise's answer is visible above it
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from labcore.checks import EXERCISES
+from labcore.chapters import EXERCISES
 
 BOOK = Path(__file__).resolve().parents[2] / "book"
 CHAPTERS = sorted(p.stem for p in BOOK.glob("[0-9][0-9]_*.ipynb"))

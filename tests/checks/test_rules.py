@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from labcore.checks import EXERCISES
+from labcore.chapters import EXERCISES
 from labcore.checks.rules import ChoiceRule, ListRule, NumberRule, graded, rule_from_json, rule_of
 
 BEFORE = json.loads((Path(__file__).parent / "data" / "verdicts_before_rules.json").read_text(encoding="utf-8"))

@@ -12,6 +12,7 @@ from coursebuild import lite_notebooks as ln
 from coursebuild.lite_runtime import PRELOADED_PIPLITE
 from coursebuild.live_code import HIDDEN_NAMES_HEAD, live_code
 from coursebuild.lite_site import stage_contents
+from labcore.chapters import CHAPTERS, LIVE_NEEDS
 from labcore.checks.lab import mistaken_lab
 from labcore.site import BOOK_BUILD, FIGURES_ENV, GRIDS_ENV, LAB_NOTEBOOK, PANELS_DIR, figures_index_path
 
@@ -48,7 +49,7 @@ def test_solutions_start_collapsed_and_hidden_checks_are_left_out():
              _code("assert x == 1", "remove-cell"))
     cells = ln.live_copy(nb, {})["cells"]
     assert [c["source"] for c in cells][1:] == ["x = 1", "check(2)"]
-    assert cells[0]["source"] == ln.setup_cell(["x = 1", "check(2)", "assert x == 1"]) == ln.SETUP_CELL
+    assert cells[0]["source"] == ln.setup_cell(ln.live_needs(None)) == ln.SETUP_CELL  # no manifest: labcore alone
     assert cells[2]["metadata"]["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
     assert cells[2]["metadata"]["collapsed"] is True
     assert "jupyter" not in cells[1]["metadata"] and cells[1]["outputs"] == [] and cells[1]["execution_count"] is None
@@ -148,8 +149,19 @@ def test_term_roles_and_other_myst_markup_become_plain_text():
 
 
 def test_no_setup_cell_installs_ipywidgets_the_kernel_has_it():
-    """Live controls are not guessed from a chapter's text: the kernel preloads ipywidgets, so a chapter that shows
-    ``live_panel`` gets the same setup cell as one that does not."""
+    """Live controls are not guessed from a chapter's text: the kernel preloads ipywidgets, so no chapter declares it
+    and no setup cell installs it."""
     assert "ipywidgets" in PRELOADED_PIPLITE
-    assert ln.setup_cell(["thrash = lru_thrash_panel()", "live_panel(thrash)"]) == ln.setup_cell(["lru_thrash_panel()"])
-    assert "ipywidgets" not in ln.setup_cell(["from labcore.panels import live_panel", "run_contract_suite('x')"])
+    assert not any("ipywidgets" in ln.setup_cell(c.live_needs, f"{c.notebook}.ipynb") for c in CHAPTERS)
+    assert "ipywidgets" not in ln.setup_cell(LIVE_NEEDS, "x.ipynb")
+
+
+def test_the_setup_cell_installs_what_the_manifest_declares_not_what_the_source_mentions():
+    """A chapter's kernel gets what its manifest declares (labcore.chapters): chapter 7 the suite, chapter 16 no
+    figures; a notebook whose text names the suite but has no manifest gets labcore alone."""
+    nb = _nb(_code(f"{ln.LIVE_MARKER} ...", "remove-cell"), _code("run_contract_suite('labcore'); cache_quiz().show()"))
+    assert ln.live_copy(nb, {}, "scratch.ipynb")["cells"][0]["source"] == ln.SETUP_CELL
+    lab = ln.live_copy(nb, {}, "07_do_the_lab.ipynb")["cells"][0]["source"]
+    assert '["labcore", "pytest", "hypothesis", "jupyterquiz"]' in lab and FIGURES_ENV in lab and GRIDS_ENV in lab
+    last = ln.live_copy(nb, {}, "16_putting_it_together.ipynb")["cells"][0]["source"]
+    assert '["labcore", "jupyterquiz"]' in last and FIGURES_ENV not in last and GRIDS_ENV in last

@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from labcore.checks import EXERCISES
+from labcore.chapters import EXERCISES
 from labcore.site import PROGRESS_KEY
 
 from ._pages import code_cells, launch, run_notebook, visible_code_cells
