@@ -2,14 +2,16 @@
 
 ``mapping`` holds the production mapping (each labcore concept next to the engine setting that plays
 its part), ``summary`` its short version for a slide, ``allocation`` the LoRA buffers vLLM and SGLang
-preallocate, ``launch`` the launch commands with the memory each flag costs, and ``plan`` one GPU's
-memory plan per engine, and ``adapters`` how the tenants' adapters reach the engine.
+preallocate, ``kv`` one sequence's KV cache as vLLM reserves it, ``launch`` the launch commands with the
+memory each flag costs, ``adapters`` how the tenants' adapters reach the engine, ``plan`` one GPU's memory
+plan per engine (and what fits when it does not), ``measured`` the reader's own nvidia-smi and vllm bench
+files, and ``releases`` the engine releases the facts are read at (``make engines``).
 
 >>> lora_slot_bytes("vllm", "llama-3-8b", slots=8, max_rank=64, target_modules=["qkv_proj"]) // 2**20
 576
 """
 
-from . import adapters, allocation, launch, mapping, plan, summary
+from . import adapters, allocation, kv, launch, mapping, measured, plan, releases, summary
 from .allocation import (
     ALLOCATING_ENGINES,
     SGLANG_ENGINE,
@@ -23,8 +25,10 @@ from .allocation import (
     lora_buffers,
     lora_slot_bytes,
 )
-from .adapters import ADAPTER_MODES, DEFAULT_ADAPTER_DIR, AdapterLoading, adapter_loading
-from .launch import DEFAULT_SLOTS, FLAG_DEFAULTS, LaunchCommand, LaunchFlag, launch_commands, served_name, vllm_rank
+from .adapters import (ADAPTER_MODES, DEFAULT_ADAPTER_DIR, SGLANG_PORT, VLLM_PORT, AdapterLoading, adapter_loading,
+                       load_call)
+from .launch import (DEFAULT_SLOTS, FLAG_DEFAULTS, LaunchCommand, LaunchFlag, host_adapter_bytes, kv_bytes_per_gpu,
+                     launch_commands, model_inputs, served_name, vllm_rank)
 from .mapping import (
     ENGINES,
     KINDS,
@@ -41,8 +45,12 @@ from .mapping import (
     settings_for,
 )
 from .summary import mapping_summary_html, summary_rows
-from .plan import EnginePlan, PlanInputs, fit_options, serving_plan
+from .kv import KV_SOURCES, VLLM_BLOCK_TOKENS, VLLM_CONCURRENT_BATCHES, vllm_batched_tokens, vllm_kv_bytes_per_sequence
+from .measured import (BENCH_FIELDS, BenchReading, SmiReading, parse_nvidia_smi, parse_vllm_bench, read_nvidia_smi,
+                       read_vllm_bench)
+from .plan import TP_CHOICES, EnginePlan, PlanInputs, fit_options, plan_fleet, serving_plan
+from .releases import RELEASES, flag_fact, release_facts, release_facts_name
 
-# Every public name of the six modules, in their own order: today's mapping names first.
+# Every public name of the modules, in their own order: today's mapping names first.
 __all__ = [*mapping.__all__, *summary.__all__, *allocation.__all__, *launch.__all__, *plan.__all__,
-           *adapters.__all__]
+           *adapters.__all__, *kv.__all__, *measured.__all__, *releases.__all__]
