@@ -18,7 +18,7 @@ import shlex
 from collections.abc import Mapping
 from typing import Any
 
-from ..engines import LaunchCommand, serving_plan
+from ..engines import LaunchCommand, fit_options, serving_plan
 from ..engines.launch import host_adapter_bytes
 from ..plots import OKABE_ITO
 from ._panel import Control, Lines, Panel, Series, Text
@@ -73,8 +73,10 @@ def _launch_state(rank: int, model: str, gpu: str, tenants: int, context_tokens:
                                 target_modules=LAUNCH_TARGETS[targets], memory_fraction=MEMORY_FRACTION)
     if vllm.command is None or sglang.command is None:
         short = max(vllm.short_mib, sglang.short_mib)
+        options = fit_options(model, gpu, tenants=tenants, rank=rank, context_tokens=context_tokens,
+                              target_modules=LAUNCH_TARGETS[targets], memory_fraction=MEMORY_FRACTION)
         why = (f"no command: the weights, the slot buffers and one sequence exceed the engine's share by {short:,.0f} "
-               "MiB; python -m labcore plan says what would fit")
+               "MiB. What would fit, one change at a time:\n" + "\n".join(f"- {o}" for o in options))
         commands = {"vllm_command": why, "sglang_command": why, "costs": why}
     else:
         commands = {"vllm_command": command_text(vllm.command), "sglang_command": command_text(sglang.command),

@@ -49,3 +49,12 @@ def test_a_model_too_big_for_the_gpu_is_refused_in_words():
     row = launch_panel().row(model="qwen3-14b", gpu="L4-24GB")
     assert row["vllm_sequences"] == row["sglang_sequences"] == 0 and "no room" in row["readout"]
     assert row["vllm_plot"] is None
+    # no command to copy: the panel says by how much the plan is short and what would fit, and the first option does
+    assert "vllm serve" not in row["vllm_command"] and "launch_server" not in row["sglang_command"]
+    assert "exceed the engine's share by" in row["vllm_command"]
+    option = row["vllm_command"].split("What would fit, one change at a time:\n- ")[1].split("\n")[0]
+    assert option == "tensor parallel 2 (--tp 2: two L4-24GB)"
+    state = launch_panel().lookup(model="qwen3-14b", gpu="L4-24GB")
+    assert all(p.fits for p in serving_plan("qwen3-14b", "L4-24GB", tenants=state["tenants"], rank=state["rank"],
+                                            context_tokens=state["context_tokens"], target_modules=("q_proj", "v_proj"),
+                                            tp=2))
