@@ -6,8 +6,8 @@ In ``_config.yml``: ``sphinx: extra_extensions: [coursebuild.lite_sphinx]``, wit
 * when the config is read, the input folder gets the Pyodide runtime, the served wheels and the
   config (:func:`coursebuild.lite_site.prepare_runtime`), and the theme's remote web font that
   ``jupyterlite-sphinx`` adds to every page is dropped;
-* every page whose notebook has a live copy (``lite_notebooks``, the chapters) gets a "Live" button (chapter 7's,
-  :data:`labcore.site.LAB_CHAPTER`, opens the lab notebook);
+* every page whose notebook has a live copy (``lite_notebooks``, the chapters) gets a "Live" button (one whose
+  manifest names a ``live_notebook``, chapter 7's, opens the lab notebook: :mod:`labcore.chapters`);
 * when the pages are written (before ``jupyterlite-sphinx`` runs ``jupyter lite build``), the
   contents folder gets each chapter's live copy with the glue values of this build's executed
   notebooks (:func:`coursebuild.lite_site.stage_contents`);
@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from labcore.site import LAB_CHAPTER, lab_live_url
+from labcore.chapters import CHAPTERS
+from labcore.site import LAB_NOTEBOOK, lab_live_url
 
 from .lite_requirements import missing_requirement
 
@@ -55,7 +56,8 @@ def _on_page_context(app, pagename, templatename, context, doctree) -> None:
     if not any(Path(path).match(pattern) for pattern in app.config.lite_notebooks):
         return  # no live copy of this page: no button that would lead nowhere
     root = "../" * pagename.count("/")
-    lab = Path(path).name == LAB_CHAPTER  # the lab's chapter: Live opens the lab notebook itself
+    opens = next((c.live_notebook for c in CHAPTERS if f"{c.notebook}.ipynb" == Path(path).name), "")
+    lab = opens == LAB_NOTEBOOK  # the lab's chapter: Live opens the lab notebook itself
     href = lab_live_url(root) if lab else root + f"lite/{LITE_APPS_LINK}?path={Path(path).name}"
     context.setdefault("header_buttons", []).insert(0, {
         "type": "link",

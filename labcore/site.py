@@ -27,7 +27,6 @@ __all__ = [
     "PANELS_DIR",
     "FIGURES_DIR",
     "LAB_NOTEBOOK",
-    "LAB_CHAPTER",
     "LAB_SKELETON",
     "LAB_MINE",
     "LAB_DOWNLOAD",
@@ -50,8 +49,6 @@ PANELS_DIR = "panels"
 FIGURES_DIR = "figures"
 #: The lab notebook, at the top of the live site's files and of the download.
 LAB_NOTEBOOK = "do_the_lab.ipynb"
-#: The chapter about the lab: its Live button opens the lab notebook, not the chapter.
-LAB_CHAPTER = "07_do_the_lab.ipynb"
 LAB_SKELETON = "lab/skeleton"
 LAB_MINE = "lab/mine"
 #: The lab as one download, relative to the site's root.

@@ -52,6 +52,8 @@ class Chapter:
     plan_sections: tuple[str, ...] = ()
     #: what its Live kernel needs besides what its quiz and panels imply: any of :data:`DECLARED_NEEDS`
     live: tuple[str, ...] = ()
+    #: the notebook its page's Live button opens instead of its own live copy (chapter 7: the lab notebook)
+    live_notebook: str = ""
 
     def __post_init__(self) -> None:
         if self.number is not None:
@@ -70,6 +72,8 @@ class Chapter:
             raise ValueError(f"chapter {self.notebook}: quiz must be a labcore quiz factory, got {self.quiz!r}")
         for need in self.live:
             choice(f"chapter {self.notebook}: a live need", need, DECLARED_NEEDS)
+        if self.live_notebook and not self.live_notebook.endswith(".ipynb"):
+            raise ValueError(f"chapter {self.notebook}: live_notebook must name a notebook file, got {self.live_notebook!r}")
         for section in self.plan_sections:
             if not isinstance(section, str) or not section.strip():
                 raise ValueError(f"chapter {self.notebook}: plan sections are ## headings, got {section!r}")

@@ -1,4 +1,4 @@
-"""Chapter 7's manifest: do the lab: the contract suite runs in the chapter."""
+"""Chapter 7's manifest: doing the lab (the contract suite runs in its Live kernel; Live opens the lab notebook)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from ..checks.lab import EXERCISES as LAB_EXERCISES
 from ..panels.router import your_router_panel
 from ..panels.sizing import fit_quiz_panel
 from ..quizzes.contract import contract_quiz
+from ..site import LAB_NOTEBOOK
 from ._chapter import Chapter
 
 CHAPTER = Chapter(
@@ -20,4 +21,5 @@ CHAPTER = Chapter(
         "A good order",
     ),
     live=("suite", "figures"),
+    live_notebook=LAB_NOTEBOOK,
 )
