@@ -21,12 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import sys
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))  # works under any --import-mode
-import browser_site as site  # noqa: E402
+from tests.browser import browser_site as site
 
 CHROMIUM = os.environ.get("LC_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [

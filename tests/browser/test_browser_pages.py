@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-import browser_site as site
+from tests.browser import browser_site as site
 
 pytestmark = pytest.mark.browser
 

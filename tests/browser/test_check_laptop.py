@@ -18,9 +18,9 @@ from collections.abc import Iterator
 
 import pytest
 
-import browser_site as site
+from tests.browser import browser_site as site
 from coursebuild.workshop import CHECK_PAGE, SERVE_COMMAND
-from test_browser_pages import axe_findings
+from tests.browser.test_browser_pages import axe_findings
 
 pytestmark = pytest.mark.browser
 

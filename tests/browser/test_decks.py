@@ -22,14 +22,14 @@ from pathlib import Path
 
 import pytest
 
-import browser_site as site
+from tests.browser import browser_site as site
 from coursebuild.session_plans import load_plans
 from coursebuild.slide_layout import slide_type
 from coursebuild.slides import SLIDES_DIR, SUFFIX, deck_name, deck_notebook, has_slides
 from labcore.panels import show
 from labcore.panels._panel import READOUT
-from test_browser_pages import wait_for_panels
-from test_panels import _MOVE_JS, _wait_readout
+from tests.browser.test_browser_pages import wait_for_panels
+from tests.browser.test_panels import _MOVE_JS, _wait_readout
 
 pytestmark = pytest.mark.browser
 

@@ -14,17 +14,15 @@ every exported rule at once, each with labcore's exact message.
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))  # works under any --import-mode
-import browser_site as site  # noqa: E402
-from test_browser_pages import axe_findings  # noqa: E402
+from tests.browser import browser_site as site
+from tests.browser.test_browser_pages import axe_findings
 
-from labcore.chapters import EXERCISES  # noqa: E402
-from labcore.checks.rules import ChoiceRule, ListRule  # noqa: E402
+from labcore.chapters import EXERCISES
+from labcore.checks.rules import ChoiceRule, ListRule
 
 pytestmark = pytest.mark.browser
 #: each exercise's rule, made once (its grade function is that rule's verdict: tests/checks/test_rules.py)

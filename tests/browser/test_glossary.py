@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))  # works under any --import-mode
-import browser_site as site  # noqa: E402
+from tests.browser import browser_site as site
 
 GLOSSARY = site.BOOK / "glossary.md"
 TERM_ROLE = re.compile(r"\{term\}`([^`]+)`")

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-import browser_site as site
+from tests.browser import browser_site as site
 from coursebuild.session_plans import load_plans
 
 pytestmark = pytest.mark.browser

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-import browser_site as site
+from tests.browser import browser_site as site
 from labcore.panels import show
 from labcore.panels._panel import READOUT
-from test_browser_pages import wait_for_panels
+from tests.browser.test_browser_pages import wait_for_panels
 
 pytestmark = pytest.mark.browser
 

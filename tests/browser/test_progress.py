@@ -9,16 +9,14 @@ reload, and "Forget my progress" (after its confirmation) brings everything back
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))  # works under any --import-mode
-import browser_site as site  # noqa: E402,F401
+from tests.browser import browser_site as site
 
-from labcore import progress  # noqa: E402
-from labcore.chapters import EXERCISES  # noqa: E402
-from labcore.contract import LAB_MODULES  # noqa: E402
-from labcore.quizzes import QUIZZES, MultipleChoice  # noqa: E402
+from labcore import progress
+from labcore.chapters import EXERCISES
+from labcore.contract import LAB_MODULES
+from labcore.quizzes import QUIZZES, MultipleChoice
 
 LINE = ".course-progress-counts"
 

@@ -19,16 +19,14 @@ from __future__ import annotations
 import html
 import json
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))  # works under any --import-mode
-import browser_site as site  # noqa: E402
+from tests.browser import browser_site as site
 
-from labcore.quizzes import QUIZZES, MultipleChoice  # noqa: E402
+from labcore.quizzes import QUIZZES, MultipleChoice
 
 QUIZ_CALL = re.compile(r"\b(\w+_quiz)\(\)\.show\(\)")
 

@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
-import browser_site as site
-from test_decks import expected_slides
+from tests.browser import browser_site as site
+from tests.browser.test_decks import expected_slides
 
 pytestmark = pytest.mark.browser
 

@@ -14,8 +14,8 @@ import pytest
 from coursebuild.session_deck import session_deck_notebook, session_deck_sections
 from coursebuild.session_plans import deck_sections, load_plans
 from coursebuild.slides import SLIDES_DIR, SUFFIX
-from test_browser_pages import wait_for_panels
-from test_decks import PROJECTOR, READY_TIMEOUT_MS, _checked
+from tests.browser.test_browser_pages import wait_for_panels
+from tests.browser.test_decks import PROJECTOR, READY_TIMEOUT_MS, _checked
 
 pytestmark = pytest.mark.browser
 
