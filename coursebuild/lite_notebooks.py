@@ -104,7 +104,7 @@ def live_needs(name: str | None) -> tuple[str, ...]:
 
 
 def setup_cell(needs: Iterable[str] = (), name: str | None = None) -> str:
-    """Return the live setup cell for notebook ``name`` whose kernel has ``needs`` (:data:`labcore.chapters.LIVE_NEEDS`).
+    """Return the live setup cell of notebook ``name``, whose kernel has ``needs`` (any of ``LIVE_NEEDS``).
 
     >>> "pytest" in setup_cell(("suite",)), "FIGURES" in setup_cell((), "a.ipynb")
     (True, False)

@@ -33,7 +33,8 @@ def _code(notebook: Path) -> str:
 
 
 def _page(c: Chapter) -> Path:
-    return ROOT / "lab" / LAB_NOTEBOOK if f"{c.notebook}.ipynb" == LAB_NOTEBOOK else ROOT / "book" / f"{c.notebook}.ipynb"
+    name = f"{c.notebook}.ipynb"
+    return ROOT / "lab" / name if name == LAB_NOTEBOOK else ROOT / "book" / name
 
 
 def test_every_chapter_notebook_has_a_manifest_and_every_manifest_a_notebook() -> None:

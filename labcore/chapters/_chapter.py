@@ -73,7 +73,8 @@ class Chapter:
         for need in self.live:
             choice(f"chapter {self.notebook}: a live need", need, DECLARED_NEEDS)
         if self.live_notebook and not self.live_notebook.endswith(".ipynb"):
-            raise ValueError(f"chapter {self.notebook}: live_notebook must name a notebook file, got {self.live_notebook!r}")
+            raise ValueError(f"chapter {self.notebook}: live_notebook must name a notebook file, "
+                             f"got {self.live_notebook!r}")
         for section in self.plan_sections:
             if not isinstance(section, str) or not section.strip():
                 raise ValueError(f"chapter {self.notebook}: plan sections are ## headings, got {section!r}")

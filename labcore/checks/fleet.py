@@ -246,6 +246,7 @@ def _exercises() -> tuple[tuple[Exercise, ...], tuple[Exercise, ...]]:
     )
 
 
-#: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`): the bill's, then the load's.
+#: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`): the bill's
+#: (chapter 1's manifest names them), then the load's (chapter 6's).
 BILL_EXERCISES, LOAD_EXERCISES = _exercises()
 EXERCISES: tuple[Exercise, ...] = BILL_EXERCISES + LOAD_EXERCISES
