@@ -19,16 +19,13 @@ import hashlib
 import os
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from labcore.digest import checkpoint_digest
+from labcore.peft_files import safetensors_bytes
 
-from labcore.digest import checkpoint_digest  # noqa: E402
-from labcore.peft_files import safetensors_bytes  # noqa: E402
 
 
 def write_checkpoint(folder: Path, *, layers: int, hidden: int, seed: int = 0) -> list[Path]:

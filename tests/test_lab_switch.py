@@ -15,10 +15,9 @@ import pytest
 
 import labcore
 from labcore.contract import BEYOND_THE_LAB
+from scripts import make_skeleton
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))
-import make_skeleton  # noqa: E402
 
 skeleton = importlib.import_module("lab.skeleton")
 

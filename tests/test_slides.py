@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import copy
 import re
-import sys
 from pathlib import Path
 
 import nbformat
@@ -23,10 +22,9 @@ import pytest
 from labcore.site import VEGALITE_MIME
 from coursebuild.slide_layout import slide_type
 from coursebuild.slides import DeckWriter, deck_notebook, has_slides, page_links
+from scripts import slide_metadata
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))
-import slide_metadata  # noqa: E402
 
 NOTES = slide_metadata.load_notes()
 NOTEBOOKS = slide_metadata.default_notebooks(NOTES)
