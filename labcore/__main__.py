@@ -31,7 +31,7 @@ from . import (
 )
 from .capacity import DYNAMIC_OVERHEAD, memory_split
 from .engines import ADAPTER_MODES, DEFAULT_ADAPTER_DIR, EnginePlan, adapter_loading, fit_options, served_name, serving_plan
-from .engines.measured import BenchReading, SmiReading, read_nvidia_smi, read_vllm_bench
+from .engines.measured import Calibration, calibrate
 from .engines.plan import plan_fleet
 from .sim.replay import single_replica_router
 from .fleet import GPU_QPS
@@ -177,7 +177,7 @@ def _print_commands(plans: Sequence[EnginePlan]) -> None:
             print(f"  {note}")
 
 
-def _print_shortfall(args: argparse.Namespace, plans: Sequence[EnginePlan], smi: SmiReading | None) -> None:
+def _print_shortfall(args: argparse.Namespace, plans: Sequence[EnginePlan], usable_mib: float | None) -> None:
     where = f"{args.tp} {args.gpu}" if args.tp > 1 else f"one {args.gpu}"
     print(f"\ndoes not fit on {where}: no launch command")
     for p in plans:
@@ -189,38 +189,21 @@ def _print_shortfall(args: argparse.Namespace, plans: Sequence[EnginePlan], smi:
     print("what would fit, one change at a time:")
     for option in fit_options(args.model, args.gpu, tenants=args.tenants, rank=args.rank, context_tokens=args.context,
                               target_modules=args.targets, slots=args.slots, memory_fraction=args.memory_fraction,
-                              tp=args.tp, usable_mib=None if smi is None else float(smi.memory_mib)):
+                              tp=args.tp, usable_mib=usable_mib):
         print(f"  {option}")
 
 
-def _measured(args: argparse.Namespace) -> tuple[SmiReading | None, BenchReading | None]:
-    smi = None if args.nvidia_smi is None else read_nvidia_smi(args.nvidia_smi, gpu=args.gpu)
-    bench = None if args.vllm_bench is None else read_vllm_bench(args.vllm_bench)
-    if bench is not None and args.gpu_qps is not None:
-        raise ValueError("give one GPU's throughput once: --gpu-qps or --vllm-bench, not both")
-    args.gpu_qps = bench.request_throughput if bench else (GPU_QPS if args.gpu_qps is None else args.gpu_qps)
-    return smi, bench
-
-
-def _print_sources(args: argparse.Namespace, smi: SmiReading | None, bench: BenchReading | None,
-                   usable_mib: float) -> None:
-    """Say which numbers came from the reader's files and which are the course's defaults."""
-    memory = (f"from {smi.source} ({smi.name})" if smi else
-              f"the course's figure for an {args.gpu} (labcore/data/gpus.json)")
-    print(f"  GPU memory {usable_mib:,.0f} MiB: {memory}")
-    qps = (f"from {bench.source}" if bench else "yours (--gpu-qps)" if args.gpu_qps != GPU_QPS else
-           "the course's default (labcore.fleet.GPU_QPS)")
-    print(f"  one GPU's throughput {args.gpu_qps:g} requests/s: {qps}")
-    if bench:
-        print(f"  base latency: TTFT mean {bench.mean_ttft_ms:g} ms, p99 {bench.p99_ttft_ms:g} ms; ITL mean "
-              f"{bench.mean_itl_ms:g} ms, p99 {bench.p99_itl_ms:g} ms: from {bench.source}")
-    else:
-        print(f"  base latency {COURSE_BASE_LATENCY_MS:g} ms a request: the course's default (the simulator's)")
+def _measured(args: argparse.Namespace) -> Calibration:
+    """Read the reader's files over the course's defaults (labcore.engines.measured.calibrate)."""
+    calibration = calibrate(args.gpu, course_latency_ms=COURSE_BASE_LATENCY_MS, nvidia_smi=args.nvidia_smi,
+                            vllm_bench=args.vllm_bench, gpu_qps=args.gpu_qps)
+    args.gpu_qps = calibration.gpu_qps
+    return calibration
 
 
 def _print_plan(args: argparse.Namespace) -> None:
-    smi, bench = _measured(args)
-    usable = None if smi is None else float(smi.memory_mib)
+    calibration = _measured(args)
+    usable = None if calibration.smi is None else calibration.usable_mib
     adapters = adapter_loading(args.adapters, args.tenants, directory=args.adapter_dir)
     plans = serving_plan(args.model, args.gpu, tenants=args.tenants, rank=args.rank, context_tokens=args.context,
                          target_modules=args.targets, slots=args.slots, memory_fraction=args.memory_fraction,
@@ -234,12 +217,12 @@ def _print_plan(args: argparse.Namespace) -> None:
           f"{args.memory_fraction:g} of it: {first.budget_mib:,.0f} MiB")
     print(f"base weights (bf16): {first.base_mib:,.0f} MiB")
     print("where the numbers come from (--nvidia-smi and --vllm-bench take your own):")
-    _print_sources(args, smi, bench, first.usable_mib)
+    print("\n".join(calibration.lines()))
     print()
     rows = [(p.engine, f"{p.lora_mib:,.1f}", f"{p.kv_mib:,.0f}", f"{p.kv_tokens:,}", f"{p.sequences:,}") for p in plans]
     print(_table(rows, ("engine", "LoRA slot buffers MiB", "KV cache left MiB", "KV tokens", "sequences at once")))
     if not all(p.fits for p in plans):
-        _print_shortfall(args, plans, smi)
+        _print_shortfall(args, plans, usable)
         return
     if served is None:
         print(f"\n{args.model} has no published Hub repository: give --model the folder of its config.json and "

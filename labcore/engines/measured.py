@@ -21,10 +21,14 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..fleet import GPU_QPS
 from ..gpus import load_gpu
 
-__all__ = ["BENCH_FIELDS", "SmiReading", "BenchReading", "parse_nvidia_smi", "read_nvidia_smi", "parse_vllm_bench",
-           "read_vllm_bench"]
+__all__ = ["BENCH_FIELDS", "EXAMPLES", "SmiReading", "BenchReading", "Calibration", "calibrate", "parse_nvidia_smi",
+           "read_nvidia_smi", "parse_vllm_bench", "read_vllm_bench"]
+
+#: Example files in the two formats (labcore/data/examples; its README says what each is and is not).
+EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples"
 
 #: The fields of a ``vllm bench serve --save-result`` file the plan reads.
 BENCH_FIELDS: tuple[str, ...] = ("request_throughput", "mean_ttft_ms", "p99_ttft_ms", "mean_itl_ms", "p99_itl_ms")
@@ -128,6 +132,75 @@ def parse_vllm_bench(text: str, *, source: str = "the vllm bench file") -> Bench
 def read_vllm_bench(path: str | Path) -> BenchReading:
     """Read a ``vllm bench serve --save-result`` file (see :func:`parse_vllm_bench`)."""
     return parse_vllm_bench(_read(path), source=str(path))
+
+
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    """Hold the numbers a plan uses for one GPU, each from the reader's files or the course's defaults."""
+
+    gpu: str
+    usable_mib: float
+    gpu_qps: float
+    course_latency_ms: float
+    smi: SmiReading | None
+    bench: BenchReading | None
+    qps_given: bool = False
+
+    def rows(self) -> tuple[tuple[str, str, str, str], ...]:
+        """Return (number, the course's default, the value used, where it came from) per number.
+
+        >>> calibrate("H100-80GB", course_latency_ms=40.0).rows()[1]
+        ("one GPU's throughput (requests/s)", '20', '20', "the course's default (labcore.fleet.GPU_QPS)")
+        """
+        card = load_gpu(self.gpu)
+        memory = (f"{self.smi.source} ({self.smi.name})" if self.smi else
+                  f"the course's figure for an {self.gpu} (labcore/data/gpus.json)")
+        qps = (f"{self.bench.source}" if self.bench else "yours (--gpu-qps)" if self.qps_given else
+               "the course's default (labcore.fleet.GPU_QPS)")
+        latency = (("TTFT mean", f"{self.bench.mean_ttft_ms:g} ms, p99 {self.bench.p99_ttft_ms:g} ms; ITL mean "
+                    f"{self.bench.mean_itl_ms:g} ms, p99 {self.bench.p99_itl_ms:g} ms", self.bench.source)
+                   if self.bench else ("", f"{self.course_latency_ms:g} ms a request",
+                                       "the course's default (the simulator's)"))
+        return (("GPU memory (MiB)", f"{card.usable_mib:,.0f}", f"{self.usable_mib:,.0f}", memory),
+                ("one GPU's throughput (requests/s)", f"{GPU_QPS:g}", f"{self.gpu_qps:g}", qps),
+                ("base latency", f"{self.course_latency_ms:g} ms a request", " ".join(filter(None, latency[:2])),
+                 latency[2]))
+
+    def lines(self) -> list[str]:
+        """Return the plan's 'where the numbers come from' lines.
+
+        >>> calibrate("H100-80GB", course_latency_ms=40.0).lines()[0]
+        "  GPU memory 81,559 MiB: the course's figure for an H100-80GB (labcore/data/gpus.json)"
+        """
+        memory, qps, latency = self.rows()
+        source = "from " if self.smi else ""
+        lines = [f"  GPU memory {memory[2]} MiB: {source}{memory[3]}",
+                 f"  one GPU's throughput {qps[2]} requests/s: {'from ' if self.bench else ''}{qps[3]}"]
+        if self.bench:
+            lines.append(f"  base latency: {latency[2]}: from {latency[3]}")
+        else:
+            lines.append(f"  base latency {latency[2]}: {latency[3]}")
+        return lines
+
+
+def calibrate(gpu: str, *, course_latency_ms: float, nvidia_smi: str | Path | None = None,
+              vllm_bench: str | Path | None = None, gpu_qps: float | None = None) -> Calibration:
+    """Read the reader's files (either may be missing) over the course's defaults for ``gpu``.
+
+    ``course_latency_ms`` is the course's base latency (the simulator's default; ``python -m labcore plan`` passes
+    it). One GPU's throughput comes from ``vllm_bench`` or ``gpu_qps``, not both.
+
+    >>> c = calibrate("A100-80GB", course_latency_ms=40.0, nvidia_smi=EXAMPLES / "nvidia-smi-a100-80gb.example.csv")
+    >>> c.usable_mib, c.gpu_qps
+    (81252.0, 20.0)
+    """
+    smi = None if nvidia_smi is None else read_nvidia_smi(nvidia_smi, gpu=gpu)
+    bench = None if vllm_bench is None else read_vllm_bench(vllm_bench)
+    if bench is not None and gpu_qps is not None:
+        raise ValueError("give one GPU's throughput once: --gpu-qps or --vllm-bench, not both")
+    usable = float(smi.memory_mib) if smi else float(load_gpu(gpu).usable_mib)
+    qps = bench.request_throughput if bench else (GPU_QPS if gpu_qps is None else float(gpu_qps))
+    return Calibration(gpu, usable, qps, float(course_latency_ms), smi, bench, qps_given=gpu_qps is not None)
 
 
 def _read(path: str | Path) -> str:
