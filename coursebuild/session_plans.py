@@ -222,7 +222,10 @@ def _slot(key: str, raw: Mapping[str, Any], start: float, book: Path, notes: Map
         chapter = _title(deck)
         where, _ = deck_sections(deck)
         timed = speaker_notes.section_minutes(notes.get(stem, {}))
-        offered = manifest(stem).plan_sections  # the sections its manifest offers session plans (labcore.chapters)
+        try:
+            offered = manifest(stem).plan_sections  # the sections its manifest offers session plans (labcore.chapters)
+        except KeyError:
+            raise ValueError(f"plan {key!r}: deck {stem} has no chapter manifest in labcore/chapters/") from None
         for heading in raw.get("sections", []):
             if heading not in where or heading not in timed:
                 raise ValueError(f"plan {key!r}: deck {stem} has no section {heading!r} (its sections: {list(where)})")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -110,6 +111,17 @@ def test_a_lab_slot_out_of_the_modules_dependency_order_is_refused(tmp_path: Pat
 def test_a_plan_that_names_what_is_not_there_is_refused(tmp_path: Path, slots: list, minutes: int, message: str) -> None:
     with pytest.raises(ValueError, match=re.escape(message)):
         load_plans(_plan_file(tmp_path, slots, minutes))
+
+
+def test_a_plan_that_names_a_notebook_without_a_manifest_is_refused(tmp_path: Path) -> None:
+    """A deck's sections are offered by its chapter's manifest: a notebook that has none offers nothing."""
+    book = tmp_path / "book"
+    book.mkdir()
+    shutil.copy(session_plans.BOOK_DIR / "01_why_multi_lora.ipynb", book / "00_no_manifest.ipynb")
+    slot = {"deck": "00_no_manifest", "teaching": 5, "exercises": 0, "sections": ["The bill for 40 tenants"]}
+    notes = {"00_no_manifest": load_notes()["01_why_multi_lora"]}
+    with pytest.raises(ValueError, match="deck 00_no_manifest has no chapter manifest"):
+        load_plans(_plan_file(tmp_path, [slot], 5), book=book, notes=notes)
 
 
 @pytest.mark.parametrize("key", sorted(PLANS))
