@@ -46,8 +46,8 @@ from .mapping import (
 )
 from .summary import mapping_summary_html, summary_rows
 from .kv import KV_SOURCES, VLLM_BLOCK_TOKENS, VLLM_CONCURRENT_BATCHES, vllm_batched_tokens, vllm_kv_bytes_per_sequence
-from .measured import (BENCH_FIELDS, EXAMPLES, BenchReading, Calibration, SmiReading, calibrate, parse_nvidia_smi,
-                       parse_vllm_bench, read_nvidia_smi, read_vllm_bench)
+from .measured import (BENCH_FIELDS, EXAMPLES, READER_FILES, BenchReading, Calibration, SmiReading, calibrate,
+                       parse_nvidia_smi, parse_vllm_bench, read_nvidia_smi, read_vllm_bench, reader_files)
 from .plan import TP_CHOICES, EnginePlan, PlanInputs, fit_options, plan_fleet, serving_plan
 from .releases import RELEASES, flag_fact, release_facts, release_facts_name
 

@@ -24,11 +24,16 @@ from pathlib import Path
 from ..fleet import GPU_QPS
 from ..gpus import load_gpu
 
-__all__ = ["BENCH_FIELDS", "EXAMPLES", "SmiReading", "BenchReading", "Calibration", "calibrate", "parse_nvidia_smi",
-           "read_nvidia_smi", "parse_vllm_bench", "read_vllm_bench"]
+__all__ = ["BENCH_FIELDS", "EXAMPLES", "READER_FILES", "SmiReading", "BenchReading", "Calibration", "calibrate",
+           "reader_files", "parse_nvidia_smi", "read_nvidia_smi", "parse_vllm_bench", "read_vllm_bench"]
 
 #: Example files in the two formats (labcore/data/examples; its README says what each is and is not).
 EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples"
+#: calibrate's keyword: (the name a reader gives their own file, the example of that kind)
+READER_FILES: dict[str, tuple[str, str]] = {
+    "nvidia_smi": ("nvidia-smi.csv", "nvidia-smi-a100-80gb.example.csv"),
+    "vllm_bench": ("vllm-bench.json", "vllm-bench-serve-a100-80gb.example-not-measured.json"),
+}
 
 #: The fields of a ``vllm bench serve --save-result`` file the plan reads.
 BENCH_FIELDS: tuple[str, ...] = ("request_throughput", "mean_ttft_ms", "p99_ttft_ms", "mean_itl_ms", "p99_itl_ms")
@@ -146,19 +151,23 @@ class Calibration:
     bench: BenchReading | None
     qps_given: bool = False
 
-    def rows(self) -> tuple[tuple[str, str, str, str], ...]:
+    def rows(self, *, names_only: bool = False) -> tuple[tuple[str, str, str, str], ...]:
         """Return (number, the course's default, the value used, where it came from) per number.
+
+        ``names_only`` names a file by its name, not its path (a page reads the same on every machine).
 
         >>> calibrate("H100-80GB", course_latency_ms=40.0).rows()[1]
         ("one GPU's throughput (requests/s)", '20', '20', "the course's default (labcore.fleet.GPU_QPS)")
         """
         card = load_gpu(self.gpu)
-        memory = (f"{self.smi.source} ({self.smi.name})" if self.smi else
+        smi_file, bench_file = (None if r is None else Path(r.source).name if names_only else r.source
+                                for r in (self.smi, self.bench))
+        memory = (f"{smi_file} ({self.smi.name})" if self.smi else
                   f"the course's figure for an {self.gpu} (labcore/data/gpus.json)")
-        qps = (f"{self.bench.source}" if self.bench else "yours (--gpu-qps)" if self.qps_given else
+        qps = (f"{bench_file}" if self.bench else "yours (--gpu-qps)" if self.qps_given else
                "the course's default (labcore.fleet.GPU_QPS)")
         latency = (("TTFT mean", f"{self.bench.mean_ttft_ms:g} ms, p99 {self.bench.p99_ttft_ms:g} ms; ITL mean "
-                    f"{self.bench.mean_itl_ms:g} ms, p99 {self.bench.p99_itl_ms:g} ms", self.bench.source)
+                    f"{self.bench.mean_itl_ms:g} ms, p99 {self.bench.p99_itl_ms:g} ms", bench_file)
                    if self.bench else ("", f"{self.course_latency_ms:g} ms a request",
                                        "the course's default (the simulator's)"))
         return (("GPU memory (MiB)", f"{card.usable_mib:,.0f}", f"{self.usable_mib:,.0f}", memory),
@@ -166,13 +175,13 @@ class Calibration:
                 ("base latency", f"{self.course_latency_ms:g} ms a request", " ".join(filter(None, latency[:2])),
                  latency[2]))
 
-    def lines(self) -> list[str]:
-        """Return the plan's 'where the numbers come from' lines.
+    def lines(self, *, names_only: bool = False) -> list[str]:
+        """Return the plan's 'where the numbers come from' lines (``names_only`` as in :meth:`rows`).
 
         >>> calibrate("H100-80GB", course_latency_ms=40.0).lines()[0]
         "  GPU memory 81,559 MiB: the course's figure for an H100-80GB (labcore/data/gpus.json)"
         """
-        memory, qps, latency = self.rows()
+        memory, qps, latency = self.rows(names_only=names_only)
         source = "from " if self.smi else ""
         lines = [f"  GPU memory {memory[2]} MiB: {source}{memory[3]}",
                  f"  one GPU's throughput {qps[2]} requests/s: {'from ' if self.bench else ''}{qps[3]}"]
@@ -201,6 +210,17 @@ def calibrate(gpu: str, *, course_latency_ms: float, nvidia_smi: str | Path | No
     usable = float(smi.memory_mib) if smi else float(load_gpu(gpu).usable_mib)
     qps = bench.request_throughput if bench else (GPU_QPS if gpu_qps is None else float(gpu_qps))
     return Calibration(gpu, usable, qps, float(course_latency_ms), smi, bench, qps_given=gpu_qps is not None)
+
+
+def reader_files(folder: str | Path = ".") -> dict[str, Path]:
+    """Return calibrate's file keywords: each reader's file found in ``folder`` (READER_FILES' names), else its example.
+
+    >>> {key: path.name for key, path in reader_files(EXAMPLES).items()}["vllm_bench"]
+    'vllm-bench-serve-a100-80gb.example-not-measured.json'
+    """
+    folder = Path(folder)
+    return {key: folder / mine if (folder / mine).is_file() else EXAMPLES / example
+            for key, (mine, example) in READER_FILES.items()}
 
 
 def _read(path: str | Path) -> str:

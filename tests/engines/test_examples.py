@@ -90,3 +90,21 @@ def test_every_key_is_one_serve_py_writes_at_0_33_0():
     for key in json.loads(BENCH.read_text(encoding="utf-8")):
         formed = re.fullmatch(r"(mean|median|std|p99)_(ttft|tpot|itl)_ms", key)
         assert formed or f'"{key}": ' in source or f'result_json["{key}"] = ' in source, key
+
+
+def test_the_readers_own_files_replace_the_examples_one_by_one(tmp_path):
+    """The fleet calculator's Live cell: a file of the reader's in the folder is read, the other stays the example."""
+    from labcore.engines.measured import reader_files
+
+    assert reader_files(tmp_path) == {"nvidia_smi": SMI, "vllm_bench": BENCH}
+    (tmp_path / "nvidia-smi.csv").write_text("name, memory.total [MiB]\nNVIDIA A100-SXM4-80GB, 81920 MiB\n")
+    files = reader_files(tmp_path)
+    assert files == {"nvidia_smi": tmp_path / "nvidia-smi.csv", "vllm_bench": BENCH}
+    c = calibrate("A100-80GB", course_latency_ms=COURSE_BASE_LATENCY_MS, **files)
+    assert c.rows(names_only=True)[0][2:] == ("81,920", "nvidia-smi.csv (NVIDIA A100-SXM4-80GB)")
+    assert c.lines(names_only=True)[1] == f"  one GPU's throughput 14.2 requests/s: from {BENCH.name}"
+    (tmp_path / "vllm-bench.json").write_text('{"request_throughput": 9.5}')
+    with pytest.raises(ValueError, match="vllm-bench.json lacks mean_ttft_ms"):
+        calibrate("A100-80GB", course_latency_ms=COURSE_BASE_LATENCY_MS, **reader_files(tmp_path))
+    with pytest.raises(ValueError, match="reports NVIDIA A100-SXM4-80GB, not an H100-80GB"):
+        calibrate("H100-80GB", course_latency_ms=COURSE_BASE_LATENCY_MS, **files)
