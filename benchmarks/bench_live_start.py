@@ -2,8 +2,8 @@
 
 For each chapter's live copy (the stand-alone live site the Live tests build, served from 127.0.0.1 with every other
 request blocked): the seconds from opening its page to the first cell shown, to Run All started, and to the first
-output of a cell (the moment a reader sees Python answer); and for the lab notebook (opened in JupyterLab, as
-"Do the lab" opens it), also to its first suite run's table. Two peers in the same run: the same page's first cell
+output of a cell (the moment a reader sees Python answer); and for the lab notebook (opened where "Do the lab"
+leads, the notebook app), also to its first suite run's table. Two peers in the same run: the same page's first cell
 shown (what JupyterLab alone costs before any kernel work), and the same site with its kernel booting without the
 snapshot (``coursebuild.lite_snapshot``: ``pyodideUrl`` pointed back at Pyodide's own ``pyodide.mjs``, so also
 without the bundle of the preloaded packages' files and hypothesis's tables), measured in turn with it. The first open of a profile is cold (no HTTP or compiled-code cache); the next ones are warm, as
@@ -32,12 +32,12 @@ from labcore.site import LAB_NOTEBOOK, lab_live_url  # noqa: E402
 from tests.lite._pages import CHAPTERS, EXECUTED, launch  # noqa: E402
 
 FIRST_OUTPUT = "() => document.querySelectorAll('.jp-CodeCell .jp-OutputArea-output').length > 0"
-#: the lab notebook's suite table (``labcore.workbench``), which its third code cell (``bench.run()``) shows
+#: the lab notebook's suite table (``labcore.workbench``), which its third code cell (``bench.show()``) shows
 SUITE_TABLE = "() => document.querySelectorAll('.jp-CodeCell')[2]?.querySelector('table.lab-status') != null"
 
 
 async def _open(browser, base: str, name: str) -> dict[str, float]:  # noqa: ANN001
-    """Open a chapter (or, for :data:`LAB_NOTEBOOK`, the lab in JupyterLab), Run All; return the seconds to each step.
+    """Open a chapter (or, for :data:`LAB_NOTEBOOK`, the lab where "Do the lab" leads), Run All; return each step's seconds.
 
     For the lab, also the seconds to its first suite run's table (the learner's first red/green answer).
     """

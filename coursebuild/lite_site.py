@@ -183,14 +183,15 @@ def _copy(src: Path, dst: Path) -> None:
 
 
 def lite_build(lite_dir: Path, contents: Path, site: Path) -> None:
-    """Run ``jupyter lite build`` like jupyterlite-sphinx does (apps: notebooks and lab).
+    """Run ``jupyter lite build`` like jupyterlite-sphinx does (its apps: the lab notebook opens a learner's module in
+    ``edit``, and the notebook app opens a folder in ``tree``).
 
     Its task database is removed first: it would skip steps whose output was deleted since.
     """
     (lite_dir / ".jupyterlite.doit.db").unlink(missing_ok=True)
     cmd = [sys.executable, "-m", "jupyter", "lite", "build", "--lite-dir", str(lite_dir.resolve()),
            "--contents", str(contents.resolve()), "--output-dir", str(site.resolve())]
-    for app in ("notebooks", "lab"):
+    for app in ("notebooks", "edit", "lab", "repl", "tree", "consoles"):
         cmd += ["--apps", app]
     subprocess.run(cmd, check=True, cwd=lite_dir, stdout=subprocess.DEVNULL)
 

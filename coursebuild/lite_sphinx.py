@@ -63,7 +63,8 @@ def _on_page_context(app, pagename, templatename, context, doctree) -> None:
         "type": "link",
         "url": href,
         "tooltip": ("Open the lab notebook, on your own copy of the lab, in a live Python kernel in your browser "
-                    "(JupyterLite)") if lab else "Open this chapter in a live Python kernel in your browser (JupyterLite)",
+                    "(JupyterLite)") if lab else
+                   "Open this chapter in a live Python kernel in your browser (JupyterLite)",
         "icon": "fas fa-play",
         "label": "live-lite-button",
         "text": "Live",

@@ -7,7 +7,8 @@ live lab's display, :class:`FreshTable`, which shows the table only in the page 
 the lab notebook with its outputs, and a table read back from storage would show files as they were then.
 
 >>> from labcore.contract import ContractRun, TestOutcome
->>> run = ContractRun("lab.mine", None, (TestOutcome("tests/contract/test_cache.py::test_b", "failed", "assert 1 == 2"),))
+>>> failed = TestOutcome("tests/contract/test_cache.py::test_b", "failed", "assert 1 == 2")
+>>> run = ContractRun("lab.mine", None, (failed,))
 >>> print(table_text(run))
 cache  red    0/1  assert 1 == 2
        1 failing: test_b
@@ -99,6 +100,8 @@ class FreshTable:
     >>> bundle = FreshTable(ContractRun("lab.mine", None, ()), made_ms=0)._repr_mimebundle_()
     >>> bundle["text/plain"] == STALE_MESSAGE, "performance.timeOrigin" in bundle["application/javascript"]
     (True, True)
+    >>> sorted(bundle)  # no text/html: JupyterLab would show that, sanitized, even where it does not trust the output
+    ['application/javascript', 'text/plain']
     """
 
     def __init__(self, run: ContractRun, *, made_ms: float | None = None) -> None:

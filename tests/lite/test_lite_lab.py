@@ -2,12 +2,16 @@
 
 One session in a fresh browser profile, offline (every request outside 127.0.0.1 aborted):
 
-1. open the lab notebook in the live site's JupyterLab (the landing page's and chapter 7's "Do the lab") and Run All:
-   ``lab/mine`` is made from the skeleton and the table shows the seven modules red, each with its ``TODO(lab)`` hint;
-2. in JupyterLab's editor, save a ``versions.py`` that compares version strings, run the notebook's versions cell:
-   the versions line turns red with the suite's assertion; the reset cell only asks; save the right ``versions.py``:
-   the line turns green;
-3. reload the page: the file is still there (the versions line is still green) and nothing is copied again;
+1. open the lab notebook where the landing page's "Do the lab" and chapter 7's Live button lead (the live site's
+   notebook app, the notebook alone in the window), on a phone's screen (390 x 844), and Run All: ``lab/mine`` is
+   made from the skeleton and the table shows the seven modules red, each with its failing tests, its ``TODO(lab)``
+   hint and the lines that run it alone; the notebook fills the phone's width and nothing scrolls sideways, nor on
+   a laptop's screen (1280 x 720);
+2. open ``versions.py`` with its link in the notebook (an editor in a new tab), save a version that compares
+   version strings, run the notebook's versions cell: the versions line turns red with the suite's assertion; the
+   reset cell only asks; save the right ``versions.py``: the line turns green;
+3. save the notebook (as JupyterLab's autosave would) and reload the page: no table comes back, each table cell
+   says to run it; the file is still there (the versions line is still green) and nothing is copied again;
 4. save labcore's seven modules as the learner's: the whole suite passes, as many tests as ``pytest tests/contract``
    collects in CPython.
 
@@ -22,7 +26,8 @@ import re
 import pytest
 
 from labcore.contract import LAB_MODULES, count_contract_tests, run_contract_suite
-from labcore.site import LAB_NOTEBOOK, PROGRESS_KEY, lab_live_url
+from labcore.contract_table import STALE_MESSAGE, failing_line
+from labcore.site import LIVE_DIR, PROGRESS_KEY, lab_live_url
 
 from .. import lab_samples
 from ._pages import ROOT, is_local, launch
@@ -38,9 +43,36 @@ SUITE_TIMEOUT_MS = 240_000
 
 
 def _expected(run) -> list[list[str]]:
-    """Return a CPython run's module lines as the notebook's table shows them."""
-    return [[f"{m.module}.py", "✓ green" if m.green else "✗ red", f"{m.passed}/{m.total}", m.first_failure or ""]
-            for m in run.modules]
+    """Return a CPython run's table rows as the notebook shows them: a module's line, and under a red one its detail."""
+    rows = []
+    for m in run.modules:
+        rows.append([f"{m.module}.py", "✓ green" if m.green else "✗ red", f"{m.passed}/{m.total}"])
+        if not m.green:
+            rows.append(["\n".join([failing_line(m), f"First failure: {m.first_failure}",
+                                     f"Run only this module: {m.notebook_command} in a notebook, {m.shell_command} "
+                                     "in a terminal"])])
+    return rows
+
+
+#: the layout of the open notebook: the page's scrolling width, and the notebook's left edge and width
+LAYOUT = """() => { const nb = document.querySelector('.jp-NotebookPanel .jp-Notebook').getBoundingClientRect();
+  return {scroll: document.documentElement.scrollWidth, x: nb.x, width: nb.width, window: innerWidth}; }"""
+PHONE = {"width": 390, "height": 844}
+EDITOR = ".jp-FileEditor .cm-content"
+#: every page records what the live site writes into the browser's storage (IndexedDB): ``[store, key, text]``; the
+#: editor app shows no unsaved-changes mark, so a test knows a file is saved when its text is written there
+RECORD_SAVES = """(() => {
+  const put = IDBObjectStore.prototype.put;
+  IDBObjectStore.prototype.put = function (value, key) {
+    const text = value && typeof value.content === 'string' ? value.content : null;
+    (window.__saved = window.__saved || []).push([this.name, String(key), text]);
+    return put.apply(this, arguments);
+  };
+})();"""
+#: the file ``path`` was written with ``text`` since ``__saved`` was emptied
+SAVED = """([path, text]) => (window.__saved || []).some(([store, key, content]) =>
+  store === 'files' && key === path && content !== null && content.trimEnd() === text.trimEnd())"""
+LAPTOP = {"width": 1280, "height": 720}
 
 
 async def _code_cell(page, index: int):
@@ -50,8 +82,10 @@ async def _code_cell(page, index: int):
 async def _run_cell(page, index: int, *, expect_table: bool = False) -> str:
     """Run code cell ``index`` of the open notebook (Shift+Enter) and wait for its new output; return its text."""
     cell = await _code_cell(page, index)
-    prompt = cell.locator(".jp-InputPrompt")
-    before = (await prompt.inner_text()).strip()
+    # a saved notebook reopened in a new kernel shows the same counts again ("[1]:" before and after): mark the
+    # prompt, which JupyterLab rewrites ("[*]:", then the count) when the cell runs
+    before = "[?]:"
+    await cell.locator(".jp-InputPrompt").evaluate("(el, mark) => { el.textContent = mark; }", before)
     await cell.locator(".jp-InputArea-editor").click()
     await page.keyboard.press("Shift+Enter")
     await page.wait_for_function(
@@ -69,65 +103,60 @@ async def _table(page, index: int) -> list[list[str]]:
 
 
 async def _save_in_editor(page, path: str, source: str) -> None:
-    """Open ``path`` from JupyterLab's file browser, replace its text with ``source`` in the editor, save it."""
-    listing = page.locator(".jp-DirListing-content")
-    await page.locator(".jp-BreadCrumbs-home").click()  # the file browser at the top folder
-    for part in path.split("/"):
-        await listing.get_by_text(part, exact=True).dblclick()
-    editor = page.locator("#jp-main-dock-panel .lm-Widget:not(.lm-mod-hidden) > .jp-FileEditor .cm-content")
-    await editor.wait_for(timeout=30_000)
+    """Open ``path`` with its link in the lab notebook (an editor in a new tab), replace its text, save, close it."""
+    link = page.locator(".jp-MarkdownCell a").filter(has_text=re.compile(f"^{re.escape(path)}$")).first
+    async with page.context.expect_page() as opened:
+        await link.click()
+    editor_page = await opened.value
+    editor = editor_page.locator(EDITOR)
+    await editor.wait_for(timeout=180_000)  # a new tab boots the live site's editor app
+    # the editor shows before the file's text arrives: typed earlier, the text would be replaced, and nothing saved
+    await editor_page.wait_for_function(f"() => document.querySelector({EDITOR!r}).textContent.length > 0",
+                                        timeout=60_000)
     await editor.click()
-    await page.keyboard.press("Control+a")
-    await page.keyboard.insert_text(source)
-    await page.keyboard.press("Control+s")
-    tab = page.locator("#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current")
-    await page.wait_for_function("el => !el.classList.contains('jp-mod-dirty')", arg=await tab.element_handle(),
-                                 timeout=30_000)
+    await editor_page.keyboard.press("Control+a")
+    await editor_page.keyboard.insert_text(source)
+    await editor_page.evaluate("() => { window.__saved = []; }")
+    await editor_page.keyboard.press("Control+s")
+    await editor_page.wait_for_function(SAVED, arg=[path, source], timeout=60_000)
+    await editor_page.close()
+    await page.bring_to_front()
 
 
-async def _chapter_on_mine(page, chapter: str, panel: str) -> str:
-    """Open ``chapter`` beside the lab, set its switch to ``"mine"``, run what its comparison needs; return what it drew.
+async def _chapter_on_mine(page, server: str, chapter: str, panel: str) -> str:
+    """Open ``chapter`` in the live site beside the lab, set its switch to ``"mine"``, run what its comparison needs;
+    return what it drew.
 
     Runs the setup cell (labcore into the chapter's own kernel), the imports and the switch's cell; returns the
     cell's output text, with every string its panel drew on the canvas (a Vega panel draws its readout there).
     """
-    listing = page.locator(".jp-DirListing-content")
-    await page.locator(".jp-BreadCrumbs-home").click()
-    await listing.get_by_text(chapter, exact=True).dblclick()
-    await page.locator(".lm-TabBar-tab.lm-mod-current", has_text=chapter).first.wait_for(timeout=30_000)
-    panel_ = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
+    chapter_page = await page.context.new_page()
+    await chapter_page.goto(f"{server}/{LIVE_DIR}/notebooks/index.html?path={chapter}")  # its Live button
+    panel_ = chapter_page.locator(".jp-NotebookPanel")
     await panel_.locator(".jp-CodeCell").first.wait_for(timeout=60_000)
-    await page.wait_for_function(  # the notebook lays its cells out progressively: wait for the switch's
-        "([a, b]) => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .cm-content')]"
+    await chapter_page.wait_for_function(  # the notebook lays its cells out progressively: wait for the switch's
+        "([a, b]) => [...document.querySelectorAll('.jp-NotebookPanel .jp-CodeCell .cm-content')]"
         ".some(e => e.textContent.includes(a) && e.textContent.includes(b))",
-        arg=['implementation("reference")', panel], timeout=60_000)
+        arg=["implementation(", panel], timeout=60_000)
     sources = await panel_.locator(".jp-CodeCell .cm-content").evaluate_all("els => els.map(e => e.textContent)")
-    switch = next(i for i, s in enumerate(sources) if 'implementation("reference")' in s and panel in s)
+    switch = next(i for i, s in enumerate(sources) if "implementation(" in s and panel in s)
     cell = panel_.locator(".jp-CodeCell").nth(switch)
     await cell.locator(".cm-content").click()
-    await page.keyboard.press("Control+a")
-    await page.keyboard.insert_text(f'lab = implementation("mine")\n{panel}(lab)')
+    await chapter_page.keyboard.press("Control+a")
+    await chapter_page.keyboard.insert_text(f'lab = implementation("mine")\n{panel}(lab)')
     for index in (0, 1, switch):  # the setup cell, the imports, the switch
-        await _run_cell(page, index)
-    await page.wait_for_timeout(500)  # let Vega finish drawing
+        await _run_cell(chapter_page, index)
+    await chapter_page.wait_for_timeout(500)  # let Vega finish drawing
     drawn = await cell.locator(".jp-OutputArea").evaluate(
         "el => [...el.querySelectorAll('canvas')].flatMap(c => c.__texts || []).join('\\n')")
     text = await cell.locator(".jp-OutputArea").inner_text()
-    await page.locator(".lm-TabBar-tab.lm-mod-current .lm-TabBar-tabCloseIcon").first.click()  # close the chapter
-    dialog = page.locator(".jp-Dialog")
-    if await dialog.count():
-        await dialog.locator(".jp-Dialog-button", has_text="Discard").click()  # the switch edit is not kept
-    await _notebook_tab(page)
+    await chapter_page.close()
+    await page.bring_to_front()
     return text + "\n" + drawn
 
 
-async def _notebook_tab(page) -> None:
-    await page.locator(".lm-TabBar-tab", has_text=LAB_NOTEBOOK).first.click()
-    await page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)").wait_for(timeout=30_000)
-
-
 async def _run_all(page) -> None:
-    await page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook").click()
+    await page.locator(".jp-NotebookPanel .jp-Notebook").click()
     await page.get_by_role("menuitem", name="Run", exact=True).click()
     await page.locator("li[data-command='runmenu:run-all']").click()
 
@@ -142,6 +171,7 @@ def lab_session(server, tmp_path_factory) -> dict:
     async def main():
         async with async_playwright() as pw:
             browser = await launch(pw, tmp_path_factory.mktemp("lab-profile"))
+            await browser.add_init_script(RECORD_SAVES)
             page = await browser.new_page()
             page.on("request", lambda req: seen["requests"].append(req.url))
             page.on("pageerror", lambda err: seen["errors"].append(str(err)))
@@ -162,30 +192,42 @@ def lab_session(server, tmp_path_factory) -> dict:
 
 async def _do_the_lab(page, server: str, seen: dict) -> None:
     """The learner's session (see the module doc); each step's result goes into ``seen``."""
+    await page.set_viewport_size(PHONE)
     await page.goto(f"{server}/{lab_live_url()}")
     await page.locator(".jp-CodeCell").first.wait_for(timeout=90_000)
     await _run_all(page)
     cell = await _code_cell(page, RESET)
     await cell.locator(".jp-OutputArea-output").wait_for(timeout=SUITE_TIMEOUT_MS)
+    await (await _code_cell(page, RUN_ALL)).locator("table.lab-status").wait_for(timeout=30_000)
+    seen["phone"] = await page.evaluate(LAYOUT)
+    await page.set_viewport_size(LAPTOP)
+    seen["laptop"] = await page.evaluate(LAYOUT)
     seen["start"] = await (await _code_cell(page, START)).locator(".jp-OutputArea").inner_text()
     seen["skeleton"] = await _table(page, RUN_ALL)
     seen["storage_after_skeleton"] = await page.evaluate(f"() => localStorage.getItem({PROGRESS_KEY!r})")
-    seen["cache_chapter_on_skeleton"] = await _chapter_on_mine(page, "04_the_cache.ipynb", "your_cache_panel")
+    seen["cache_chapter_on_skeleton"] = await _chapter_on_mine(page, server, "04_the_cache.ipynb", "your_cache_panel")
 
     await _save_in_editor(page, "lab/mine/versions.py", lab_samples.VERSIONS_COMPARING_STRINGS)
-    await _notebook_tab(page)
     await _run_cell(page, RUN_VERSIONS, expect_table=True)
     seen["strings"] = await _table(page, RUN_VERSIONS)
     seen["reset_asks"] = await _run_cell(page, RESET)
 
     await _save_in_editor(page, "lab/mine/versions.py", lab_samples.reference("versions"))
-    await _notebook_tab(page)
     await _run_cell(page, RUN_VERSIONS, expect_table=True)
     seen["right"] = await _table(page, RUN_VERSIONS)
 
-    await page.reload()  # a new page and a new kernel: install labcore again (the setup cell), then open the lab
+    await page.locator(".jp-NotebookPanel .jp-Notebook").click()
+    await page.keyboard.press("Escape")
+    await page.keyboard.press("Control+s")  # the notebook saved with its tables, as autosave would
+    await page.wait_for_function("() => !document.title.startsWith('*') && !document.querySelector("
+                                 "'.jp-NotebookPanel.jp-mod-dirty')", timeout=30_000)
+    await page.reload()  # a new page and a new kernel: the saved tables must not come back as results
     await page.locator(".jp-CodeCell").first.wait_for(timeout=90_000)
-    await _notebook_tab(page)
+    await page.wait_for_function(f"() => [...document.querySelectorAll('.jp-OutputArea')].some(o => o.innerText"
+                                 f".includes({STALE_MESSAGE!r}))", timeout=60_000)
+    seen["reopened"] = [await (await _code_cell(page, i)).locator(".jp-OutputArea").inner_text()
+                        for i in (RUN_ALL, RUN_VERSIONS)]
+    seen["tables_reopened"] = await page.locator("table.lab-status").count()
     await _run_cell(page, SETUP)
     seen["start_after_reload"] = await _run_cell(page, START)
     await _run_cell(page, RUN_VERSIONS, expect_table=True)
@@ -193,31 +235,49 @@ async def _do_the_lab(page, server: str, seen: dict) -> None:
 
     for module in LAB_MODULES:
         await _save_in_editor(page, f"lab/mine/{module}.py", lab_samples.reference(module))
-    await _notebook_tab(page)
     await _run_cell(page, RUN_ALL, expect_table=True)
     seen["finished"] = await _table(page, RUN_ALL)
     seen["storage"] = await page.evaluate(f"() => localStorage.getItem({PROGRESS_KEY!r})")
 
     await _save_in_editor(page, "lab/mine/cache.py", lab_samples.fifo_cache())
     await _save_in_editor(page, "lab/mine/router.py", lab_samples.router_without_overhead())
-    seen["cache_chapter_on_fifo"] = await _chapter_on_mine(page, "04_the_cache.ipynb", "your_cache_panel")
-    seen["simulator_chapter_on_mine"] = await _chapter_on_mine(page, "08_serving_simulator.ipynb",
+    seen["cache_chapter_on_fifo"] = await _chapter_on_mine(page, server, "04_the_cache.ipynb", "your_cache_panel")
+    seen["simulator_chapter_on_mine"] = await _chapter_on_mine(page, server, "08_serving_simulator.ipynb",
                                                                 "your_simulator_panel")
 
 
 def test_the_lab_opens_with_your_copy_and_every_module_red_with_its_hint(lab_session, lab_folder):
     assert "lab/mine/versions.py" in lab_session["start"] and "lab/mine/errors.py" in lab_session["start"]
     assert lab_session["skeleton"] == _expected(run_contract_suite("lab.mine", root=lab_folder))
-    assert [row[0] for row in lab_session["skeleton"]] == [f"{m}.py" for m in LAB_MODULES]
-    assert all(row[1] == "✗ red" and "TODO(lab): implement" in row[3] for row in lab_session["skeleton"])
+    lines, details = lab_session["skeleton"][0::2], lab_session["skeleton"][1::2]
+    assert [row[0] for row in lines] == [f"{m}.py" for m in LAB_MODULES]
+    assert all(row[1] == "✗ red" for row in lines)
+    assert all("TODO(lab): implement" in row[0] and "failing: test_" in row[0] for row in details)
+    assert 'run_contract_suite("lab.mine", modules="versions")' in details[0][0]
+    assert "LAB_MODULE=lab.mine pytest tests/contract/test_versions.py" in details[0][0]
+
+
+@pytest.mark.parametrize("screen", ["phone", "laptop"])
+def test_the_lab_notebook_fills_the_window_on_a_phone_and_a_laptop(lab_session, screen):
+    layout = lab_session[screen]
+    assert layout["scroll"] <= layout["window"], layout  # nothing scrolls sideways, the table included
+    assert layout["width"] >= 0.9 * layout["window"] and layout["x"] >= 0, layout
+
+
+def test_a_reopened_lab_shows_no_stale_table(lab_session):
+    assert lab_session["tables_reopened"] == 0
+    # each table cell's output: its prompt ("[3]:") and the message, nothing else
+    assert all(text.split("\n")[-1].strip() == STALE_MESSAGE and "passed" not in text
+               for text in lab_session["reopened"]), lab_session["reopened"]
 
 
 def test_versions_comparing_strings_is_red_with_the_suites_message_and_the_right_one_green(lab_session, lab_folder):
     lab_samples.write(lab_folder, "versions", lab_samples.VERSIONS_COMPARING_STRINGS)
     wrong = run_contract_suite("lab.mine", modules="versions", root=lab_folder)
     assert lab_session["strings"] == _expected(wrong)
-    assert lab_session["strings"][0][1] == "✗ red" and "AssertionError: assert ('1', '10', '0')" in \
-        lab_session["strings"][0][3]
+    assert lab_session["strings"][0][1] == "✗ red" and "First failure: AssertionError: assert ('1', '10', '0')" in \
+        lab_session["strings"][1][0]
+    assert f"{len(wrong.modules[0].failing)} failing: " in lab_session["strings"][1][0]
     lab_samples.write(lab_folder, "versions", lab_samples.reference("versions"))
     right = run_contract_suite("lab.mine", modules="versions", root=lab_folder)
     assert lab_session["right"] == _expected(right) and lab_session["right"][0][1] == "✓ green"
@@ -237,7 +297,7 @@ def test_your_files_survive_a_reload(lab_session):
 def test_a_finished_lab_passes_every_contract_test_as_in_cpython(lab_session):
     total = count_contract_tests()
     rows = lab_session["finished"]
-    assert all(row[1] == "✓ green" and row[3] == "" for row in rows), rows
+    assert all(len(row) == 3 and row[1] == "✓ green" for row in rows), rows
     assert sum(int(re.match(r"(\d+)/", row[2])[1]) for row in rows) == total
 
 
