@@ -47,8 +47,8 @@ class Section:
 
     @property
     def slides(self) -> str:
-        """Return its slide numbers as a range (``9-12``, or ``9`` for one slide)."""
-        return str(self.first) if self.first == self.last else f"{self.first}-{self.last}"
+        """Return its slide numbers as the plan says them (``slides 9-12``, or ``slide 9`` for one slide)."""
+        return f"slide {self.first}" if self.first == self.last else f"slides {self.first}-{self.last}"
 
 
 @dataclass(frozen=True)
@@ -276,7 +276,7 @@ def _what(slot: Slot) -> str:
     if slot.kind == "questions":
         return "Questions from the room"
     number = slot.deck.split("_", 1)[0].lstrip("0")
-    shown = "; ".join(f"{s.heading} ({minutes_text(s.minutes)}, slides {s.slides})" for s in slot.sections)
+    shown = "; ".join(f"{s.heading} ({minutes_text(s.minutes)}, {s.slides})" for s in slot.sections)
     text = f"[Deck {number}]({slot.deck}.ipynb): {shown}"
     if slot.kind == "lab":
         text += (f". Set-up ({minutes_text(slot.setup)}): {slot.setup_steps} Hands on: {slot.hands_on} "

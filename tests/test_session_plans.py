@@ -133,7 +133,7 @@ def test_the_plan_table_has_a_row_per_slot_with_its_time_and_slides(key: str) ->
         assert row.startswith(f"| {clock(slot.start)}-{clock(slot.end)} |")
         if slot.kind in ("deck", "lab"):
             assert f"| {slot.teaching:g} min | {slot.exercises:g} min |" in row
-        assert all(f"slides {s.slides})" in row for s in slot.sections)
+        assert all(f"{s.slides})" in row for s in slot.sections)
 
 
 def test_the_session_deck_shows_the_plans_sections_in_order_with_its_own_clock() -> None:
