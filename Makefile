@@ -35,7 +35,7 @@ export HF_HUB_DISABLE_PROGRESS_BARS := 1
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help install book rebuild execute test test-quick lab chromium clean distclean engines decks-pdf
+.PHONY: help install book rebuild execute test test-quick lab chromium clean distclean engines engines-lorax decks-pdf
 
 help:
 	@echo "make book        build the course into $(SITE) (fails on any warning)"
@@ -120,6 +120,11 @@ ENGINE_CACHE ?= $(HOME)/.cache/labcore-engines
 engines:
 	$(BIN)/python scripts/engine_facts.py --cache $(ENGINE_CACHE) --out labcore/data/engines
 	@git diff --stat -- labcore/data/engines || true
+
+# LoRAX (TAGGED_RELEASES: a Rust launcher, no PyPI package) is read at its release tag from a git clone of
+# predibase/lorax: make engines-lorax LORAX_REPO=/path/to/clone (git show only; writes lorax-<version>-<date>.json).
+engines-lorax:
+	$(BIN)/python scripts/lorax_facts.py --repo $(LORAX_REPO) --tag v0.12.1 --out labcore/data/engines
 
 # Every deck of the built site printed to PDF, one slide per page (reveal.js's print view in headless Chromium).
 decks-pdf: $(SITE) chromium

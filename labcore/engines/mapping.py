@@ -160,11 +160,12 @@ _SGLANG_MODEL = "sglang-0.5.23 sglang/srt/entrypoints/openai/serving_base.py Ope
 _TRT_DOCS = "triton-inference-server/tensorrtllm_backend docs/model_config.md (commit 05ceae03)"
 _TRT_MODEL = ("triton-inference-server/tensorrtllm_backend all_models/inflight_batcher_llm/tensorrt_llm/1/model.py, "
               "get_peft_cache_config (commit 01200cc4)")
-_LORAX_LAUNCHER = "predibase/lorax docs/reference/launcher.md (commit 400cec8c)"
-_LORAX_INDEX = "predibase/lorax docs/index.md, Features (commit 1e223be1)"
-_LORAX_MAIN = "predibase/lorax launcher/src/main.rs, struct Args (commit 7c4541f3)"
-_LORAX_SERVER = ("predibase/lorax server/lorax_server/models/flash_causal_lm.py, ADAPTER_MEMORY_FRACTION "
-                 "(code index)")
+_L = "0.12.1"  # LoRAX's latest release tag, v0.12.1 (2024-11-21); read by scripts/lorax_facts.py
+_LORAX_TAG = f"predibase/lorax v{_L} (commit c0e57983)"
+_LORAX_LAUNCHER = f"{_LORAX_TAG} docs/reference/launcher.md"
+_LORAX_INDEX = f"{_LORAX_TAG} docs/index.md, Features"
+_LORAX_MAIN = f"{_LORAX_TAG} launcher/src/main.rs, struct Args"
+_LORAX_SERVER = f"{_LORAX_TAG} server/lorax_server/models/flash_causal_lm.py, ADAPTER_MEMORY_FRACTION"
 _LORAX_PRS = ("predibase/lorax pull requests #303 (merged 2024-03-04: the reservation) and #306 (2024-03-06: the "
               "scheduler loads an adapter only if it fits the reservation; it gives 128 as the old default)")
 _TRT_LLMAPI = ("NVIDIA/TensorRT-LLM tensorrt_llm/llmapi/llm_args.py, class PeftCacheConfig, field device_cache_percent "
@@ -296,29 +297,29 @@ _ROWS: tuple[tuple[Any, ...], ...] = (
      "Adapter.key (name@version) as the cache key", ("labcore.adapter.Adapter:key",),
      f"{_TRT_DOCS}, Model Input and Output"),
     # ---- LoRAX -----------------------------------------------------------------------------
-    (LORAX, "launcher.md @ 400cec8c", "--max-active-adapters", "flag",
+    (LORAX, _L, "--max-active-adapters", "flag",
      "'Maximum number of adapters that can be placed on the GPU and accept requests at a time'", "1024",
      "SlotScheduler(max_slots=...)", ("labcore.slots.SlotScheduler:max_slots",),
      f"{_LORAX_MAIN}; {_LORAX_LAUNCHER}; {_LORAX_PRS}",
      "128 before the adapter memory reservation; since then --adapter-memory-fraction is the real bound"),
-    (LORAX, "main.rs @ 7c4541f3", "--adapter-memory-fraction", "flag",
+    (LORAX, _L, "--adapter-memory-fraction", "flag",
      "'Reservation of memory set aside for loading adapters onto the GPU. Increasing this value will reduce the "
-     "size of the KV cache'; 'NOT scaled relative to cuda_memory_fraction, but expressed in absolute terms': a "
+     "size of the KV cache'; 'NOT scaled relative to cuda_memory_fraction, but is expressed in absolute terms': a "
      "fraction of the GPU's total memory, kept out of the KV cache; an adapter is moved to the GPU only when it "
      "fits", "0.1",
      "AdapterCache(vram_budget_mb=fraction x the GPU) out of memory_split",
      ("labcore.cache.AdapterCache:vram_budget_mb", "labcore.capacity.memory_split"),
      f"{_LORAX_MAIN}; {_LORAX_SERVER}; {_LORAX_PRS}",
      "a fraction of the whole GPU, where TensorRT-LLM's is a fraction of what the KV cache left"),
-    (LORAX, "launcher.md @ 400cec8c", "--adapter-cycle-time-s", "flag",
+    (LORAX, _L, "--adapter-cycle-time-s", "flag",
      "'The time in seconds between adapter exchanges'", "2",
      "no timer in labcore: adapters are exchanged on demand (AdapterCache.access)",
      ("labcore.cache.AdapterCache.access",), _LORAX_LAUNCHER),
-    (LORAX, "index.md @ 1e223be1", "Adapter Exchange Scheduling", "behaviour",
+    (LORAX, _L, "Adapter Exchange Scheduling", "behaviour",
      "'asynchronously prefetches and offloads adapters between GPU and CPU memory'; adapters come "
      "just-in-time from the Hugging Face Hub, Predibase or any filesystem, named by adapter_id", "",
      "TieredCache (GPU over host over storage)", ("labcore.tiers.TieredCache",), _LORAX_INDEX),
-    (LORAX, "launcher.md @ 400cec8c", "--adapter-id", "flag",
+    (LORAX, _L, "--adapter-id", "flag",
      "the adapter to load; 'Should be compatible with the model specified in model_id' (advice; nothing "
      "checks it)", "empty", "AdapterRegistry.register (which checks)", ("labcore.registry.AdapterRegistry.register",),
      _LORAX_LAUNCHER),

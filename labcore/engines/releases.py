@@ -24,10 +24,13 @@ from typing import Any
 
 from .allocation import SGLANG_ENGINE, VLLM_ENGINE
 
-__all__ = ["RELEASES", "release_facts", "release_facts_name", "flag_fact"]
+__all__ = ["RELEASES", "TAGGED_RELEASES", "release_facts", "release_facts_name", "flag_fact"]
 
 #: The release of each engine the course's facts are stated and cited at.
 RELEASES: Mapping[str, str] = {VLLM_ENGINE: "0.33.0", SGLANG_ENGINE: "0.5.23"}
+#: Releases read in the engine's repository at their tag (``scripts/lorax_facts.py``: LoRAX's launcher is Rust, no
+#: PyPI package holds it); v0.12.1 is LoRAX's latest release tag (lorax-0.4.0 after it tags the Helm chart).
+TAGGED_RELEASES: Mapping[str, str] = {"lorax": "0.12.1"}
 _DATA = "data/engines"
 
 
@@ -37,13 +40,14 @@ def release_facts_name(engine: str) -> str:
     >>> release_facts_name("vllm")
     'vllm-0.33.0-2026-12-04.json'
     """
-    if engine not in RELEASES:
-        raise ValueError(f"engine must be one of {sorted(RELEASES)}, got {engine!r}")
-    prefix = f"{engine}-{RELEASES[engine]}-"
+    versions = {**RELEASES, **TAGGED_RELEASES}
+    if engine not in versions:
+        raise ValueError(f"engine must be one of {sorted(versions)}, got {engine!r}")
+    prefix = f"{engine}-{versions[engine]}-"
     folder = resources.files("labcore").joinpath(_DATA)
     names = sorted(p.name for p in folder.iterdir() if p.name.startswith(prefix) and p.name.endswith(".json"))
     if not names:
-        raise FileNotFoundError(f"no facts for {engine} {RELEASES[engine]} in labcore/{_DATA}: run make engines")
+        raise FileNotFoundError(f"no facts for {engine} {versions[engine]} in labcore/{_DATA}: run make engines")
     return names[-1]
 
 
