@@ -58,12 +58,13 @@ CONTRACT_DIR = "tests/contract"
 OUTCOMES: tuple[str, ...] = ("passed", "failed", "error", "skipped")
 #: Longest failure line kept (a hint or an assertion's first line).
 MESSAGE_CHARS = 300
-#: How :func:`run_contract_suite` runs pytest: no cache folder, no ini options, captured output, the short
-#: tracebacks the messages are read from; and without the plugin that turns exceptions raised in ``__del__``
-#: into warnings, which the table does not show: pytest 9 collects garbage five times after every run for it,
-#: 0.45 s of each suite run in the live kernel (its heap is large) and growing with it.
+#: How :func:`run_contract_suite` runs pytest: no cache folder, no ini options, captured output, Python's own
+#: tracebacks (the table reads only each failure's last line: pytest's styles read and parse the source of every
+#: traceback entry, two thirds of a red suite's run in CPython); and without the plugin that turns exceptions raised
+#: in ``__del__`` into warnings, which the table does not show: pytest 9 collects garbage five times after every run
+#: for it, 0.45 s of each suite run in the live kernel (its heap is large) and growing with it.
 PYTEST_OPTIONS = ("-p", "no:cacheprovider", "-p", "no:unraisableexception", "-o", "addopts=", "--capture=sys",
-                  "--tb=short", "-q")
+                  "--tb=native", "-q")
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,14 +243,14 @@ class _Recorder:
             self.outcomes[report.nodeid] = TestOutcome(report.nodeid, outcome, message)
 
 
-_ERROR_LINE = re.compile(r"^E\s+(\w*(?:Error|Exception)\b.*)$", re.M)
+_ERROR_LINE = re.compile(r"^(?:E\s+)?(\w*(?:Error|Exception)\b.*)$", re.M)
 _PLACE = re.compile(r'^File "(?P<file>[^"]+)", line (?P<line>\d+)')
 
 
 def _first_line(report: Any) -> str:
     """Return the line a learner needs from a failure: the exception and its message (the crash line pytest keeps).
 
-    A syntax error's crash line is only its place (``File "...", line 3``): the error is the last ``E`` line above.
+    A syntax error's crash line is only its place (``File "...", line 3``): the error is the last error line above it.
     """
     crash = getattr(report.longrepr, "reprcrash", None)
     message = (crash.message if crash is not None else str(report.longrepr)).strip()
