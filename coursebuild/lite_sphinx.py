@@ -106,7 +106,7 @@ def setup(app):
             app.add_config_value(name, None, "html")
         return {"parallel_read_safe": True, "parallel_write_safe": True}
     app.setup_extension("jupyterlite_sphinx")
-    app.add_config_value("lite_notebooks", ["book/[0-9][0-9]_*.ipynb"], "html")
+    app.add_config_value("lite_notebooks", ["book/[0-9][0-9]_*.ipynb", "book/fleet_calculator.ipynb"], "html")
     app.connect("config-inited", _on_config_inited, priority=900)
     app.connect("html-page-context", _on_page_context, priority=600)
     app.connect("build-finished", _on_pages_written, priority=400)  # jupyterlite-sphinx builds at 500
