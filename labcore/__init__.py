@@ -63,6 +63,7 @@ from .model_config import (
 from .demo import load_demo_results
 from .peft_files import PeftAdapterFiles, adapter_from_dir, read_peft_adapter, variant_table
 from .prefix_cache import PrefixCache, PrefixLookup
+from .refs import AdapterKey, parse_adapter_ref
 from .registry import AdapterRegistry
 from .router import (
     MODE_BASE,
@@ -82,11 +83,12 @@ from .slots import SlotOutcome, SlotRequest, SlotScheduler, slot_pool_mb
 from .kv_cache import kv_bytes_per_sequence, kv_bytes_per_token, kv_layer_windows, tokens_in_bytes
 from .links import LAB_HOST_TO_GPU, TRANSFER_ASSUMPTIONS, Link, transfer_table
 from .tiers import TieredCache
-from .versions import format_version, parse_version
+from .versions import Version, format_version, parse_version
 
 __all__ = [
     "Adapter",
     "AdapterCache",
+    "AdapterKey",
     "AdapterFileError",
     "AdapterInUseError",
     "AdapterNotFoundError",
@@ -142,6 +144,7 @@ __all__ = [
     "UnknownBaseError",
     "UnknownGpuError",
     "UnsafeAdapterFormatError",
+    "Version",
     "VersionExistsError",
     "Workload",
     "WrongBaseError",
@@ -168,6 +171,7 @@ __all__ = [
     "moe_lora_params",
     "moe_lora_targets",
     "parse_model_ref",
+    "parse_adapter_ref",
     "parse_version",
     "peft_lora_params",
     "percentile",

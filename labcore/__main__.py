@@ -108,9 +108,10 @@ def worked_example() -> None:
             rows.append((ref, "error", type(error).__name__, "", "", ""))
             continue
         hit = "-" if d.cache_hit is None else ("hit" if d.cache_hit else "miss")
-        rows.append((ref, d.mode, d.adapter or "-", hit, ",".join(d.evicted) or "-", f"{d.total_latency_ms:.1f}"))
+        rows.append((ref, d.mode, str(d.adapter or "-"), hit, ",".join(map(str, d.evicted)) or "-",
+                     f"{d.total_latency_ms:.1f}"))
     print(_table(rows, ("request", "mode", "adapter", "cache", "evicted", "latency_ms")))
-    print(f"   cache: {cache.hits} hits, {cache.misses} misses, evicted {cache.eviction_log}, "
+    print(f"   cache: {cache.hits} hits, {cache.misses} misses, evicted {[str(key) for key in cache.eviction_log]}, "
           f"{cache.used_mb:g}/{cache.budget_mb:g} MiB used\n")
 
     plan = fleet_plan(tenant_adapters(40, vram_mb=size_mb))

@@ -18,8 +18,8 @@ finishing request frees room — or, if the queue is full, is **refused** with
 Traceback (most recent call last):
 ...
 labcore.errors.QueueFullError: cannot admit 'llama-3-8b:tenant-03': the adapter pool is full of in-flight adapters (['tenant-01@1.0.0', 'tenant-02@1.0.0']) and the admission queue is full (1 of 1 waiting); retry later or raise max_queue
->>> [(x.ticket.ref, x.decision.evicted) for x in gate.finish(a.ticket)]   # tenant-1 done: c goes in
-[('llama-3-8b:tenant-03', ('tenant-01@1.0.0',))]
+>>> [(x.ticket.ref, [str(k) for k in x.decision.evicted]) for x in gate.finish(a.ticket)]   # tenant-1 done: c goes in
+[('llama-3-8b:tenant-03', ['tenant-01@1.0.0'])]
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import AdapterInUseError, LabcoreError, QueueFullError
-from .router import MODE_DYNAMIC, ModelRef, RouteDecision
+from .refs import AdapterKey, ModelRef
+from .router import MODE_DYNAMIC, RouteDecision
 from ._validate import count
 
 __all__ = ["QueueFullError", "Ticket", "Admission", "AdmissionStats", "AdmissionController"]
@@ -108,7 +109,7 @@ class AdmissionController:
         self.max_queue = max_queue
         self._queue: deque[Ticket] = deque()
         self._in_flight: dict[int, RouteDecision] = {}
-        self._adapters: Counter[str] = Counter()
+        self._adapters: Counter[AdapterKey] = Counter()
         self._next_id = 0
         self.started = self.admitted_now = self.queued = self.refused = 0
         self.admitted_later = self.finished = self.dropped = 0
@@ -135,7 +136,7 @@ class AdmissionController:
             self.refused += 1
             raise QueueFullError(
                 f"cannot admit {str(ref)!r}: the adapter pool is full of in-flight adapters "
-                f"({sorted(self._adapters)}) and the admission queue is full "
+                f"({[str(key) for key in sorted(self._adapters)]}) and the admission queue is full "
                 f"({len(self._queue)} of {self.max_queue} waiting); retry later or raise max_queue"
             )
         self._next_id += 1
@@ -200,7 +201,7 @@ class AdmissionController:
         return dict(self._in_flight)
 
     @property
-    def in_flight_adapters(self) -> Counter[str]:
+    def in_flight_adapters(self) -> Counter[AdapterKey]:
         """How many in-flight requests use each adapter (a copy)."""
         return Counter(self._adapters)
 

@@ -9,10 +9,12 @@ refuses an adapter that could never fit, and keeps ``used_mb <= budget_mb`` afte
 >>> cache = AdapterCache(vram_budget_mb=32, transfer_mb_per_ms=8.0)   # room for two; 8 GB/s ≈ 8 MiB/ms
 >>> cache.access(lora("a")), cache.access(lora("b")).hit, cache.access(lora("a")).hit
 (CacheAccess(hit=False, evicted=(), load_ms=2.0), False, True)
->>> cache.access(lora("c"))           # "b" is the least recently used, so it goes
-CacheAccess(hit=False, evicted=('b@1.0.0',), load_ms=2.0)
->>> cache.resident, cache.used_mb, (cache.hits, cache.misses)
+>>> [str(key) for key in cache.access(lora("c")).evicted]   # "b" is the least recently used, so it goes
+['b@1.0.0']
+>>> [str(key) for key in cache.resident], cache.used_mb, (cache.hits, cache.misses)
 (['a@1.0.0', 'c@1.0.0'], 32.0, (1, 3))
+
+Keys are values (:class:`labcore.refs.AdapterKey`), printed as their text ``name@version``.
 
 The bare cache is not thread-safe; ``MultiLoRARouter`` guards the cache it drives with a lock.
 """
@@ -25,6 +27,7 @@ from dataclasses import dataclass
 
 from .adapter import Adapter
 from .errors import AdapterInUseError, AdapterNotFoundError, AdapterTooLargeError
+from .refs import AdapterKey
 from ._validate import number
 
 __all__ = ["AdapterCache", "FifoAdapterCache", "CacheAccess", "CacheStats", "EvictionPolicy", "LruPolicy", "FifoPolicy"]
@@ -106,7 +109,7 @@ class CacheAccess:
     """What one ``access`` did: hit or miss, which keys it evicted (in order) and the load time paid."""
 
     hit: bool
-    evicted: tuple[str, ...]
+    evicted: tuple[AdapterKey, ...]
     load_ms: float
 
 
@@ -131,6 +134,11 @@ class CacheStats:
 _HIT = CacheAccess(hit=True, evicted=(), load_ms=0.0)
 
 
+def _texts(keys: list[AdapterKey]) -> list[str]:
+    """The keys as a message shows them: their text, ``name@version``."""
+    return [str(key) for key in keys]
+
+
 class AdapterCache:
     """Keep adapters resident in a fixed VRAM budget, evicting the least recently used first.
 
@@ -152,9 +160,9 @@ class AdapterCache:
         self.hits = 0
         self.misses = 0
         #: Every evicted key, oldest eviction first.
-        self.eviction_log: list[str] = []
-        self._entries: dict[str, float] = {}  # key -> vram_mb
-        self._pins: dict[str, int] = {}
+        self.eviction_log: list[AdapterKey] = []
+        self._entries: dict[AdapterKey, float] = {}  # key -> vram_mb
+        self._pins: dict[AdapterKey, int] = {}
         self._policy = self.policy_class()
         self._touch = self._policy.touch  # a hit: the policy updates its order, KeyError on a miss
 
@@ -176,7 +184,7 @@ class AdapterCache:
             self._pins[key] = self._pins.get(key, 0) + 1
         return _HIT
 
-    def _load(self, adapter: Adapter, key: str, pin: bool) -> CacheAccess:
+    def _load(self, adapter: Adapter, key: AdapterKey, pin: bool) -> CacheAccess:
         """Handle a miss: evict the policy's first unpinned victims until ``adapter`` fits, then load it."""
         entries, policy = self._entries, self._policy
         size = adapter.vram_mb
@@ -185,7 +193,7 @@ class AdapterCache:
                 f"adapter {key} needs {size:g} MiB but the whole cache budget is {self.budget_mb:g} MiB; "
                 "it can never be resident (raise the budget or serve it from a dedicated replica)"
             )
-        victims: list[str] = []
+        victims: list[AdapterKey] = []
         if self.used_mb + size > self.budget_mb:
             victims = self._choose_victims(key, size)
             for victim in victims:
@@ -202,10 +210,10 @@ class AdapterCache:
             self._pins[key] = 1
         return CacheAccess(hit=False, evicted=tuple(victims), load_ms=self.transfer_ms(adapter))
 
-    def _choose_victims(self, key: str, size: float) -> list[str]:
+    def _choose_victims(self, key: AdapterKey, size: float) -> list[AdapterKey]:
         """Pick the policy's first unpinned keys whose removal lets ``size`` fit; change nothing."""
         pins, entries = self._pins, self._entries
-        victims: list[str] = []
+        victims: list[AdapterKey] = []
         used = self.used_mb
         for resident in self._policy.victims():
             if resident in pins:
@@ -216,7 +224,7 @@ class AdapterCache:
                 return victims
         raise AdapterInUseError(
             f"cannot load {key} ({size:g} MiB): {self.used_mb:g} of {self.budget_mb:g} MiB are in use and "
-            f"{len(pins)} pinned adapter(s) with in-flight requests cannot be evicted ({sorted(pins)})"
+            f"{len(pins)} pinned adapter(s) with in-flight requests cannot be evicted ({_texts(sorted(pins))})"
         )
 
     def transfer_ms(self, adapter: Adapter) -> float:
@@ -229,30 +237,30 @@ class AdapterCache:
         return self.load_overhead_ms + adapter.vram_mb / self.transfer_mb_per_ms
 
     # -- in-flight protection ------------------------------------------------------------
-    def pin(self, key: str) -> None:
-        """Protect a resident adapter from eviction while a request uses it (pins nest)."""
+    def pin(self, key: AdapterKey | Adapter) -> None:
+        """Protect a resident adapter (given by its key or itself) from eviction while a request uses it (pins nest)."""
         key = getattr(key, "key", key)
         if key not in self._entries:
-            raise AdapterNotFoundError(f"cannot pin {key!r}: it is not resident (resident: {self.resident})")
+            raise AdapterNotFoundError(f"cannot pin '{key}': it is not resident (resident: {_texts(self.resident)})")
         self._pins[key] = self._pins.get(key, 0) + 1
 
-    def unpin(self, key: str) -> None:
+    def unpin(self, key: AdapterKey | Adapter) -> None:
         """Release one pin taken by :meth:`pin` or ``access(..., pin=True)``."""
         key = getattr(key, "key", key)
         count = self._pins.get(key)
         if count is None:
-            raise AdapterNotFoundError(f"cannot unpin {key!r}: it is not pinned (pinned: {sorted(self._pins)})")
+            raise AdapterNotFoundError(f"cannot unpin '{key}': it is not pinned (pinned: {_texts(sorted(self._pins))})")
         if count == 1:
             del self._pins[key]
         else:
             self._pins[key] = count - 1
 
-    def pin_count(self, key: str) -> int:
+    def pin_count(self, key: AdapterKey | Adapter) -> int:
         """Return how many in-flight requests pin ``key`` (0 if none)."""
         return self._pins.get(getattr(key, "key", key), 0)
 
     @property
-    def pinned(self) -> list[str]:
+    def pinned(self) -> list[AdapterKey]:
         """Keys with at least one pin, in the policy's order (least recently used first under LRU)."""
         return [key for key in self._policy if key in self._pins]
 
@@ -263,7 +271,7 @@ class AdapterCache:
         return self.budget_mb - self.used_mb
 
     @property
-    def resident(self) -> list[str]:
+    def resident(self) -> list[AdapterKey]:
         """Resident keys in the policy's order, the next victim first (least to most recently used under LRU)."""
         return list(self._policy)  # type: ignore[arg-type]
 
@@ -293,8 +301,8 @@ class FifoAdapterCache(AdapterCache):
     >>> hot, cold, new = tenant_adapters(3)
     >>> fifo = FifoAdapterCache(32, 8.0)
     >>> _ = fifo.access(hot), fifo.access(cold), fifo.access(hot)
-    >>> fifo.access(new).evicted          # LRU would have evicted tenant-02
-    ('tenant-01@1.0.0',)
+    >>> [str(key) for key in fifo.access(new).evicted]          # LRU would have evicted tenant-02
+    ['tenant-01@1.0.0']
     """
 
     policy_class = FifoPolicy

@@ -25,9 +25,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from .adapter import REF_SEPARATORS
 from .hashing import unit_hash
-from .router import ModelRef
+from .refs import REF_SEPARATORS, ModelRef
 from .versions import parse_version
 from ._validate import count, number, text
 from ._validate import fraction as _fraction  # ``fraction`` is a field and an argument name here

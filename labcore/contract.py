@@ -48,8 +48,8 @@ __all__ = [
 
 #: The modules the learner writes, in the order they depend on each other (each has ``tests/contract/test_<name>.py``).
 LAB_MODULES: tuple[str, ...] = ("versions", "sizing", "adapter", "registry", "cache", "router", "fleet")
-#: The modules handed to the learner complete: the error types and the argument checks.
-GIVEN_MODULES: tuple[str, ...] = ("errors", "_validate")
+#: The modules handed to the learner complete: the error types, the argument checks and the reference values.
+GIVEN_MODULES: tuple[str, ...] = ("errors", "_validate", "refs")
 #: Public members of the lab's modules that are not the learner's to write: speed-ups labcore uses when an
 #: implementation has them (the simulator routes a slice with ``route_many``, else calls ``route`` per request).
 BEYOND_THE_LAB: tuple[str, ...] = ("router.MultiLoRARouter.route_many",)

@@ -17,8 +17,9 @@ computed under one version or base can never answer a request for another:
 >>> new = Adapter("support-bot", "1.1.0", "llama-3-8b", "sha256:1111", rank=16, vram_mb=16.0)
 >>> by_name, by_id = PrefixCache(8, key_policy=KEY_BY_NAME), PrefixCache(8, key_policy=KEY_BY_IDENTITY)
 >>> _ = by_name.lookup(old, "system-prompt"), by_id.lookup(old, "system-prompt")
->>> by_name.lookup(new, "system-prompt")          # a hit, computed with the old weights
-PrefixLookup(hit=True, stale=True, computed_with='support-bot@1.0.0', base_digest='sha256:1111')
+>>> hit = by_name.lookup(new, "system-prompt")    # a hit, computed with the old weights
+>>> hit.hit, hit.stale, str(hit.computed_with)
+(True, True, 'support-bot@1.0.0')
 >>> by_id.lookup(new, "system-prompt").hit        # a miss: recomputed under 1.1.0
 False
 
@@ -31,6 +32,7 @@ from dataclasses import dataclass
 
 from .adapter import Adapter
 from .cache import EvictionPolicy, LruPolicy
+from .refs import AdapterKey
 from ._validate import count, instance, text
 
 __all__ = [
@@ -51,12 +53,12 @@ KEY_BY_IDENTITY = "name@version + base digest"
 KEY_POLICIES: tuple[str, ...] = (KEY_BY_NAME, KEY_BY_IDENTITY)
 
 
-def prefix_key(adapter: Adapter, prefix: str, *, key_policy: str) -> tuple[str, ...]:
+def prefix_key(adapter: Adapter, prefix: str, *, key_policy: str) -> tuple[str | AdapterKey, ...]:
     """Return the cache key of ``prefix`` computed under ``adapter``, by ``key_policy``.
 
     >>> a = Adapter("support-bot", "1.0.0", "llama-3-8b", "sha256:1111", rank=16, vram_mb=16.0)
     >>> prefix_key(a, "p", key_policy=KEY_BY_NAME), prefix_key(a, "p", key_policy=KEY_BY_IDENTITY)
-    (('support-bot', 'p'), ('support-bot@1.0.0', 'sha256:1111', 'p'))
+    (('support-bot', 'p'), (AdapterKey(name='support-bot', version=(1, 0, 0)), 'sha256:1111', 'p'))
     """
     instance("adapter", adapter, Adapter, error=ValueError)
     text("prefix", prefix, blank_ok=True)
@@ -77,7 +79,7 @@ class PrefixLookup:
 
     hit: bool
     stale: bool
-    computed_with: str
+    computed_with: AdapterKey
     base_digest: str
 
     def __post_init__(self) -> None:

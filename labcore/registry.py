@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import fields
 from pathlib import Path
 
-from .adapter import Adapter, adapter_key, split_key
+from .adapter import Adapter
 from .errors import (
     AdapterNotFoundError,
     BaseDigestMismatchError,
@@ -35,7 +35,8 @@ from .errors import (
     UnknownBaseError,
     VersionExistsError,
 )
-from .versions import Version, format_version, parse_version
+from .refs import AdapterKey, parse_adapter_ref
+from .versions import Version
 from ._validate import instance, text
 
 __all__ = ["AdapterRegistry", "REGISTRY_FORMAT"]
@@ -130,18 +131,19 @@ class AdapterRegistry:
             self._count += 1
             self.generation += 1
 
-    def resolve(self, ref: str) -> Adapter:
-        """Return the adapter for ``"name"`` (highest semver) or ``"name@x.y.z"`` (exactly that version).
+    def resolve(self, ref: str | AdapterKey) -> Adapter:
+        """Return the adapter for a key, ``"name"`` (highest semver) or ``"name@x.y.z"`` (exactly that version).
 
         >>> AdapterRegistry().resolve("support-bot@2.1.0")
         Traceback (most recent call last):
         ...
         labcore.errors.AdapterNotFoundError: no adapter named 'support-bot' is registered; known adapters: []
         """
+        if isinstance(ref, AdapterKey):
+            return self.find(ref.name, ref.version)
         if not isinstance(ref, str):
             raise AdapterNotFoundError(f"adapter ref must be a string like 'name' or 'name@1.2.0', got {ref!r}")
-        name, version = split_key(ref)
-        return self.find(name, None if version is None else parse_version(version))
+        return self.find(*parse_adapter_ref(ref))
 
     def find(self, name: str, semver: Version | None = None) -> Adapter:
         """Return adapter ``name`` at the parsed version ``semver``, or its highest version if ``None``.
@@ -169,7 +171,7 @@ class AdapterRegistry:
             return versions[semver]
         except KeyError:
             raise AdapterNotFoundError(
-                f"{adapter_key(name, format_version(semver))} is not registered; "
+                f"{AdapterKey(name, semver)} is not registered; "
                 f"{name} has versions {self._version_strings(name)}"
             ) from None
 
@@ -194,7 +196,7 @@ class AdapterRegistry:
     def __contains__(self, ref: object) -> bool:
         if isinstance(ref, Adapter):
             return self._by_name.get(ref.name, {}).get(ref.semver) == ref
-        if not isinstance(ref, str):
+        if not isinstance(ref, (str, AdapterKey)):
             return False
         try:
             self.resolve(ref)

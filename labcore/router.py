@@ -13,7 +13,7 @@ Three modes:
 >>> reg.register(Adapter("support-bot", "2.1.0", "llama-3-8b", "sha256:1111", rank=16, vram_mb=16.0))
 >>> router = MultiLoRARouter(reg, AdapterCache(1024, 8.0), "llama-3-8b", base_latency_ms=40.0, dynamic_overhead=0.05)
 >>> d = router.route("llama-3-8b:support-bot@2.1.0")
->>> d.mode, d.adapter, d.cache_hit, d.adapter_load_ms, d.total_latency_ms
+>>> d.mode, str(d.adapter), d.cache_hit, d.adapter_load_ms, d.total_latency_ms
 ('dynamic', 'support-bot@2.1.0', False, 2.0, 44.0)
 >>> router.route("llama-3-8b:support-bot").cache_hit      # unpinned: latest version, now resident
 True
@@ -23,14 +23,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
-from .adapter import REF_SEPARATORS, Adapter, adapter_key, split_key
+from .adapter import Adapter
 from .cache import CacheAccess
 from .errors import InvalidModelRefError, InvalidVersionError, WrongBaseError
+from .refs import AdapterKey, ModelRef, adapter_ref_parts
 from .registry import AdapterRegistry
-from .versions import Version, parse_version
 from ._validate import number, text
 
 __all__ = [
@@ -50,41 +50,6 @@ MODE_DEDICATED = "dedicated"
 MODES = (MODE_BASE, MODE_DYNAMIC, MODE_DEDICATED)
 
 
-@dataclass(frozen=True, slots=True)
-class ModelRef:
-    """A parsed ``base[:adapter[@version]]`` reference, carrying its version parsed once (``semver``).
-
-    >>> ModelRef("llama-3-8b", "support-bot", "2.1.0").semver
-    (2, 1, 0)
-    """
-
-    base: str
-    adapter: str | None = None
-    version: str | None = None
-    #: ``version`` parsed (``None`` when unpinned): what the registry looks the adapter up by.
-    semver: Version | None = field(init=False, repr=False, compare=False)
-    #: The reference as a client writes it, ``base[:adapter[@version]]`` (also ``str(ref)``).
-    text: str = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        ref_text = self.base if self.adapter is None else f"{self.base}:{self.adapter_ref}"
-        for part in (self.base, self.adapter):  # a separator inside a part would read as another ref
-            if part is not None and any(sep in part for sep in REF_SEPARATORS):
-                raise _bad_ref(ref_text, f"{part!r} holds one of the separators {REF_SEPARATORS}")
-        object.__setattr__(self, "semver", None if self.version is None else parse_version(self.version))
-        object.__setattr__(self, "text", ref_text)
-
-    @property
-    def adapter_ref(self) -> str | None:
-        """The registry ref: ``"name@version"``, ``"name"``, or ``None`` for the bare base."""
-        if self.adapter is None:
-            return None
-        return self.adapter if self.version is None else adapter_key(self.adapter, self.version)
-
-    def __str__(self) -> str:
-        return self.text
-
-
 def _bad_ref(ref: object, why: str) -> InvalidModelRefError:
     return InvalidModelRefError(
         f"invalid model ref {ref!r}: {why} (expected 'base', 'base:adapter' or 'base:adapter@MAJOR.MINOR.PATCH')"
@@ -94,8 +59,9 @@ def _bad_ref(ref: object, why: str) -> InvalidModelRefError:
 def parse_model_ref(ref: str) -> ModelRef:
     """Parse ``"base"``, ``"base:adapter"`` or ``"base:adapter@x.y.z"`` into a :class:`ModelRef`.
 
-    The one parser of the grammar: the ``adapter@version`` tail is split by :func:`labcore.adapter.split_key`
-    and the version read by :func:`labcore.versions.parse_version`, as the registry does.
+    The one parser of the grammar: the ``adapter@version`` tail is cut by :func:`labcore.refs.adapter_ref_parts`
+    and the version read by :func:`labcore.versions.parse_version`, as the registry does. :class:`ModelRef`
+    lives in :mod:`labcore.refs` (a value type, imported without the router) and is re-exported here.
 
     >>> parse_model_ref("llama-3-8b:support-bot@2.1.0")
     ModelRef(base='llama-3-8b', adapter='support-bot', version='2.1.0')
@@ -119,7 +85,7 @@ def parse_model_ref(ref: str) -> ModelRef:
         raise _bad_ref(ref, "'@' in the base name")
     if ":" in rest:
         raise _bad_ref(ref, "more than one ':'")
-    adapter, version = split_key(rest)
+    adapter, version = adapter_ref_parts(rest)
     if not adapter:
         raise _bad_ref(ref, "empty adapter name")
     if version is not None and "@" in version:
@@ -138,9 +104,9 @@ class RouteDecision:
     """
 
     mode: str
-    adapter: str | None
+    adapter: AdapterKey | None
     cache_hit: bool | None
-    evicted: tuple[str, ...]
+    evicted: tuple[AdapterKey, ...]
     adapter_load_ms: float
     total_latency_ms: float
     ref: str = ""
@@ -155,7 +121,7 @@ class AdapterTier(Protocol):
 
     def access(self, adapter: Adapter, *, pin: bool = False) -> CacheAccess: ...
 
-    def unpin(self, key: str) -> None: ...
+    def unpin(self, key: AdapterKey) -> None: ...
 
 
 class _Plan:

@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from .cache import EvictionPolicy, LruPolicy
 from .engines import VLLM_ENGINE, lora_slot_bytes
 from .model_config import ModelConfig
+from .refs import AdapterKey
 from ._validate import count, flag, instance, number, text
 
 __all__ = ["LEFT_OUT", "BASE_SLOT", "SlotRequest", "SlotOutcome", "SlotScheduler", "max_pinned",
@@ -80,9 +81,16 @@ def max_pinned(max_slots: int) -> int:
     return count("max_slots", max_slots) - 1
 
 
+def _adapter_label(name: str, value: object) -> AdapterKey | str:
+    """Return ``value`` if it names an adapter: its key, or a non-empty label."""
+    return value if isinstance(value, AdapterKey) else text(name, value)
+
+
 @dataclass(frozen=True, slots=True)
 class SlotRequest:
-    """One request: an id, when it arrives, the adapter key it needs (``None``: the bare base) and its length.
+    """One request: an id, when it arrives, the adapter it needs (``None``: the bare base) and its length.
+
+    ``adapter`` is the adapter's key (an :class:`labcore.refs.AdapterKey`), or any non-empty label.
 
     >>> SlotRequest(0, 5.0, "support-bot@1.0.0", output_tokens=0)
     Traceback (most recent call last):
@@ -92,14 +100,14 @@ class SlotRequest:
 
     id: int
     arrival_ms: float
-    adapter: str | None
+    adapter: AdapterKey | str | None
     output_tokens: int = 256
 
     def __post_init__(self) -> None:
         count("request id", self.id, minimum=0)
         object.__setattr__(self, "arrival_ms", number("arrival_ms", self.arrival_ms, inclusive=True))
         if self.adapter is not None:
-            text("adapter", self.adapter)
+            _adapter_label("adapter", self.adapter)
         count("output_tokens", self.output_tokens)
 
 
@@ -168,7 +176,7 @@ class SlotScheduler:
         self.prefill_ms = number("prefill_ms", prefill_ms, inclusive=True)
         self.decode_ms_per_token = number("decode_ms_per_token", decode_ms_per_token, inclusive=True)
         self.load_ms = number("load_ms", load_ms, inclusive=True)
-        pins = tuple(text("each pinned adapter", p) for p in instance("pinned", tuple(pinned), tuple))
+        pins = tuple(_adapter_label("each pinned adapter", p) for p in instance("pinned", tuple(pinned), tuple))
         if len(set(pins)) != len(pins):
             raise ValueError(f"pinned adapters must be distinct, got {list(pins)}")
         if len(pins) > max_pinned(self.max_slots):

@@ -16,7 +16,7 @@ evicts is *spilled* to the host tier, so when it comes back it pays only the PCI
 >>> tiers = TieredCache(gpu_budget_mb=16, host_budget_mb=64)
 >>> [round(tiers.access(x).load_ms, 2) for x in (a, b, a)]   # storage+PCIe, storage+PCIe, PCIe only
 [67.55, 67.55, 0.77]
->>> tiers.gpu.resident, tiers.host.resident, tiers.spills
+>>> [str(k) for k in tiers.gpu.resident], [str(k) for k in tiers.host.resident], tiers.spills
 (['a@1.0.0'], ['a@1.0.0', 'b@1.0.0'], 2)
 """
 
@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from .adapter import Adapter
 from .cache import AdapterCache, CacheAccess, CacheStats
 from .errors import AdapterTooLargeError
+from .refs import AdapterKey
 from .links import OBJECT_STORE, PCIE4_X16, Link, serial
 from ._validate import instance, number, text
 
@@ -108,7 +109,7 @@ class TieredCache:
         self.host_hits = 0
         self.storage_loads = 0
         self.spills = 0
-        self._known: dict[str, Adapter] = {}
+        self._known: dict[AdapterKey, Adapter] = {}
 
     def access(self, adapter: Adapter, *, pin: bool = False) -> CacheAccess:
         """Make ``adapter`` GPU-resident; return the GPU evictions and the load time paid.
@@ -148,15 +149,15 @@ class TieredCache:
         """Return the worst-case load time: storage fetch plus PCIe copy."""
         return self.host.transfer_ms(adapter) + self.gpu.transfer_ms(adapter)
 
-    def pin(self, key: str) -> None:
+    def pin(self, key: AdapterKey) -> None:
         """Pin a GPU-resident adapter (see ``AdapterCache.pin``)."""
         self.gpu.pin(key)
 
-    def unpin(self, key: str) -> None:
+    def unpin(self, key: AdapterKey) -> None:
         """Release one GPU pin."""
         self.gpu.unpin(key)
 
-    def pin_count(self, key: str) -> int:
+    def pin_count(self, key: AdapterKey) -> int:
         """Return the GPU pin count of ``key``."""
         return self.gpu.pin_count(key)
 
@@ -186,17 +187,17 @@ class TieredCache:
         return self.gpu.misses
 
     @property
-    def eviction_log(self) -> list[str]:
+    def eviction_log(self) -> list[AdapterKey]:
         """The GPU tier's evictions (each one was spilled to the host tier)."""
         return self.gpu.eviction_log
 
     @property
-    def resident(self) -> list[str]:
+    def resident(self) -> list[AdapterKey]:
         """GPU-resident keys, least recently used first."""
         return self.gpu.resident
 
     @property
-    def pinned(self) -> list[str]:
+    def pinned(self) -> list[AdapterKey]:
         """GPU keys pinned by in-flight requests."""
         return self.gpu.pinned
 

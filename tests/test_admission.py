@@ -10,6 +10,9 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from labcore import Adapter, AdapterCache, AdapterNotFoundError, AdapterRegistry, AdapterTooLargeError, MultiLoRARouter
 from labcore.admission import AdmissionController, AdmissionStats, QueueFullError
 from labcore.sim import single_replica_router
+from labcore.refs import AdapterKey
+
+K = AdapterKey.parse  # a key from its text, as a client writes it
 
 BASE = "llama-3-8b"
 
@@ -29,8 +32,8 @@ def test_an_in_flight_adapter_is_never_the_victim():
     gate.finish(gate.start(ref(2)).ticket)  # tenant-02 is used again, so tenant-01 is the LRU ...
     gate.finish(1)  # ... and tenant-02's first request finishes: only tenant-01 is pinned
     third = gate.start(ref(3))
-    assert third.decision.evicted == ("tenant-02@1.0.0",)  # LRU tenant-01 is in flight: skipped
-    assert gate.router.cache.pin_count("tenant-01@1.0.0") == 1 and a.decision is not None
+    assert third.decision.evicted == (K("tenant-02@1.0.0"),)  # LRU tenant-01 is in flight: skipped
+    assert gate.router.cache.pin_count(K("tenant-01@1.0.0")) == 1 and a.decision is not None
 
 
 def test_waits_in_fifo_order_and_is_admitted_when_room_frees():

@@ -3,6 +3,9 @@
 import pytest
 
 from labcore import Adapter, AdapterCache, AdapterInUseError, AdapterNotFoundError
+from labcore.refs import AdapterKey
+
+K = AdapterKey.parse  # a key from its text, as a client writes it
 
 
 def lora(name, vram_mb=16.0):
@@ -13,8 +16,8 @@ def test_pinned_adapter_is_skipped_by_eviction():
     cache = AdapterCache(32, 8.0)
     cache.access(lora("a"), pin=True)
     cache.access(lora("b"))
-    assert cache.access(lora("c")).evicted == ("b@1.0.0",)
-    assert cache.pinned == ["a@1.0.0"]
+    assert cache.access(lora("c")).evicted == (K("b@1.0.0"),)
+    assert cache.pinned == [K("a@1.0.0")]
 
 
 def test_only_pinned_residents_means_in_use_error_and_no_change():
@@ -31,22 +34,22 @@ def test_only_pinned_residents_means_in_use_error_and_no_change():
 def test_pins_nest_and_unpin_releases():
     cache = AdapterCache(16, 8.0)
     cache.access(lora("a"), pin=True)
-    cache.pin("a@1.0.0")
-    assert cache.pin_count("a@1.0.0") == 2
-    cache.unpin("a@1.0.0")
+    cache.pin(K("a@1.0.0"))
+    assert cache.pin_count(K("a@1.0.0")) == 2
+    cache.unpin(K("a@1.0.0"))
     with pytest.raises(AdapterInUseError):
         cache.access(lora("b"))
-    cache.unpin("a@1.0.0")
-    assert cache.access(lora("b")).evicted == ("a@1.0.0",)
+    cache.unpin(K("a@1.0.0"))
+    assert cache.access(lora("b")).evicted == (K("a@1.0.0"),)
 
 
 def test_pin_unknown_or_unpin_unpinned_is_an_error_naming_the_key():
     cache = AdapterCache(16, 8.0)
     with pytest.raises(AdapterNotFoundError, match="ghost@1.0.0"):
-        cache.pin("ghost@1.0.0")
+        cache.pin(K("ghost@1.0.0"))
     cache.access(lora("a"))
     with pytest.raises(AdapterNotFoundError, match="a@1.0.0"):
-        cache.unpin("a@1.0.0")
+        cache.unpin(K("a@1.0.0"))
 
 
 def test_fixed_load_overhead_is_added_to_every_miss():
@@ -82,4 +85,4 @@ def test_fifo_evicts_the_hot_adapter_that_lru_keeps():
         for _ in range(100):
             assert cache.access(lora("hot")).hit
         results[cls.__name__] = cache.access(lora("new")).evicted
-    assert results == {"AdapterCache": ("cold@1.0.0",), "FifoAdapterCache": ("hot@1.0.0",)}
+    assert results == {"AdapterCache": (K("cold@1.0.0"),), "FifoAdapterCache": (K("hot@1.0.0"),)}

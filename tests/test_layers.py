@@ -1,6 +1,6 @@
 """The layers of the house hold: no import runs up a layer (read from every module's own import statements).
 
-- the core (versions ... fleet, sizing, errors) imports nothing from the simulator or the presentation layer
+- the core (versions, refs ... fleet, sizing, errors) imports nothing from the simulator or the presentation layer
   (plots, panels, checks, quizzes) and nothing from coursebuild;
 - a mechanism (any labcore module outside ``sim/``, ``plots/``, ``panels/``, ``checks/``, ``quizzes/``, the package's
   ``__init__`` and its command line ``__main__``) imports
@@ -23,7 +23,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 LABCORE = ROOT / "labcore"
-CORE = ("versions", "sizing", "adapter", "registry", "cache", "router", "fleet", "errors")
+CORE = ("versions", "refs", "sizing", "adapter", "registry", "cache", "router", "fleet", "errors")
 PRESENTATION = ("plots", "panels", "checks", "quizzes", "chapters")
 #: the top of the house: the package's facade and its command line may import any layer
 APPLICATION = ("labcore", "labcore.__main__")

@@ -15,6 +15,9 @@ from labcore.prefix_cache import (
     PrefixLookup,
     prefix_key,
 )
+from labcore.refs import AdapterKey
+
+K = AdapterKey.parse  # a key from its text, as a client writes it
 
 
 def lora(name: str = "support-bot", version: str = "1.0.0", digest: str = "sha256:1111") -> Adapter:
@@ -24,8 +27,8 @@ def lora(name: str = "support-bot", version: str = "1.0.0", digest: str = "sha25
 @pytest.mark.parametrize("policy", KEY_POLICIES)
 def test_a_second_lookup_of_the_same_adapter_and_prefix_hits(policy):
     cache = PrefixCache(4, key_policy=policy)
-    assert cache.lookup(lora(), "p") == PrefixLookup(False, False, "support-bot@1.0.0", "sha256:1111")
-    assert cache.lookup(lora(), "p") == PrefixLookup(True, False, "support-bot@1.0.0", "sha256:1111")
+    assert cache.lookup(lora(), "p") == PrefixLookup(False, False, K("support-bot@1.0.0"), "sha256:1111")
+    assert cache.lookup(lora(), "p") == PrefixLookup(True, False, K("support-bot@1.0.0"), "sha256:1111")
     assert (cache.hits, cache.misses, cache.stale_hits, len(cache)) == (1, 1, 0, 1)
 
 
@@ -54,7 +57,7 @@ def test_least_recently_used_entries_are_evicted():
 
 def test_keys_and_bad_input():
     assert prefix_key(lora(), "p", key_policy=KEY_BY_NAME) == ("support-bot", "p")
-    assert prefix_key(lora(), "p", key_policy=KEY_BY_IDENTITY) == ("support-bot@1.0.0", "sha256:1111", "p")
+    assert prefix_key(lora(), "p", key_policy=KEY_BY_IDENTITY) == (K("support-bot@1.0.0"), "sha256:1111", "p")
     with pytest.raises(ValueError, match="unknown key policy 'lora_int_id'"):
         PrefixCache(4, key_policy="lora_int_id")
     with pytest.raises(ValueError, match="capacity_entries must be a positive int, got 0"):
@@ -100,7 +103,7 @@ def test_the_name_key_does_serve_stale_entries_after_a_same_name_replacement():
     """The test above is not vacuous: the name key fails the property on the simplest replacement."""
     cache = PrefixCache(4, key_policy=KEY_BY_NAME)
     cache.lookup(lora(), "p")
-    assert cache.lookup(lora(version="1.1.0"), "p").computed_with == "support-bot@1.0.0"
+    assert cache.lookup(lora(version="1.1.0"), "p").computed_with == K("support-bot@1.0.0")
 
 
 def test_the_quoted_report():

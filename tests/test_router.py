@@ -5,6 +5,9 @@ import threading
 import pytest
 
 from labcore import Adapter, AdapterCache, AdapterInUseError, AdapterRegistry, MultiLoRARouter, parse_model_ref
+from labcore.refs import AdapterKey
+
+K = AdapterKey.parse  # a key from its text, as a client writes it
 
 
 @pytest.fixture
@@ -34,7 +37,7 @@ def test_pinned_route_blocks_eviction_until_release(router):
         router.route("llama-3-8b:b")
     assert router.requests_by_mode["dynamic"] == 1  # the refused request is not counted
     router.release(held)
-    assert router.route("llama-3-8b:b").evicted == ("a@1.0.0",)
+    assert router.route("llama-3-8b:b").evicted == (K("a@1.0.0"),)
 
 
 def test_requests_are_counted_by_mode(router):
@@ -114,7 +117,7 @@ def test_route_many_stops_at_a_bad_ref_with_the_requests_before_it_counted():
         router.route_many(["llama-3-8b:t0", "llama-3-8b", "llama-3-8b:no-such"])
     assert raised.type.__name__ == "AdapterNotFoundError"
     assert router.requests_by_mode == {"base": 1, "dynamic": 1, "dedicated": 0}
-    assert router.cache.resident == ["t0@1.0.0"]
+    assert router.cache.resident == [K("t0@1.0.0")]
 
 
 def test_the_simulator_keeps_a_subclass_route():

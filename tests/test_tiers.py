@@ -13,6 +13,9 @@ from labcore import Adapter, AdapterInUseError, AdapterTooLargeError
 from labcore.sim import Workload, make_trace, simulate, single_replica_router
 from labcore.links import NVME, OBJECT_STORE, PCIE4_X16
 from labcore.tiers import TieredCache, single_tier_cache
+from labcore.refs import AdapterKey
+
+K = AdapterKey.parse  # a key from its text, as a client writes it
 
 
 def lora(name: str, mb: float = 16.0) -> Adapter:
@@ -26,7 +29,7 @@ def test_three_paths_cost_nothing_pcie_or_storage_plus_pcie():
     assert not cold.hit and math.isclose(cold.load_ms, NVME.transfer_ms(16) + PCIE4_X16.transfer_ms(16))
     assert tiers.access(a) == tiers.access(a) and tiers.access(a).load_ms == 0.0 and tiers.access(a).hit
     evicting = tiers.access(b)
-    assert evicting.evicted == ("a@1.0.0",)
+    assert evicting.evicted == (K("a@1.0.0"),)
     back = tiers.access(a)  # spilled to host: pays only the PCIe copy
     assert math.isclose(back.load_ms, PCIE4_X16.transfer_ms(16))
     s = tiers.stats()
@@ -38,11 +41,11 @@ def test_gpu_evictions_are_spilled_into_the_host_tier():
     tiers = TieredCache(gpu_budget_mb=32, host_budget_mb=48)
     for name in "abcd":
         tiers.access(lora(name))
-    assert tiers.resident == ["c@1.0.0", "d@1.0.0"]
-    assert tiers.eviction_log == ["a@1.0.0", "b@1.0.0"]
+    assert tiers.resident == [K("c@1.0.0"), K("d@1.0.0")]
+    assert tiers.eviction_log == [K("a@1.0.0"), K("b@1.0.0")]
     # The 48 MiB host tier keeps the spilled a and b; of the GPU-resident c and d only the newer
     # copy survives (c's copy is redundant while c is on the GPU, and would be re-spilled).
-    assert tiers.host.resident == ["a@1.0.0", "d@1.0.0", "b@1.0.0"]
+    assert tiers.host.resident == [K("a@1.0.0"), K("d@1.0.0"), K("b@1.0.0")]
     assert tiers.spills == 2
     assert tiers.access(lora("a")).load_ms == PCIE4_X16.transfer_ms(16)
 
@@ -54,8 +57,8 @@ def test_a_refused_access_changes_nothing_in_either_tier():
     with pytest.raises(AdapterInUseError):
         tiers.access(lora("b"))
     assert (tiers.gpu.resident, tiers.host.resident, repr(tiers), tiers.gpu.stats(), tiers.host.stats()) == before
-    tiers.unpin("a@1.0.0")
-    assert tiers.access(lora("b")).evicted == ("a@1.0.0",)
+    tiers.unpin(K("a@1.0.0"))
+    assert tiers.access(lora("b")).evicted == (K("a@1.0.0"),)
 
 
 def test_too_large_for_the_host_tier_is_refused_up_front():

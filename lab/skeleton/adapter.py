@@ -4,43 +4,22 @@
 
 """The ``Adapter`` record: one versioned LoRA, bound to the base checkpoint it was trained on.
 
-An adapter version is identified by its key, ``name@version``: the registry, the cache and the router
-all name it so. This module owns that key: :func:`adapter_key` builds it and :func:`split_key` splits
-it (or a bare name), so nothing else formats or splits the string.
+An adapter version is identified by its key, a :class:`labcore.refs.AdapterKey` (its name and parsed
+version, printed ``name@version``): the registry, the cache and the router all carry that value.
 
 >>> a = Adapter("support-bot", "2.1.0", "llama-3-8b", "sha256:aa11", rank=16, vram_mb=16.0)
->>> a.key, split_key(a.key), split_key("support-bot")
-('support-bot@2.1.0', ('support-bot', '2.1.0'), ('support-bot', None))
+>>> a.key, str(a.key)
+(AdapterKey(name='support-bot', version=(2, 1, 0)), 'support-bot@2.1.0')
 """
 from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 from .errors import InvalidAdapterError
+from .refs import REF_SEPARATORS, AdapterKey
 from .versions import Version, parse_version
 from ._validate import count, flag, number, text
 _count = count
-__all__ = ['Adapter', 'REF_SEPARATORS', 'adapter_key', 'split_key', 'tenant_adapters']
-REF_SEPARATORS = (':', '@')
-_KEY_SEPARATOR = REF_SEPARATORS[1]
-
-def adapter_key(name: str, version: str) -> str:
-    """Return the key of adapter ``name`` at ``version``: ``"name@version"``.
-
-    >>> adapter_key("support-bot", "2.1.0")
-    'support-bot@2.1.0'
-    """
-    raise NotImplementedError('TODO(lab): implement adapter.adapter_key: Return the key of adapter ``name`` at ``version``: ``"name@version"``.')
-
-def split_key(ref: str) -> tuple[str, str | None]:
-    """Split an adapter ref, ``"name@version"`` or ``"name"``, into the name and the version text (``None`` if none).
-
-    The version text is not parsed here (:func:`labcore.versions.parse_version` is its one parser);
-    ``"name@"`` gives an empty version, which that parser refuses.
-
-    >>> split_key("support-bot@2.1.0"), split_key("support-bot"), split_key("support-bot@")
-    (('support-bot', '2.1.0'), ('support-bot', None), ('support-bot', ''))
-    """
-    raise NotImplementedError('TODO(lab): implement adapter.split_key: Split an adapter ref, ``"name@version"`` or ``"name"``, into the name and the version text (``None`` if none).')
+__all__ = ['Adapter', 'tenant_adapters']
 
 @dataclass(frozen=True, slots=True)
 class Adapter:
@@ -61,7 +40,7 @@ class Adapter:
     rank: int
     vram_mb: float
     merged: bool = False
-    key: str = field(init=False, repr=False, compare=False)
+    key: AdapterKey = field(init=False, repr=False, compare=False)
     semver: Version = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -70,7 +49,7 @@ class Adapter:
 def tenant_adapters(count: int, *, vram_mb: float=16.0, rank: int=16, base_model: str='llama-3-8b', base_digest: str='sha256:llama-3-8b-demo', version: str='1.0.0', prefix: str='tenant') -> list[Adapter]:
     """Make ``count`` same-sized adapters, one per tenant, named ``tenant-01``, ``tenant-02``, ...
 
-    >>> [a.key for a in tenant_adapters(2)]
+    >>> [str(a.key) for a in tenant_adapters(2)]
     ['tenant-01@1.0.0', 'tenant-02@1.0.0']
     """
     raise NotImplementedError('TODO(lab): implement adapter.tenant_adapters: Make ``count`` same-sized adapters, one per tenant, named ``tenant-01``, ``tenant-02``, ...')

@@ -13,10 +13,12 @@ refuses an adapter that could never fit, and keeps ``used_mb <= budget_mb`` afte
 >>> cache = AdapterCache(vram_budget_mb=32, transfer_mb_per_ms=8.0)   # room for two; 8 GB/s ≈ 8 MiB/ms
 >>> cache.access(lora("a")), cache.access(lora("b")).hit, cache.access(lora("a")).hit
 (CacheAccess(hit=False, evicted=(), load_ms=2.0), False, True)
->>> cache.access(lora("c"))           # "b" is the least recently used, so it goes
-CacheAccess(hit=False, evicted=('b@1.0.0',), load_ms=2.0)
->>> cache.resident, cache.used_mb, (cache.hits, cache.misses)
+>>> [str(key) for key in cache.access(lora("c")).evicted]   # "b" is the least recently used, so it goes
+['b@1.0.0']
+>>> [str(key) for key in cache.resident], cache.used_mb, (cache.hits, cache.misses)
 (['a@1.0.0', 'c@1.0.0'], 32.0, (1, 3))
+
+Keys are values (:class:`labcore.refs.AdapterKey`), printed as their text ``name@version``.
 
 The bare cache is not thread-safe; ``MultiLoRARouter`` guards the cache it drives with a lock.
 """
@@ -26,6 +28,7 @@ from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 from .adapter import Adapter
 from .errors import AdapterInUseError, AdapterNotFoundError, AdapterTooLargeError
+from .refs import AdapterKey
 from ._validate import number
 __all__ = ['AdapterCache', 'FifoAdapterCache', 'CacheAccess', 'CacheStats', 'EvictionPolicy', 'LruPolicy', 'FifoPolicy']
 
@@ -101,7 +104,7 @@ class FifoPolicy(EvictionPolicy):
 class CacheAccess:
     """What one ``access`` did: hit or miss, which keys it evicted (in order) and the load time paid."""
     hit: bool
-    evicted: tuple[str, ...]
+    evicted: tuple[AdapterKey, ...]
     load_ms: float
 
 @dataclass(frozen=True, slots=True)
@@ -150,20 +153,20 @@ class AdapterCache:
         """
         raise NotImplementedError('TODO(lab): implement cache.AdapterCache.transfer_ms: Return the time to load ``adapter`` into this tier: fixed overhead plus bytes over bandwidth.')
 
-    def pin(self, key: str) -> None:
-        """Protect a resident adapter from eviction while a request uses it (pins nest)."""
-        raise NotImplementedError('TODO(lab): implement cache.AdapterCache.pin: Protect a resident adapter from eviction while a request uses it (pins nest).')
+    def pin(self, key: AdapterKey | Adapter) -> None:
+        """Protect a resident adapter (given by its key or itself) from eviction while a request uses it (pins nest)."""
+        raise NotImplementedError('TODO(lab): implement cache.AdapterCache.pin: Protect a resident adapter (given by its key or itself) from eviction while a request uses it (pins nest).')
 
-    def unpin(self, key: str) -> None:
+    def unpin(self, key: AdapterKey | Adapter) -> None:
         """Release one pin taken by :meth:`pin` or ``access(..., pin=True)``."""
         raise NotImplementedError('TODO(lab): implement cache.AdapterCache.unpin: Release one pin taken by :meth:`pin` or ``access(..., pin=True)``.')
 
-    def pin_count(self, key: str) -> int:
+    def pin_count(self, key: AdapterKey | Adapter) -> int:
         """Return how many in-flight requests pin ``key`` (0 if none)."""
         raise NotImplementedError('TODO(lab): implement cache.AdapterCache.pin_count: Return how many in-flight requests pin ``key`` (0 if none).')
 
     @property
-    def pinned(self) -> list[str]:
+    def pinned(self) -> list[AdapterKey]:
         """Keys with at least one pin, in the policy's order (least recently used first under LRU)."""
         raise NotImplementedError("TODO(lab): implement cache.AdapterCache.pinned: Keys with at least one pin, in the policy's order (least recently used first under LRU).")
 
@@ -173,7 +176,7 @@ class AdapterCache:
         raise NotImplementedError('TODO(lab): implement cache.AdapterCache.free_mb: VRAM left in the budget.')
 
     @property
-    def resident(self) -> list[str]:
+    def resident(self) -> list[AdapterKey]:
         """Resident keys in the policy's order, the next victim first (least to most recently used under LRU)."""
         raise NotImplementedError("TODO(lab): implement cache.AdapterCache.resident: Resident keys in the policy's order, the next victim first (least to most recently used under LRU).")
 
@@ -199,7 +202,7 @@ class FifoAdapterCache(AdapterCache):
     >>> hot, cold, new = tenant_adapters(3)
     >>> fifo = FifoAdapterCache(32, 8.0)
     >>> _ = fifo.access(hot), fifo.access(cold), fifo.access(hot)
-    >>> fifo.access(new).evicted          # LRU would have evicted tenant-02
-    ('tenant-01@1.0.0',)
+    >>> [str(key) for key in fifo.access(new).evicted]          # LRU would have evicted tenant-02
+    ['tenant-01@1.0.0']
     """
     policy_class = FifoPolicy

@@ -27,9 +27,10 @@ import threading
 from collections.abc import Iterator
 from dataclasses import fields
 from pathlib import Path
-from .adapter import Adapter, adapter_key, split_key
+from .adapter import Adapter
 from .errors import AdapterNotFoundError, BaseDigestMismatchError, LabcoreError, RegistryFileError, UnknownBaseError, VersionExistsError
-from .versions import Version, format_version, parse_version
+from .refs import AdapterKey, parse_adapter_ref
+from .versions import Version
 from ._validate import instance, text
 __all__ = ['AdapterRegistry', 'REGISTRY_FORMAT']
 REGISTRY_FORMAT = 'labcore.registry/1'
@@ -73,15 +74,15 @@ class AdapterRegistry:
         """Add an adapter version after checking its base is declared and its digest matches."""
         raise NotImplementedError('TODO(lab): implement registry.AdapterRegistry.register: Add an adapter version after checking its base is declared and its digest matches.')
 
-    def resolve(self, ref: str) -> Adapter:
-        """Return the adapter for ``"name"`` (highest semver) or ``"name@x.y.z"`` (exactly that version).
+    def resolve(self, ref: str | AdapterKey) -> Adapter:
+        """Return the adapter for a key, ``"name"`` (highest semver) or ``"name@x.y.z"`` (exactly that version).
 
         >>> AdapterRegistry().resolve("support-bot@2.1.0")
         Traceback (most recent call last):
         ...
         labcore.errors.AdapterNotFoundError: no adapter named 'support-bot' is registered; known adapters: []
         """
-        raise NotImplementedError('TODO(lab): implement registry.AdapterRegistry.resolve: Return the adapter for ``"name"`` (highest semver) or ``"name@x.y.z"`` (exactly that version).')
+        raise NotImplementedError('TODO(lab): implement registry.AdapterRegistry.resolve: Return the adapter for a key, ``"name"`` (highest semver) or ``"name@x.y.z"`` (exactly that version).')
 
     def find(self, name: str, semver: Version | None=None) -> Adapter:
         """Return adapter ``name`` at the parsed version ``semver``, or its highest version if ``None``.

@@ -17,7 +17,7 @@ Three modes:
 >>> reg.register(Adapter("support-bot", "2.1.0", "llama-3-8b", "sha256:1111", rank=16, vram_mb=16.0))
 >>> router = MultiLoRARouter(reg, AdapterCache(1024, 8.0), "llama-3-8b", base_latency_ms=40.0, dynamic_overhead=0.05)
 >>> d = router.route("llama-3-8b:support-bot@2.1.0")
->>> d.mode, d.adapter, d.cache_hit, d.adapter_load_ms, d.total_latency_ms
+>>> d.mode, str(d.adapter), d.cache_hit, d.adapter_load_ms, d.total_latency_ms
 ('dynamic', 'support-bot@2.1.0', False, 2.0, 44.0)
 >>> router.route("llama-3-8b:support-bot").cache_hit      # unpinned: latest version, now resident
 True
@@ -25,13 +25,13 @@ True
 from __future__ import annotations
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
-from .adapter import REF_SEPARATORS, Adapter, adapter_key, split_key
+from .adapter import Adapter
 from .cache import CacheAccess
 from .errors import InvalidModelRefError, InvalidVersionError, WrongBaseError
+from .refs import AdapterKey, ModelRef, adapter_ref_parts
 from .registry import AdapterRegistry
-from .versions import Version, parse_version
 from ._validate import number, text
 __all__ = ['MODE_BASE', 'MODE_DYNAMIC', 'MODE_DEDICATED', 'MODES', 'ModelRef', 'parse_model_ref', 'RouteDecision', 'MultiLoRARouter']
 MODE_BASE = 'base'
@@ -39,35 +39,12 @@ MODE_DYNAMIC = 'dynamic'
 MODE_DEDICATED = 'dedicated'
 MODES = (MODE_BASE, MODE_DYNAMIC, MODE_DEDICATED)
 
-@dataclass(frozen=True, slots=True)
-class ModelRef:
-    """A parsed ``base[:adapter[@version]]`` reference, carrying its version parsed once (``semver``).
-
-    >>> ModelRef("llama-3-8b", "support-bot", "2.1.0").semver
-    (2, 1, 0)
-    """
-    base: str
-    adapter: str | None = None
-    version: str | None = None
-    semver: Version | None = field(init=False, repr=False, compare=False)
-    text: str = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        raise NotImplementedError('TODO(lab): implement router.ModelRef.__post_init__: see what tests/contract/test_router.py asks of it')
-
-    @property
-    def adapter_ref(self) -> str | None:
-        """The registry ref: ``"name@version"``, ``"name"``, or ``None`` for the bare base."""
-        raise NotImplementedError('TODO(lab): implement router.ModelRef.adapter_ref: The registry ref: ``"name@version"``, ``"name"``, or ``None`` for the bare base.')
-
-    def __str__(self) -> str:
-        raise NotImplementedError('TODO(lab): implement router.ModelRef.__str__: see what tests/contract/test_router.py asks of it')
-
 def parse_model_ref(ref: str) -> ModelRef:
     """Parse ``"base"``, ``"base:adapter"`` or ``"base:adapter@x.y.z"`` into a :class:`ModelRef`.
 
-    The one parser of the grammar: the ``adapter@version`` tail is split by :func:`labcore.adapter.split_key`
-    and the version read by :func:`labcore.versions.parse_version`, as the registry does.
+    The one parser of the grammar: the ``adapter@version`` tail is cut by :func:`labcore.refs.adapter_ref_parts`
+    and the version read by :func:`labcore.versions.parse_version`, as the registry does. :class:`ModelRef`
+    lives in :mod:`labcore.refs` (a value type, imported without the router) and is re-exported here.
 
     >>> parse_model_ref("llama-3-8b:support-bot@2.1.0")
     ModelRef(base='llama-3-8b', adapter='support-bot', version='2.1.0')
@@ -85,9 +62,9 @@ class RouteDecision:
     ``total_latency_ms = base_latency_ms + overhead_ms + adapter_load_ms``.
     """
     mode: str
-    adapter: str | None
+    adapter: AdapterKey | None
     cache_hit: bool | None
-    evicted: tuple[str, ...]
+    evicted: tuple[AdapterKey, ...]
     adapter_load_ms: float
     total_latency_ms: float
     ref: str = ''
@@ -102,7 +79,7 @@ class AdapterTier(Protocol):
     def access(self, adapter: Adapter, *, pin: bool=False) -> CacheAccess:
         raise NotImplementedError('TODO(lab): implement router.AdapterTier.access: see what tests/contract/test_router.py asks of it')
 
-    def unpin(self, key: str) -> None:
+    def unpin(self, key: AdapterKey) -> None:
         raise NotImplementedError('TODO(lab): implement router.AdapterTier.unpin: see what tests/contract/test_router.py asks of it')
 
 class MultiLoRARouter:

@@ -2,7 +2,7 @@
 # Work in your own copy, lab/mine/ (never here in lab/skeleton/): write every TODO(lab), then run the contract
 # suite on it (the lab notebook, or LAB_MODULE=lab.mine pytest tests/contract).
 
-"""Strict semantic versions: ``MAJOR.MINOR.PATCH`` parsed into a tuple that sorts correctly.
+"""Strict semantic versions: ``MAJOR.MINOR.PATCH`` parsed into a :class:`Version`, a tuple that sorts correctly.
 
 A string sort puts ``"1.10.0"`` before ``"1.9.0"``; a router that picks "the latest" by
 string would send every unpinned request to a stale adapter. Parsing first fixes that.
@@ -13,12 +13,27 @@ string would send every unpinned request to a stale adapter. Parsing first fixes
 from __future__ import annotations
 from .errors import InvalidVersionError
 __all__ = ['Version', 'parse_version', 'format_version']
-Version = tuple[int, int, int]
+
+class Version(tuple):
+    """A parsed version: the tuple ``(MAJOR, MINOR, PATCH)`` (so it sorts as semver) that prints as its text.
+
+    A plain tuple of three ints is the same version (equal, same hash): ``Version((1, 10, 0))``.
+
+    >>> v = Version((1, 10, 0))
+    >>> str(v), v == (1, 10, 0), v > Version((1, 9, 0))
+    ('1.10.0', True, True)
+    """
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        """Return the canonical text, ``"MAJOR.MINOR.PATCH"`` (what :func:`format_version` gives)."""
+        raise NotImplementedError('TODO(lab): implement versions.Version.__str__: Return the canonical text, ``"MAJOR.MINOR.PATCH"`` (what :func:`format_version` gives).')
 _DIGITS = frozenset('0123456789')
 
 def parse_version(text: str) -> Version:
     """Parse strict semver ``MAJOR.MINOR.PATCH`` into a comparable tuple of ints.
 
+    The tuple is a :class:`Version`, which prints as its text.
     No ``v`` prefix, no pre-release or build suffix, no leading zeros, no whitespace.
 
     >>> parse_version("1.10.0")
@@ -32,7 +47,7 @@ def parse_version(text: str) -> Version:
     """
     raise NotImplementedError('TODO(lab): implement versions.parse_version: Parse strict semver ``MAJOR.MINOR.PATCH`` into a comparable tuple of ints.')
 
-def format_version(version: Version) -> str:
+def format_version(version: tuple[int, int, int]) -> str:
     """Format a version tuple back into its canonical string.
 
     >>> format_version((2, 1, 0))

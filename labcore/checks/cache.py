@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..adapter import Adapter, split_key
+from ..adapter import Adapter
 from ..cache import AdapterCache, FifoAdapterCache
 from ..capacity import COURSE_ADAPTER_MB
 from ..links import LAB_HOST_TO_GPU
@@ -34,7 +34,7 @@ def _evictions(cache_cls: Any, sequence: Sequence[str], slots: int) -> list[str]
     cache = cache_cls(16.0 * slots, LAB_HOST_TO_GPU.mb_per_ms)
     for name in sequence:
         cache.access(Adapter(name, "1.0.0", "llama-3-8b", "sha256:1111", rank=16, vram_mb=16.0))
-    return [split_key(key)[0] for key in cache.eviction_log]
+    return [key.name for key in cache.eviction_log]
 
 
 def rule_lru_evictions(*, sequence: Sequence[str] = EVICTION_EXERCISE, slots: int = 2) -> ListRule:

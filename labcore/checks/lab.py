@@ -82,8 +82,13 @@ def lru_case(lab: Implementation) -> tuple[str, ...]:
     """Run the core of the suite's ``test_cache_evicts_least_recently_used_not_oldest_inserted`` on ``lab``.
 
     Room for two 16 MiB adapters: ``hot`` is loaded first and then used a thousand times, ``cold`` is loaded once;
-    return what loading ``new`` evicts. The test passes only on ``('cold@1.0.0',)``.
+    return what loading ``new`` evicts, as the page shows the keys. The test passes only on ``('cold@1.0.0',)``.
     """
+    return tuple(str(key) for key in _lru_case_keys(lab))
+
+
+def _lru_case_keys(lab: Implementation) -> tuple[Any, ...]:
+    """The keys :func:`lru_case` evicts, as ``lab`` carries them (its own ``AdapterKey`` values)."""
     cache = lab.get("AdapterCache")(32.0, LAB_HOST_TO_GPU.mb_per_ms)
     hot, cold, new = (lab.get("Adapter")(n, "1.0.0", "llama-3-8b", "sha256:9f2c4e", 16, 16.0, False)
                       for n in ("hot", "cold", "new"))
@@ -94,10 +99,6 @@ def lru_case(lab: Implementation) -> tuple[str, ...]:
     return tuple(cache.access(new).evicted)
 
 
-def _name(answer: Any) -> str:
-    return str(answer).split("@")[0].strip().strip("'\"").lower()
-
-
 def rule_lru_case_evicts(*, mistake: str = "cache-without-refresh") -> ChoiceRule:
     """Grade a prediction of which adapter :func:`lru_case` evicts on the lab with ``mistake``.
 
@@ -106,8 +107,8 @@ def rule_lru_case_evicts(*, mistake: str = "cache-without-refresh") -> ChoiceRul
     >>> print(grade_lru_case_evicts("cold").message)
     ✗ 'cold' is what the reference evicts, and what the test asserts; this cache never moves hot to the back of the line, however often it hits, so hot is still the oldest entry.
     """
-    evicted = _name(lru_case(mistaken_lab(mistake))[0])
-    reference = _name(lru_case(implementation("reference"))[0])
+    evicted = _lru_case_keys(mistaken_lab(mistake))[0].name
+    reference = _lru_case_keys(implementation("reference"))[0].name
     messages = {
         "new": "✗ 'new' is the adapter being loaded; to make room for it one of the two resident adapters must leave.",
         "nothing": "✗ The cache has room for two 16 MiB adapters (32 MiB) and holds two, so loading a third must "

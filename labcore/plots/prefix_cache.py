@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..adapter import split_key
 from .offline import needs_matplotlib
 from .style import GREY, OKABE_ITO, _axes, set_axis_units
 
@@ -41,14 +40,14 @@ def plot_stale_hits(runs: Mapping[str, Any], *, ax: Axes | None = None) -> Figur
         ax.step(xs, ys, where="post", linewidth=2, color=KEY_POLICY_COLORS.get(policy, GREY),
                 label=f"keyed by {policy}: {run.stale_hits:,} stale")
     ax.axvline(first.replace_at_ms / 1000, color=OKABE_ITO["black"], linestyle="--", linewidth=1,
-               label=f"{first.replaced} replaced by {split_key(first.replaced_with)[1]}")
+               label=f"{first.replaced} replaced by {first.replaced_with.version}")
     ax.set_xlim(0, end_s)
     top = max(1, max(r.stale_hits for r in runs.values()))
     ax.set_ylim(-0.02 * top, top * 1.15)  # a line at zero stays visible above the axis
     set_axis_units(ax, x=("Simulated time", "s"), y=("Stale prefix hits so far", "requests"))
     ax.legend(loc="upper left", fontsize=9)
     worst = max(runs.values(), key=lambda r: r.stale_hits)
-    name = split_key(worst.replaced)[0]
+    name = worst.replaced.name
     if worst.stale_hits == worst.after_requests:
         ax.set_title(f"Keyed by name, all {worst.after_requests:,} {name} requests after the swap\ngot prefixes computed with the old weights")
     else:

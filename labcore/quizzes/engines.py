@@ -42,7 +42,7 @@ def engines_quiz() -> Quiz:
                     "No: that would answer with the wrong model; the request waits."))),
         MultipleChoice(
             f"A prefix cache keyed by adapter name served {stale.stale_hits} stale prefixes after "
-            f"{stale.replaced.partition('@')[0]} was replaced under its name. What key makes a stale hit impossible?",
+            f"{stale.replaced.name} was replaced under its name. What key makes a stale hit impossible?",
             (Choice("name@version plus the digest of the base checkpoint", True,
                     "Right: an entry computed under another version or base has another key, so it can only miss."),
              Choice("The adapter name plus a time-to-live on each entry", False,

@@ -45,13 +45,13 @@ def registry_quiz() -> Quiz:
         by_string: f"Right: max() compares strings character by character, so '{by_string}' beats the others at its "
                    f"first differing character, and unpinned traffic is served an old adapter. The registry's semver "
                    f"order answers {by_semver}.",
-        by_semver: f"That is semver's answer (parse_version gives {parse_version(by_semver)}), what the registry's "
+        by_semver: f"That is semver's answer (parse_version gives {parse_version(by_semver)!r}), what the registry's "
                    f"resolve returns; max() on strings compares '{by_semver[0]}' with '{by_string[0]}' first.",
     }
     for version in PUBLISHED:
         feedback.setdefault(version, f"No: character by character, '{version}' loses to '{by_string}' at their first "
-                                     f"differing character, though as numbers {parse_version(version)} > "
-                                     f"{parse_version(by_string)}.")
+                                     f"differing character, though as numbers {parse_version(version)!r} > "
+                                     f"{parse_version(by_string)!r}.")
     t = release_timeline(MINOR_RELEASES)
     weeks = len(t.versions)
     stale_pct = 100 * t.stale_share

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ..adapter import Adapter, tenant_adapters
 from ..popularity import zipf_weights
-from ..router import ModelRef
+from ..refs import ModelRef
 from .._validate import count, fraction, instance, number, text
 
 __all__ = ["DEFAULT_BASE", "DEFAULT_BASE_DIGEST", "Join", "Workload", "zipf_weights", "Trace", "make_trace"]

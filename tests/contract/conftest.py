@@ -67,6 +67,16 @@ def make(lab):
 
 
 @pytest.fixture
+def key(lab):
+    """``key("support-bot@2.1.0")``: the adapter key value an implementation carries, read from its text.
+
+    The cache, the eviction log and the router's decisions carry keys (``lab.AdapterKey``), not strings; a key
+    prints as its text, so ``str(key("a@1.0.0")) == "a@1.0.0"``.
+    """
+    return lab.AdapterKey.parse
+
+
+@pytest.fixture
 def registry(lab):
     """A registry serving ``llama-3-8b`` at DIGEST."""
     reg = lab.AdapterRegistry()

@@ -1,4 +1,4 @@
-"""Contract: Adapter is a frozen, hashable, validated record keyed name@version."""
+"""Contract: Adapter is a frozen, hashable, validated record keyed by its name and parsed version (name@version)."""
 
 import dataclasses
 import string
@@ -9,8 +9,10 @@ from hypothesis import given, strategies as st
 from .conftest import BASE, DIGEST
 
 
-def test_adapter_key_is_name_at_version(make):
-    assert make("support-bot", "2.1.0").key == "support-bot@2.1.0"
+def test_adapter_key_is_name_at_version(lab, make):
+    key = make("support-bot", "2.1.0").key
+    assert key == lab.AdapterKey("support-bot", (2, 1, 0)), "Adapter.key is the value AdapterKey(name, parsed version)"
+    assert str(key) == "support-bot@2.1.0" and (key.name, key.version) == ("support-bot", (2, 1, 0))
 
 
 def test_adapter_is_frozen(make):

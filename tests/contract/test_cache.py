@@ -32,7 +32,7 @@ def test_miss_pays_size_over_bandwidth_and_hit_pays_nothing(lab, make):
     assert cache.transfer_ms(lora(make, "b", vram_mb=4.0)) == 0.5
 
 
-def test_cache_evicts_least_recently_used_not_oldest_inserted(lab, make):
+def test_cache_evicts_least_recently_used_not_oldest_inserted(lab, make, key):
     # "hot" is inserted first but used constantly; "cold" is inserted later and never touched again.
     # LRU must evict "cold"; FIFO would evict "hot", the adapter serving most of the traffic.
     cache = lab.AdapterCache(32, 8.0)
@@ -42,7 +42,7 @@ def test_cache_evicts_least_recently_used_not_oldest_inserted(lab, make):
     for _ in range(1000):
         assert cache.access(hot).hit
     access = cache.access(new)
-    assert access.evicted == ("cold@1.0.0",)
+    assert access.evicted == (key("cold@1.0.0"),)
     assert hot in cache and new in cache and cold not in cache
 
 
@@ -59,23 +59,23 @@ def test_cache_never_exceeds_budget(lab, make):
     assert cache.misses > 0 and len(cache.eviction_log) > 0
 
 
-def test_evicted_keys_come_in_order_and_are_logged(lab, make):
+def test_evicted_keys_come_in_order_and_are_logged(lab, make, key):
     cache = lab.AdapterCache(48, 8.0)
     for name in ["a", "b", "c"]:
         cache.access(lora(make, name))
     access = cache.access(lora(make, "big", vram_mb=40.0))
-    assert access.evicted == ("a@1.0.0", "b@1.0.0", "c@1.0.0")
-    assert cache.eviction_log == ["a@1.0.0", "b@1.0.0", "c@1.0.0"]
+    assert access.evicted == (key("a@1.0.0"), key("b@1.0.0"), key("c@1.0.0"))
+    assert cache.eviction_log == [key("a@1.0.0"), key("b@1.0.0"), key("c@1.0.0")]
     cache.access(lora(make, "a"))
-    assert cache.eviction_log == ["a@1.0.0", "b@1.0.0", "c@1.0.0", "big@1.0.0"]
+    assert cache.eviction_log == [key("a@1.0.0"), key("b@1.0.0"), key("c@1.0.0"), key("big@1.0.0")]
 
 
-def test_evicts_only_as_many_as_needed(lab, make):
+def test_evicts_only_as_many_as_needed(lab, make, key):
     cache = lab.AdapterCache(48, 8.0)
     for name in ["a", "b", "c"]:
         cache.access(lora(make, name))
-    assert cache.access(lora(make, "d", vram_mb=20.0)).evicted == ("a@1.0.0", "b@1.0.0")
-    assert cache.resident == ["c@1.0.0", "d@1.0.0"]
+    assert cache.access(lora(make, "d", vram_mb=20.0)).evicted == (key("a@1.0.0"), key("b@1.0.0"))
+    assert cache.resident == [key("c@1.0.0"), key("d@1.0.0")]
 
 
 def test_adapter_bigger_than_budget_fails_fast_and_changes_nothing(lab, make):
@@ -88,27 +88,27 @@ def test_adapter_bigger_than_budget_fails_fast_and_changes_nothing(lab, make):
     assert (cache.resident, cache.used_mb, cache.hits, cache.misses, list(cache.eviction_log)) == before
 
 
-def test_adapter_exactly_the_budget_fits(lab, make):
+def test_adapter_exactly_the_budget_fits(lab, make, key):
     cache = lab.AdapterCache(32, 8.0)
     cache.access(lora(make, "a"))
     access = cache.access(lora(make, "whole", vram_mb=32.0))
-    assert access.evicted == ("a@1.0.0",) and cache.used_mb == 32.0 and cache.free_mb == 0.0
+    assert access.evicted == (key("a@1.0.0"),) and cache.used_mb == 32.0 and cache.free_mb == 0.0
 
 
-def test_resident_is_least_to_most_recently_used(lab, make):
+def test_resident_is_least_to_most_recently_used(lab, make, key):
     cache = lab.AdapterCache(64, 8.0)
     for name in ["a", "b", "c"]:
         cache.access(lora(make, name))
     cache.access(lora(make, "a"))
-    assert cache.resident == ["b@1.0.0", "c@1.0.0", "a@1.0.0"]
+    assert cache.resident == [key("b@1.0.0"), key("c@1.0.0"), key("a@1.0.0")]
 
 
-def test_contains_accepts_adapter_or_key_and_len_counts(lab, make):
+def test_contains_accepts_adapter_or_key_and_len_counts(lab, make, key):
     cache = lab.AdapterCache(64, 8.0)
     a = lora(make, "a")
     assert a not in cache and len(cache) == 0
     cache.access(a)
-    assert a in cache and "a@1.0.0" in cache and "b@1.0.0" not in cache and len(cache) == 1
+    assert a in cache and key("a@1.0.0") in cache and key("b@1.0.0") not in cache and len(cache) == 1
 
 
 def test_budget_and_counters_start_clean(lab):

@@ -61,10 +61,10 @@ def test_rejected_adapters_leave_no_trace(lab, registry, make):
     assert registry.resolve("support-bot").version == "1.0.0"
 
 
-def test_register_base_same_digest_is_a_noop(registry, make):
+def test_register_base_same_digest_is_a_noop(registry, make, key):
     registry.register(make())
     registry.register_base(BASE, DIGEST)
-    assert registry.resolve("support-bot").key == "support-bot@1.0.0"
+    assert registry.resolve("support-bot").key == key("support-bot@1.0.0")
 
 
 def test_register_base_never_silently_repoints(lab, registry, make):

@@ -18,11 +18,11 @@ def test_route_bare_base_uses_no_adapter_and_leaves_the_cache_alone(lab, router_
     assert (router.cache.hits, router.cache.misses, len(router.cache)) == (0, 0, 0)
 
 
-def test_route_dynamic_miss_pays_overhead_and_load(lab, registry, make, router_for):
+def test_route_dynamic_miss_pays_overhead_and_load(lab, registry, make, router_for, key):
     registry.register(make("support-bot", "2.1.0", vram_mb=16.0))
     decision = router_for().route("llama-3-8b:support-bot@2.1.0")
     assert decision.mode == lab.MODE_DYNAMIC == "dynamic"
-    assert decision.adapter == "support-bot@2.1.0"
+    assert decision.adapter == key("support-bot@2.1.0")
     assert decision.cache_hit is False
     assert decision.adapter_load_ms == 2.0
     assert decision.total_latency_ms == pytest.approx(40.0 * 1.05 + 2.0)
@@ -37,42 +37,42 @@ def test_route_dynamic_hit_pays_only_overhead(lab, registry, make, router_for):
     assert decision.total_latency_ms == pytest.approx(42.0)
 
 
-def test_route_merged_adapter_is_dedicated_with_zero_overhead(lab, registry, make, router_for):
+def test_route_merged_adapter_is_dedicated_with_zero_overhead(lab, registry, make, router_for, key):
     # A merged adapter has ΔW folded into its own copy of the base: no per-token LoRA overhead,
     # no hot-swap, and a whole replica to itself. Latency wins; density loses.
     registry.register(make("flagship", "3.0.0", merged=True, rank=64, vram_mb=64.0))
     router = router_for(overhead=0.05)
     decision = router.route("llama-3-8b:flagship@3.0.0")
     assert decision.mode == lab.MODE_DEDICATED == "dedicated"
-    assert decision.adapter == "flagship@3.0.0"
+    assert decision.adapter == key("flagship@3.0.0")
     assert decision.cache_hit is None and decision.evicted == ()
     assert decision.adapter_load_ms == 0.0
     assert decision.total_latency_ms == 40.0  # base latency, no overhead
     assert len(router.cache) == 0 and router.cache.misses == 0
 
 
-def test_route_unpinned_ref_follows_the_latest_semver(registry, make, router_for):
+def test_route_unpinned_ref_follows_the_latest_semver(registry, make, router_for, key):
     for version in ["1.9.0", "1.10.0"]:
         registry.register(make("support-bot", version))
     router = router_for()
-    assert router.route("llama-3-8b:support-bot").adapter == "support-bot@1.10.0"
+    assert router.route("llama-3-8b:support-bot").adapter == key("support-bot@1.10.0")
     registry.register(make("support-bot", "2.0.0"))
-    assert router.route("llama-3-8b:support-bot").adapter == "support-bot@2.0.0"
+    assert router.route("llama-3-8b:support-bot").adapter == key("support-bot@2.0.0")
 
 
-def test_route_pinned_ref_gets_exactly_that_version(registry, make, router_for):
+def test_route_pinned_ref_gets_exactly_that_version(registry, make, router_for, key):
     for version in ["1.9.0", "1.10.0"]:
         registry.register(make("support-bot", version))
-    assert router_for().route("llama-3-8b:support-bot@1.9.0").adapter == "support-bot@1.9.0"
+    assert router_for().route("llama-3-8b:support-bot@1.9.0").adapter == key("support-bot@1.9.0")
 
 
-def test_route_reports_evictions(registry, make, router_for):
+def test_route_reports_evictions(registry, make, router_for, key):
     for name in ["a", "b", "c"]:
         registry.register(make(name))
     router = router_for(budget_mb=32.0)
     router.route("llama-3-8b:a")
     router.route("llama-3-8b:b")
-    assert router.route("llama-3-8b:c").evicted == ("a@1.0.0",)
+    assert router.route("llama-3-8b:c").evicted == (key("a@1.0.0"),)
 
 
 def test_route_ref_for_another_base_raises_wrong_base(lab, registry, make, router_for):

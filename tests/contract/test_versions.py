@@ -10,6 +10,8 @@ def test_parse_version_returns_int_tuple(lab):
     assert lab.parse_version("1.10.0") == (1, 10, 0)
     assert lab.parse_version("0.0.0") == (0, 0, 0)
     assert lab.parse_version("12.345.6789") == (12, 345, 6789)
+    # a plain tuple passes, and so does a Version: the tuple subclass that prints as its text
+    assert lab.format_version(lab.parse_version("1.10.0")) == "1.10.0" == str(lab.Version((1, 10, 0)))
 
 
 def test_parse_version_orders_1_10_above_1_9(lab):

@@ -10,6 +10,9 @@ from labcore.quizzes import admission_quiz
 from labcore.sim import admission_runs, single_replica_router
 
 from ._helpers import assert_chapter_shape, right
+from labcore.refs import AdapterKey
+
+K = AdapterKey.parse  # a key from its text, as a client writes it
 
 
 def test_the_quiz_has_the_chapter_shape():
@@ -20,7 +23,7 @@ def test_a_hit_is_admitted_until_someone_waits_and_then_queues_behind():
     gate = AdmissionController(single_replica_router(3, budget_mb=32.0), max_queue=2)
     waiting = [gate.start(f"llama-3-8b:tenant-0{t}").waiting for t in (1, 2, 1, 3, 1)]
     assert waiting == [False, False, False, True, True]
-    assert gate.in_flight_adapters["tenant-01@1.0.0"] == 2  # one pin per request
+    assert gate.in_flight_adapters[K("tenant-01@1.0.0")] == 2  # one pin per request
     assert admission_quiz().questions[0].answer == waiting.count(False) == 3
 
 

@@ -14,8 +14,8 @@ import functools
 from collections.abc import Iterable, Sequence
 
 from ...affinity import POLICIES, AffinityFleet, FleetRun
+from ...refs import ModelRef
 from ...registry import AdapterRegistry
-from ...router import ModelRef
 from ...tiers import single_tier_cache
 from ..._validate import count
 from ..replay import single_replica_router

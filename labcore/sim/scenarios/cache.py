@@ -18,6 +18,7 @@ from typing import Any
 
 from ...cache import AdapterCache, FifoAdapterCache
 from ...links import LAB_HOST_TO_GPU
+from ...refs import AdapterKey
 from ..._validate import count
 from ..workload import Trace, Workload, make_trace
 
@@ -58,7 +59,7 @@ class CacheRun:
     requests: int
     hits: int
     evictions: int
-    hot_key: str
+    hot_key: AdapterKey | None
     hot_evictions: int
     load_ms: float
     window: int
@@ -98,12 +99,12 @@ def replay_cache(cache: Any, adapters: Sequence[Any], *, tenants: int, zipf_s: f
     (1, 1, (16.0, 32.0, 32.0, 32.0), (16.0, 32.0, 32.0, 48.0))
     """
     count("window", window)
-    counts: dict[str, int] = {}
-    sizes: dict[str, float] = {}
+    counts: dict[AdapterKey, int] = {}
+    sizes: dict[AdapterKey, float] = {}
     for a in adapters:
         counts[a.key] = counts.get(a.key, 0) + 1
         sizes[a.key] = a.vram_mb
-    hot_key = max(counts, key=counts.__getitem__) if counts else ""
+    hot_key = max(counts, key=counts.__getitem__) if counts else None
     budget = cache.budget_mb
     access = cache.access
     used: list[float] = []

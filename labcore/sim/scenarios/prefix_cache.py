@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ...adapter import Adapter
 from ...prefix_cache import KEY_POLICIES, PrefixCache
+from ...refs import AdapterKey
 from ...registry import AdapterRegistry
 from ..._validate import count, fraction, number
 from ..workload import DEFAULT_BASE, DEFAULT_BASE_DIGEST, Workload, make_trace
@@ -86,8 +87,8 @@ class PrefixCacheRun:
     stale_hits: int
     misses: int
     evictions: int
-    replaced: str
-    replaced_with: str
+    replaced: AdapterKey
+    replaced_with: AdapterKey
     replace_at_ms: float
     duration_ms: float
     after_requests: int

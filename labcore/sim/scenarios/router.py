@@ -11,7 +11,7 @@ from typing import Any
 from ...capacity import DYNAMIC_OVERHEAD
 from ...implementation import Implementation, implementation
 from ...links import LAB_HOST_TO_GPU
-from ...router import ModelRef
+from ...refs import ModelRef
 
 __all__ = ["ROUTER_BASE", "ROUTER_DIGEST", "route_examples"]
 

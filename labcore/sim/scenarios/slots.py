@@ -15,7 +15,6 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ...adapter import split_key
 from ...affinity import rendezvous_owner, replica_names
 from ...links import LAB_HOST_TO_GPU
 from ...percentiles import percentiles
@@ -240,7 +239,7 @@ def slot_run(scenario: SlotScenario = SLOT_CLIFF, *, fix: str = FIX_NONE, max_sl
     groups: list[list[SlotRequest]] = [[] for _ in names]
     for request in requests:
         if fix == FIX_AFFINITY and request.adapter is not None:
-            owner = rendezvous_owner(split_key(request.adapter)[0], names)  # type: ignore[arg-type]
+            owner = rendezvous_owner(request.adapter.name, names)  # type: ignore[union-attr]
             groups[names.index(owner)].append(request)
         else:
             groups[request.id % replicas].append(request)

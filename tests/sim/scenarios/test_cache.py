@@ -22,7 +22,7 @@ def test_replay_counts_match_the_cache_itself():
     assert run.evictions == len(cache.eviction_log)
     assert run.window_requests == (4, 4, 2) and sum(run.window_hits) == run.hits
     assert run.load_ms == pytest.approx(run.misses * 2.0)
-    assert run.policy == "LRU" and run.working_set_mb == 80.0 and run.hot_key == "tenant-01@1.0.0"
+    assert run.policy == "LRU" and run.working_set_mb == 80.0 and str(run.hot_key) == "tenant-01@1.0.0"
 
 
 @given(adapter_seq, st.integers(min_value=1, max_value=6), st.sampled_from([AdapterCache, FifoAdapterCache]))

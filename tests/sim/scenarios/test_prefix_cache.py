@@ -12,12 +12,15 @@ from labcore.sim.scenarios.prefix_cache import (
     prefix_cache_run,
     prefix_cache_runs,
 )
+from labcore.refs import AdapterKey
+
+K = AdapterKey.parse  # a key from its text, as a client writes it
 
 
 def test_the_chapter_scenario():
     runs = prefix_cache_runs()
     by_name, by_id = runs[KEY_BY_NAME], runs[KEY_BY_IDENTITY]
-    assert by_name.replaced == "tenant-01@1.0.0" and by_name.replaced_with == "tenant-01@1.1.0"
+    assert by_name.replaced == K("tenant-01@1.0.0") and by_name.replaced_with == K("tenant-01@1.1.0")
     assert by_name.after_requests == by_id.after_requests > 0
     assert by_name.stale_hits > 0 and by_id.stale_hits == 0
     assert all(t >= by_name.replace_at_ms for t in by_name.stale_at_ms)
