@@ -9,8 +9,9 @@ after its check cell, a box (:func:`exercise_html`):
   The rule is computed when the site is built, with the page's arguments, and written beside the form as JSON;
   ``static/course-exercises.js`` judges by it and records the verdict in the reader's progress under the
   exercise's key (:attr:`~labcore.checks.exercise.Exercise.key`), as the check does in the live site;
-* an exercise that needs code (or a design the simulator checks) gets a link that opens the chapter's notebook in
-  the live site, where its check cell runs the reader's code (plain text when this build has no live site).
+* an exercise that needs code (or a design the simulator checks) gets a link that opens its own notebook in the
+  live site (:mod:`coursebuild.lite_exercises`: the exercise with what it needs from its chapter), where its check
+  cell runs the reader's code (plain text when this build has no live site).
 
 The check cell's stored output ("✗ Not answered yet: replace None ...") is not shown on the page that has the box:
 it is what the cell printed when the book was built, not an answer the reader can give here.
@@ -35,9 +36,11 @@ from labcore.chapters import EXERCISES
 from labcore.checks.exercise import Exercise
 from labcore.site import LIVE_DIR, PROGRESS_KEY
 
+from .lite_exercises import exercise_notebook_name
 from .lite_requirements import missing_requirement
 
-__all__ = ["SCRIPT", "CSS", "MARKER", "CELL_CLASS", "exercise_data", "exercise_html", "live_href", "setup"]
+__all__ = ["SCRIPT", "CSS", "MARKER", "CELL_CLASS", "exercise_data", "exercise_html", "exercise_live_href", "live_href",
+           "setup"]
 
 SCRIPT = "course-exercises.js"  # in coursebuild/static, which coursebuild.panels_site adds to html_static_path
 CSS = "course-exercises.css"
@@ -50,12 +53,21 @@ _NOTEBOOKS = "notebooks/index.html"
 
 
 def live_href(page: str, docname: str) -> str:
-    """Return the address that opens chapter ``page``'s notebook in the live site, from the page ``docname``.
+    """Return the address that opens notebook ``page`` (a chapter's or an exercise's) in Live, from page ``docname``.
 
     >>> live_href("04_the_cache", "book/04_the_cache")
     '../lite/notebooks/index.html?path=04_the_cache.ipynb'
     """
     return "../" * docname.count("/") + f"{LIVE_DIR}/{_NOTEBOOKS}?path={page}.ipynb"
+
+
+def exercise_live_href(label: str, docname: str) -> str:
+    """Return the address that opens exercise ``label``'s own notebook in Live (:mod:`coursebuild.lite_exercises`).
+
+    >>> exercise_live_href("7.2", "book/07_do_the_lab")
+    '../lite/notebooks/index.html?path=exercise_7_2.ipynb'
+    """
+    return live_href(Path(exercise_notebook_name(label)).stem, docname)
 
 
 @functools.cache
@@ -78,8 +90,8 @@ def _live(exercise: Exercise, href: str | None, *, needs_code: bool) -> str:
         return (f'<p class="course-exercise-live">To {what}, open chapter {chapter} in the live site (not part of '
                 f"this build of the course), then go to Exercise {exercise.label} under Exercises.</p>")
     return (f'<p class="course-exercise-live"><a class="course-exercise-live-link" href="{html.escape(href)}">'
-            f"Open chapter {chapter} in Live</a> to {what}: its notebook opens in your browser; Exercise "
-            f"{exercise.label} is under Exercises, near the end.</p>")
+            f"Open exercise {exercise.label} in Live</a> to {what}: a notebook with just this exercise opens in "
+            f"your browser, with a link back to the whole of chapter {chapter}.</p>")
 
 
 def _inputs(exercise: Exercise, rule: dict[str, Any]) -> str:
@@ -143,7 +155,7 @@ def _add_boxes(app: Any, doctree: nodes.document, docname: str) -> None:
     exercises = _page_exercises(docname)
     if not exercises or app.builder.format != "html":
         return
-    href = live_href(Path(docname).name, docname) if missing_requirement() is None else None
+    live = missing_requirement() is None
     for paragraph in list(doctree.findall(nodes.paragraph)):
         first = next((c for c in paragraph.children if not (isinstance(c, nodes.Text) and not c.strip())), None)
         match = _TITLE.match(first.astext().strip()) if isinstance(first, nodes.strong) else None
@@ -154,7 +166,9 @@ def _add_boxes(app: Any, doctree: nodes.document, docname: str) -> None:
         anchor = cell if cell is not None else paragraph
         if cell is not None:
             cell["classes"].append(CELL_CLASS)
-        box = exercise_html(exercise, live_href=href if exercise_data(exercise.label)["rule"] is None else None)
+        needs_live = live and exercise_data(exercise.label)["rule"] is None
+        href = exercise_live_href(exercise.label, docname) if needs_live else None
+        box = exercise_html(exercise, live_href=href)
         anchor.parent.insert(anchor.parent.index(anchor) + 1, nodes.raw("", box, format="html"))
 
 

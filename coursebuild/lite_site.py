@@ -10,9 +10,10 @@ The jobs are split by noun: :mod:`coursebuild.lite_runtime` (Pyodide, served whe
 
 * :func:`prepare_runtime` fills the JupyterLite input folder (``lite_src``);
 * :func:`stage_contents` writes the files the reader's file browser holds: each chapter's live
-  copy, what the book build computed for it (:func:`stage_book_build`: the panels' grids and the
-  figures, from the notebook's stored outputs), the ``results/`` files a chapter reads, and the lab:
-  its notebook, the suite (``tests/contract`` with its conftests) and the ``lab/`` package with its skeleton;
+  copy, the own notebook of each exercise of it that needs code (:mod:`coursebuild.lite_exercises`), what the
+  book build computed for it (:func:`stage_book_build`: the panels' grids and the figures, from the notebook's
+  stored outputs), the ``results/`` files a chapter reads, and the lab: its notebook, the suite
+  (``tests/contract`` with its conftests) and the ``lab/`` package with its skeleton;
 * :func:`lite_build` runs ``jupyter lite build``.
 
 As a command, for the browser tests or a quick look without a book build::
@@ -34,11 +35,13 @@ import sys
 import time
 from pathlib import Path
 
+from labcore.chapters import EXERCISES
 from labcore.site import BOOK_BUILD, FIGURES_DIR, LAB_NOTEBOOK, PANELS_DIR, figures_index_path, grid_path
 
 from . import lite_hypothesis, lite_notebooks, lite_runtime, lite_service_worker, lite_snapshot, lite_wheels
 from .lab_download import SUITE_FILES
 from .lite_bytecode import compile_wheels
+from .lite_exercises import exercise_notebook, exercise_notebook_name
 from .lite_wheels import log
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -128,6 +131,11 @@ def stage_contents(notebooks: list[Path], dest: Path, *, root: Path = ROOT, exec
         live = lite_notebooks.live_copy(nb, glued, path.name)
         (dest / path.name).write_text(json.dumps(live, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         written.append(path.name)
+        for exercise in (e for e in EXERCISES if e.page == path.stem and e.rule() is None):  # its own notebook
+            name = exercise_notebook_name(exercise.label)
+            ours = exercise_notebook(live, exercise, lite_notebooks.LIVE_MARKER)
+            (dest / name).write_text(json.dumps(ours, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+            written.append(name)
         written += stage_book_build(nb, path.stem, dest)
         for name in lite_notebooks.results_files(live):
             _copy(root / "results" / name, dest / "results" / name)

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from coursebuild.exercises_site import exercise_data, exercise_html, live_href
+from coursebuild.exercises_site import exercise_data, exercise_html, exercise_live_href, live_href
 from labcore.chapters import EXERCISES
 from labcore.checks.rules import rule_from_json
 from labcore.site import PROGRESS_KEY
@@ -37,6 +37,13 @@ def test_a_box_carries_the_rule_of_its_check_or_leads_to_live(exercise):
     else:
         ident = "course-exercise-" + exercise.label.replace(".", "-") + "-answer"
         assert f'<label class="course-exercise-label" for="{ident}">' in box and f'id="{ident}"' in box
+
+
+def test_a_code_exercise_s_box_opens_its_own_notebook():
+    href = exercise_live_href("7.2", "book/07_do_the_lab")
+    assert href == "../lite/notebooks/index.html?path=exercise_7_2.ipynb"
+    box = exercise_html(next(e for e in EXERCISES if e.label == "7.2"), live_href=href)
+    assert f'<a class="course-exercise-live-link" href="{href}">Open exercise 7.2 in Live</a>' in box
 
 
 def test_the_live_address_is_relative_to_the_page():

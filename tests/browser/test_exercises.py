@@ -4,8 +4,8 @@ One browser context (one reader), offline, one load per chapter page: on each pa
 answered from the keyboard with each of its tested wrong answers and then its right answer (typed and Enter, or
 a choice picked with the arrow keys and Enter); the verdict shown must be exactly what labcore's check prints for
 that answer, and the right answer must raise the progress line's exercise count by one. The check cell's stored
-"Not answered yet" output is not shown where the form is. Each code exercise has its Live link (or, in a build
-without the live site, says the live site is not part of it). Then: Tab reaches an exercise's input and its Check
+"Not answered yet" output is not shown where the form is. Each code exercise has its Live link, to its own
+notebook (or, in a build without the live site, says the live site is not part of it). Then: Tab reaches an exercise's input and its Check
 button, nothing typed says what to do, axe-core finds nothing serious on a chapter page with forms, and at 390 px
 the page does not scroll sideways. Last, the page's script judges some 670 answers (right, wrong, odd, malformed) by
 every exported rule at once, each with labcore's exact message.
@@ -21,6 +21,7 @@ import pytest
 from tests.browser import browser_site as site
 from tests.browser.test_browser_pages import axe_findings
 
+from coursebuild.lite_exercises import exercise_notebook_name
 from labcore.chapters import EXERCISES
 from labcore.checks.rules import ChoiceRule, ListRule
 
@@ -86,15 +87,16 @@ def reader(built_site, browser, base_url):  # noqa: ANN001, ANN201
 
 
 def _check_live_box(page, exercise) -> None:  # noqa: ANN001
-    """A code exercise's box opens its chapter in Live, or says the live site is not part of this build."""
+    """A code exercise's box opens its own notebook in Live, or says the live site is not part of this build."""
     box = page.locator(f"section.course-exercise-code#course-exercise-{exercise.label.replace('.', '-')}")
     assert box.count() == 1, exercise.label
     link = box.locator("a.course-exercise-live-link")
     if (site.SITE / "lite").is_dir():
-        assert link.get_attribute("href") == f"../lite/notebooks/index.html?path={exercise.page}.ipynb"
+        own = exercise_notebook_name(exercise.label)  # the exercise with what it needs from its chapter
+        assert link.get_attribute("href") == f"../lite/notebooks/index.html?path={own}"
         assert (site.SITE / "lite" / "notebooks" / "index.html").is_file()
-        assert (site.SITE / "lite" / "files" / f"{exercise.page}.ipynb").is_file()
-        assert f"Open chapter {exercise.label.split('.')[0]} in Live" in link.inner_text()
+        assert (site.SITE / "lite" / "files" / own).is_file()
+        assert f"Open exercise {exercise.label} in Live" in link.inner_text()
     else:  # a build without the live site: no link that would lead nowhere
         assert link.count() == 0
         assert "not part of this build" in box.inner_text()
