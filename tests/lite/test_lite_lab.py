@@ -21,6 +21,7 @@ Every table is compared with :func:`labcore.contract.run_contract_suite` run her
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 
 import pytest
@@ -192,6 +193,8 @@ def lab_session(server, tmp_path_factory) -> dict:
 
 async def _do_the_lab(page, server: str, seen: dict) -> None:
     """The learner's session (see the module doc); each step's result goes into ``seen``."""
+    from playwright.async_api import TimeoutError as PlaywrightTimeout  # here: the module skips without playwright
+
     await page.set_viewport_size(PHONE)
     await page.goto(f"{server}/{lab_live_url()}")
     await page.locator(".jp-CodeCell").first.wait_for(timeout=90_000)
@@ -201,6 +204,8 @@ async def _do_the_lab(page, server: str, seen: dict) -> None:
     await (await _code_cell(page, RUN_ALL)).locator("table.lab-status").wait_for(timeout=30_000)
     seen["phone"] = await page.evaluate(LAYOUT)
     await page.set_viewport_size(LAPTOP)
+    with contextlib.suppress(PlaywrightTimeout):  # JupyterLab lays the panel out again after a resize, not at once
+        await page.wait_for_function(f"() => ({LAYOUT})().width >= 0.9 * innerWidth", timeout=15_000)
     seen["laptop"] = await page.evaluate(LAYOUT)
     seen["start"] = await (await _code_cell(page, START)).locator(".jp-OutputArea").inner_text()
     seen["skeleton"] = await _table(page, RUN_ALL)
