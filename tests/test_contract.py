@@ -147,8 +147,8 @@ def test_a_red_module_names_its_failing_tests_and_the_lines_that_run_it_alone(la
     assert line.shell_command == "LAB_MODULE=lab.mine pytest tests/contract/test_versions.py"
     assert all(nodeid.startswith("tests/contract/test_versions.py::") for nodeid in cli) and len(cli) == line.total
     assert sorted(line.failing) == sorted(failing_in_cli) and len(line.failing) == line.total - line.passed > 0
-    pasted = eval(line.notebook_command, {"run_contract_suite": lambda *a, **k: run_contract_suite(  # noqa: S307
-        *a, **k, root=lab_folder)})
+    in_the_folder = {"run_contract_suite": lambda *a, **k: run_contract_suite(*a, **k, root=lab_folder)}
+    pasted = eval(line.notebook_command, in_the_folder)  # noqa: S307 - the line as a learner pastes it
     assert pasted.modules == (line,)
     shown = run_contract_suite("lab.mine", modules="versions", root=lab_folder)._repr_html_()
     assert f"{len(line.failing)} failing: {line.failing[0]}" in shown and line.notebook_command in shown.replace(

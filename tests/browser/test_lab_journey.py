@@ -35,7 +35,7 @@ def test_the_first_screen_has_a_do_the_lab_button_that_leads_to_the_lab(open_pag
     assert box and box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], (screen, box)
     assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], (screen, box)
     assert box["height"] >= 40, box  # a target a thumb can hit
-    style = button.evaluate("el => { const s = getComputedStyle(el); return [s.backgroundColor, s.display]; }")
+    style = button.evaluate("el => [getComputedStyle(el).backgroundColor, getComputedStyle(el).display]")
     assert style[0] not in ("rgba(0, 0, 0, 0)", "transparent") and style[1] == "inline-block", style
     href = button.get_attribute("href")
     if _live(built_site):
