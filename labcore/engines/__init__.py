@@ -49,7 +49,7 @@ from .kv import KV_SOURCES, VLLM_BLOCK_TOKENS, VLLM_CONCURRENT_BATCHES, vllm_bat
 from .measured import (BENCH_FIELDS, EXAMPLES, READER_FILES, BenchReading, Calibration, SmiReading, calibrate,
                        parse_nvidia_smi, parse_vllm_bench, read_nvidia_smi, read_vllm_bench, reader_files)
 from .plan import TP_CHOICES, EnginePlan, PlanInputs, fit_options, plan_fleet, serving_plan
-from .releases import RELEASES, flag_fact, release_facts, release_facts_name
+from .releases import RELEASES, TAGGED_RELEASES, flag_fact, release_facts, release_facts_name
 
 # Every public name of the modules, in their own order: today's mapping names first.
 __all__ = [*mapping.__all__, *summary.__all__, *allocation.__all__, *launch.__all__, *plan.__all__,

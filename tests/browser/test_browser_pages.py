@@ -48,7 +48,8 @@ _UPSCALED_JS = """
 
 _STRAY_CONTROLS_JS = """
 () => [...document.querySelectorAll('article input, article select, article textarea')]
-  .filter(el => !el.closest('.lc-panel') && !el.closest('.Quiz'))  // quizzes: every answer tested in test_quizzes.py
+  // quizzes: every answer tested in test_quizzes.py; exercise boxes: every known answer in test_exercises.py
+  .filter(el => !el.closest('.lc-panel') && !el.closest('.Quiz') && !el.closest('.course-exercise'))
   .map(el => el.outerHTML.slice(0, 120))
 """
 

@@ -148,7 +148,7 @@ def _walk(page) -> dict[str, list[str]]:  # noqa: ANN001
 def _checked(page, rel: str, *, walk: bool = False) -> dict:  # noqa: ANN001
     """Run axe and measure every slide of the deck open in ``page``, and with ``walk`` walk it with each key of
     :data:`WALKS` (each once per deck); return what was found."""
-    from test_browser_pages import axe_findings
+    from tests.browser.test_browser_pages import axe_findings
 
     if rel not in _DECKS:
         # a deck has one theme, reveal's white (its panels draw light whatever the reader's system prefers)
