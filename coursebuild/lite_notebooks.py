@@ -44,7 +44,7 @@ from typing import Any
 from labcore.chapters import CHAPTERS, LIVE_NEEDS
 from labcore.panels import spec_grid_key
 from labcore.plots.offline import cell_key
-from labcore.site import BOOK_BUILD, FIGURES_DIR, FIGURES_ENV, GRIDS_ENV, PANELS_DIR, VEGALITE_MIME, figures_index_path
+from labcore.site import BOOK_BUILD, FIGURES_ENV, GRIDS_ENV, PANELS_DIR, VEGALITE_MIME, figures_index_path
 
 from .lab_links import live_markdown
 from .live_code import cell_names, defining_statements, live_code
@@ -261,11 +261,14 @@ def _code_cell(source: str, *tags: str) -> dict[str, Any]:
     return {"cell_type": "code", "metadata": {"tags": list(tags)}, "source": source}
 
 
-def live_copy(nb: Mapping[str, Any], glued: Mapping[str, str] | None, name: str | None = None) -> dict[str, Any]:
+def live_copy(nb: Mapping[str, Any], glued: Mapping[str, str] | None, name: str | None = None, *,
+              needs: Iterable[str] | None = None) -> dict[str, Any]:
     """Return the live copy of notebook ``nb`` (a JSON dict) called ``name``; ``glued`` holds its glue values.
 
-    See the module doc; ``name`` (the file name) locates the chapter's figures in the setup cell.
+    See the module doc; ``name`` (the file name) locates the chapter's figures in the setup cell, and its manifest
+    says what the kernel needs, unless ``needs`` says it (a notebook no manifest declares, such as a test's).
     """
+    needs = live_needs(name) if needs is None else tuple(needs)
     nb = copy.deepcopy(dict(nb))
     nb.setdefault("metadata", {})["kernelspec"] = dict(PYODIDE_KERNELSPEC)
     nb["metadata"].pop("widgets", None)
@@ -282,7 +285,7 @@ def live_copy(nb: Mapping[str, Any], glued: Mapping[str, str] | None, name: str 
             source = defining_statements(source, needed[index])  # shown: the names later cells read
         if cell.get("cell_type") == "code":
             cell["outputs"], cell["execution_count"] = [], None
-            cell["source"] = setup_cell(live_needs(name), name) if is_setup else live_code(source)
+            cell["source"] = setup_cell(needs, name) if is_setup else live_code(source)
         elif cell.get("cell_type") == "markdown":  # JupyterLab renders CommonMark: no MyST roles or directives
             cell["source"] = to_commonmark(live_markdown(source), glued)
         hidden = meta.setdefault("jupyter", {})

@@ -457,7 +457,7 @@ def served_demo_notebook(path: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         book = Path(tmp) / path.name
         demo_notebook(book)
-        live = live_copy(json.loads(book.read_text(encoding="utf-8")), {}, path.name)
+        live = live_copy(json.loads(book.read_text(encoding="utf-8")), {}, path.name, needs=("panels",))
     live["metadata"]["kernelspec"] = dict(UNMATCHED_KERNELSPEC)
     path.write_text(json.dumps(live, indent=1), encoding="utf-8")
 
