@@ -1,4 +1,4 @@
-"""Benchmark the hot paths against cachetools in the same run: python benchmarks/bench_core.py
+"""Benchmark the hot paths against cachetools in the same run: python -m benchmarks.bench_core [--save]
 
 Prints per-operation nanoseconds and the ratios the README quotes:
 * an AdapterCache hit vs a cachetools.LRUCache hit (getsizeof = VRAM), aim <= 1.0x, limit 2x;
@@ -14,6 +14,7 @@ import timeit
 
 import cachetools
 
+from benchmarks.results import Row, add_save_flag, save_if_asked
 from labcore import AdapterCache, AdapterRegistry, MultiLoRARouter, tenant_adapters
 
 BASE, DIGEST = "llama-3-8b", "sha256:bench"
@@ -34,7 +35,8 @@ def _setup(resident: int) -> dict[str, object]:
     registry.register_base(BASE, DIGEST)
     for adapter in adapters:
         registry.register(adapter)
-    router = MultiLoRARouter(registry, AdapterCache(float(resident), 8.0), BASE, base_latency_ms=40.0, dynamic_overhead=0.05)
+    router = MultiLoRARouter(registry, AdapterCache(float(resident), 8.0), BASE, base_latency_ms=40.0,
+                             dynamic_overhead=0.05)
     for adapter in adapters:
         router.route(f"{BASE}:{adapter.name}")
     ref = f"{BASE}:{hot.name}"
@@ -64,18 +66,38 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--number", type=int, default=200_000)
     parser.add_argument("--repeat", type=int, default=7)
+    add_save_flag(parser)
     args = parser.parse_args()
     results = measure((10, 100_000), number=args.number, repeat=args.repeat)
     small, large = results[10], results[100_000]
-    print(f"{'per hit (best of ' + str(args.repeat) + ')':<34}{'10 resident':>14}{'100,000 resident':>18}{'large/small':>13}")
+    head = f"per hit (best of {args.repeat})"
+    print(f"{head:<34}{'10 resident':>14}{'100,000 resident':>18}{'large/small':>13}")
     for name, label in [("cachetools_hit_ns", "cachetools.LRUCache hit"), ("cache_hit_ns", "AdapterCache.access hit"),
                         ("route_hit_ns", "MultiLoRARouter.route hit")]:
         print(f"{label:<34}{small[name]:>11.0f} ns{large[name]:>15.0f} ns{large[name] / small[name]:>12.2f}x")
     print()
     for size, m in (("10", small), ("100,000", large)):
-        print(f"ratios at {size} resident: cache hit / cachetools hit = {m['cache_hit_ns'] / m['cachetools_hit_ns']:.2f}x "
+        cache_ratio = m["cache_hit_ns"] / m["cachetools_hit_ns"]
+        print(f"ratios at {size} resident: cache hit / cachetools hit = {cache_ratio:.2f}x "
               f"(aim 1.0x, limit 2x); routed hit / cachetools hit = {m['route_hit_ns'] / m['cachetools_hit_ns']:.2f}x "
               f"(aim 4x, limit 15x)")
+    save_if_asked(args, "bench_core", rows(small, large), measure="a hit, interleaved rounds, best of "
+                  f"{args.repeat} x {args.number:,}")
+
+
+def rows(small: dict[str, float], large: dict[str, float]) -> list[Row]:
+    """Return the README's rows: each hit against a cachetools hit, and 100,000 resident against 10."""
+    peer = "cachetools.LRUCache hit"
+    out = []
+    for name, label, goal in (("cache_hit_ns", "AdapterCache.access hit", "aim <= 1x"),
+                              ("route_hit_ns", "MultiLoRARouter.route hit", "aim <= 4x")):
+        out += [Row(f"{label}, {n} resident", m[name], "ns", peer=f"{peer}, {n} resident",
+                    peer_result=m["cachetools_hit_ns"], goal=goal) for n, m in (("10", small), ("100,000", large))]
+    out += [Row(f"{label}, 100,000 resident", large[name], "ns", peer="the same, 10 resident",
+                peer_result=small[name], goal="O(1): limit 1.5x")
+            for name, label in (("cache_hit_ns", "AdapterCache.access hit"),
+                                ("route_hit_ns", "MultiLoRARouter.route hit"))]
+    return out
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Benchmark a live panel's change in the kernel: python benchmarks/bench_live.py
+"""Benchmark a live panel's change in the kernel: python -m benchmarks.bench_live [--save]
 
 For the panels of chapters 1, 2, 4 and 6 (``labcore.panels.live_panel``, ipywidgets), the kernel-side cost of one
 change, from setting the new value to the chart ready to draw (``LivePanel.chart()`` with its spec): the x control
@@ -11,8 +11,10 @@ case; only the ratios are stable on these machines.
 
 from __future__ import annotations
 
+import argparse
 import time
 
+from benchmarks.results import Row, add_save_flag, save_if_asked
 from labcore.panels import live_panel, show
 
 PANELS = {"1": "fleet_savings_panel", "2": "gpu_split_panel", "4": "lru_thrash_panel", "6": "fleet_load_panel"}
@@ -48,8 +50,12 @@ def _fresh_values(control, count: int) -> list:  # noqa: ANN001
     return [control.default + step * (k + 1) for k in range(count)]
 
 
-def main() -> None:
-    repeats = 5
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    add_save_flag(parser)
+    args = parser.parse_args(argv)
+    repeats, rows = args.repeat, []
     print(f"{'chapter':8} {'panel':20} {'x off the grid':>16} {'other control':>14} {'one row (peer)':>15}")
     for chapter, name in PANELS.items():
         panel = show(name)
@@ -60,9 +66,14 @@ def main() -> None:
         offs, others = iter(_fresh_values(x, repeats * 2)), iter(_fresh_values(other, repeats))
         moved_x = _best_move(panel, x.name, offs, repeats)
         moved_other = _best_move(panel, other.name, others, repeats)
-        peer = _best(lambda: panel.row(**{x.name: next(offs)}), repeats)
+        peer = _best(lambda panel=panel, x=x, offs=offs: panel.row(**{x.name: next(offs)}), repeats)
         print(f"{chapter:8} {name:20} {moved_x:13.1f} ms {moved_other:11.1f} ms {peer:12.2f} ms"
               f"   ({moved_x / peer:.1f}x, {moved_other / peer:.1f}x the peer; {other.name} moved)")
+        moves = ((f"{x.name} off the grid", moved_x), (f"{other.name} moved", moved_other))
+        rows += [Row(f"chapter {chapter} {name}: {what}", ms, "ms", peer="one panel.row() off the grid",
+                     peer_result=peer, goal="< 100 ms") for what, ms in moves]
+    save_if_asked(args, "bench_live", rows,
+                  measure=f"live_panel: one change to the chart ready, kernel-side, best of {repeats}")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ report is the median and the
 worst per panel, and, as a peer measured in the same run, the time the same browser takes to
 replace one SVG element's markup of the same size (what any redraw must at least pay).
 
-Usage: ``.venv/bin/python benchmarks/bench_panels.py [--site _build/html]``
+Usage: ``.venv/bin/python -m benchmarks.bench_panels [--site _build/html] [--save]``
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ import threading
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
+
+from benchmarks.results import Row, add_save_flag, save_if_asked
 
 ROOT = Path(__file__).resolve().parent.parent
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
@@ -66,6 +68,7 @@ def main() -> None:
     """Serve the site, open every page with a panel, move every control, print the timings."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", type=Path, default=ROOT / "_build" / "html")
+    add_save_flag(parser)
     args = parser.parse_args()
     handler = functools.partial(_Quiet, directory=str(args.site))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -78,8 +81,8 @@ def main() -> None:
         for path in pages:  # the chapters and the fleet calculator
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.goto(base + f"book/{path.name}")
-            page.wait_for_function("() => window.lcPanels && window.lcPanels.every(p => p.target.dataset.ready === '1')",
-                                   timeout=60_000)
+            ready = "() => window.lcPanels && window.lcPanels.every(p => p.target.dataset.ready === '1')"
+            page.wait_for_function(ready, timeout=60_000)
             for name, t in page.evaluate(_MOVE_ALL_JS).items():
                 rows.append((name, len(t["moves"]), statistics.median(t["moves"]), max(t["moves"]),
                              statistics.median(t["peer"])))
@@ -92,6 +95,15 @@ def main() -> None:
     overall = statistics.median(r[2] for r in rows)
     print(f"median of the panels' medians: {overall:.1f} ms (goal < 100 ms); slowest median "
           f"{max(r[2] for r in rows):.1f} ms")
+    slowest = max(rows, key=lambda r: r[2])
+    peer = "one panel SVG's markup parsed and laid out again"
+    save_if_asked(args, "bench_panels", [
+        Row(f"median of the {len(rows)} panels' median moves", overall, "ms", peer=f"{peer} (median over the panels)",
+            peer_result=statistics.median(r[4] for r in rows), goal="< 100 ms"),
+        Row(f"slowest panel's median move ({slowest[0]})", slowest[2], "ms", peer=f"{peer} (that panel)",
+            peer_result=slowest[4], goal="< 100 ms"),
+    ], measure=f"every value of every control, input event to the redrawn SVG laid out, headless Chromium, "
+               f"{sum(r[1] for r in rows):,} moves")
 
 
 if __name__ == "__main__":
