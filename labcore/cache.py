@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
+from typing import Any, Generic, TypeVar, cast
 
 from .adapter import Adapter
 from .errors import AdapterInUseError, AdapterNotFoundError, AdapterTooLargeError
@@ -32,8 +33,11 @@ from ._validate import number
 
 __all__ = ["AdapterCache", "FifoAdapterCache", "CacheAccess", "CacheStats", "EvictionPolicy", "LruPolicy", "FifoPolicy"]
 
+#: What a policy orders: an adapter key, a prefix cache's entry key, a letter in a doctest.
+K = TypeVar("K", bound=Hashable)
 
-class EvictionPolicy:
+
+class EvictionPolicy(Generic[K]):
     """Keep a cache's keys in the order it gives them up: the cache tells it what it holds and asks it for victims.
 
     The one eviction hook of the course: the adapter cache, the engine's slots and the prefix cache each hold a
@@ -48,25 +52,25 @@ class EvictionPolicy:
     """
 
     def __init__(self) -> None:
-        self._order: OrderedDict[Hashable, None] = OrderedDict()
+        self._order: OrderedDict[K, None] = OrderedDict()
 
-    def admit(self, key: Hashable) -> None:
+    def admit(self, key: K) -> None:
         """Start tracking ``key``, which just became resident (it goes last in line)."""
         self._order[key] = None
 
-    def touch(self, key: Hashable) -> None:
+    def touch(self, key: K) -> None:
         """Record a hit on ``key``; raise ``KeyError`` if the policy does not hold it (a miss)."""
         raise NotImplementedError
 
-    def discard(self, key: Hashable) -> None:
+    def discard(self, key: K) -> None:
         """Stop tracking ``key``, which left the cache."""
         del self._order[key]
 
-    def victims(self) -> Iterator[Hashable]:
+    def victims(self) -> Iterator[K]:
         """Yield the tracked keys, the first to give up first (the cache skips any it cannot evict)."""
         return iter(self._order)
 
-    def __iter__(self) -> Iterator[Hashable]:
+    def __iter__(self) -> Iterator[K]:
         return iter(self._order)
 
     def __len__(self) -> int:
@@ -76,7 +80,7 @@ class EvictionPolicy:
         return key in self._order
 
 
-class LruPolicy(EvictionPolicy):
+class LruPolicy(EvictionPolicy[K]):
     """Give up the least recently used key first: a hit moves its key to the back of the line.
 
     >>> policy = LruPolicy()
@@ -85,12 +89,12 @@ class LruPolicy(EvictionPolicy):
     'cold'
     """
 
-    def touch(self, key: Hashable) -> None:
+    def touch(self, key: K) -> None:
         """Move ``key`` to the back of the line (``KeyError`` on a miss)."""
         self._order.move_to_end(key)
 
 
-class FifoPolicy(EvictionPolicy):
+class FifoPolicy(EvictionPolicy[K]):
     """Give up the oldest key first, however often it hits: the wrong policy for adapters, kept to show why.
 
     >>> policy = FifoPolicy()
@@ -99,7 +103,7 @@ class FifoPolicy(EvictionPolicy):
     'hot'
     """
 
-    def touch(self, key: Hashable) -> None:
+    def touch(self, key: K) -> None:
         """Leave ``key`` where it is, only checking it is held (``KeyError`` on a miss)."""
         self._order[key]
 
@@ -134,6 +138,11 @@ class CacheStats:
 _HIT = CacheAccess(hit=True, evicted=(), load_ms=0.0)
 
 
+def _key_of(item: AdapterKey | Adapter) -> AdapterKey:
+    """The key of an adapter, or the key itself (any adapter-like value with a ``key``, such as a lab's own)."""
+    return cast(AdapterKey, getattr(item, "key", item))
+
+
 def _texts(keys: list[AdapterKey]) -> list[str]:
     """The keys as a message shows them: their text, ``name@version``."""
     return [str(key) for key in keys]
@@ -148,7 +157,7 @@ class AdapterCache:
     """
 
     #: The order the cache gives adapters up in (see :class:`EvictionPolicy`); FIFO is the subclass below.
-    policy_class: type[EvictionPolicy] = LruPolicy
+    policy_class: type[EvictionPolicy[Any]] = LruPolicy
 
     def __init__(
         self, vram_budget_mb: float, transfer_mb_per_ms: float, *, load_overhead_ms: float = 0.0
@@ -163,7 +172,7 @@ class AdapterCache:
         self.eviction_log: list[AdapterKey] = []
         self._entries: dict[AdapterKey, float] = {}  # key -> vram_mb
         self._pins: dict[AdapterKey, int] = {}
-        self._policy = self.policy_class()
+        self._policy: EvictionPolicy[AdapterKey] = self.policy_class()
         self._touch = self._policy.touch  # a hit: the policy updates its order, KeyError on a miss
 
     # -- the hot path --------------------------------------------------------------------
@@ -239,14 +248,14 @@ class AdapterCache:
     # -- in-flight protection ------------------------------------------------------------
     def pin(self, key: AdapterKey | Adapter) -> None:
         """Protect a resident adapter (given by its key or itself) from eviction while a request uses it (pins nest)."""
-        key = getattr(key, "key", key)
+        key = _key_of(key)
         if key not in self._entries:
             raise AdapterNotFoundError(f"cannot pin '{key}': it is not resident (resident: {_texts(self.resident)})")
         self._pins[key] = self._pins.get(key, 0) + 1
 
     def unpin(self, key: AdapterKey | Adapter) -> None:
         """Release one pin taken by :meth:`pin` or ``access(..., pin=True)``."""
-        key = getattr(key, "key", key)
+        key = _key_of(key)
         count = self._pins.get(key)
         if count is None:
             raise AdapterNotFoundError(f"cannot unpin '{key}': it is not pinned (pinned: {_texts(sorted(self._pins))})")
@@ -257,7 +266,7 @@ class AdapterCache:
 
     def pin_count(self, key: AdapterKey | Adapter) -> int:
         """Return how many in-flight requests pin ``key`` (0 if none)."""
-        return self._pins.get(getattr(key, "key", key), 0)
+        return self._pins.get(_key_of(key), 0)
 
     @property
     def pinned(self) -> list[AdapterKey]:
@@ -273,7 +282,7 @@ class AdapterCache:
     @property
     def resident(self) -> list[AdapterKey]:
         """Resident keys in the policy's order, the next victim first (least to most recently used under LRU)."""
-        return list(self._policy)  # type: ignore[arg-type]
+        return list(self._policy)
 
     def stats(self) -> CacheStats:
         """Return a snapshot of the counters."""

@@ -53,7 +53,11 @@ KEY_BY_IDENTITY = "name@version + base digest"
 KEY_POLICIES: tuple[str, ...] = (KEY_BY_NAME, KEY_BY_IDENTITY)
 
 
-def prefix_key(adapter: Adapter, prefix: str, *, key_policy: str) -> tuple[str | AdapterKey, ...]:
+#: A prefix cache's key: what the entry was computed under (by the key policy), then the prefix text.
+PrefixKey = tuple[str | AdapterKey, ...]
+
+
+def prefix_key(adapter: Adapter, prefix: str, *, key_policy: str) -> PrefixKey:
     """Return the cache key of ``prefix`` computed under ``adapter``, by ``key_policy``.
 
     >>> a = Adapter("support-bot", "1.0.0", "llama-3-8b", "sha256:1111", rank=16, vram_mb=16.0)
@@ -100,8 +104,8 @@ class PrefixCache:
         if key_policy not in KEY_POLICIES:
             raise ValueError(f"unknown key policy {key_policy!r}; valid policies: {KEY_POLICIES}")
         self.key_policy = key_policy
-        self._entries: dict[tuple[str, ...], tuple[str, str]] = {}
-        self._policy: EvictionPolicy = LruPolicy()
+        self._entries: dict[PrefixKey, tuple[AdapterKey, str]] = {}  # key -> (adapter key, base digest) computed under
+        self._policy: EvictionPolicy[PrefixKey] = LruPolicy()
         self.hits = self.misses = self.stale_hits = self.evictions = 0
 
     def lookup(self, adapter: Adapter, prefix: str) -> PrefixLookup:

@@ -47,6 +47,7 @@ import itertools
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from .cache import EvictionPolicy, LruPolicy
 from .engines import VLLM_ENGINE, lora_slot_bytes
@@ -81,7 +82,11 @@ def max_pinned(max_slots: int) -> int:
     return count("max_slots", max_slots) - 1
 
 
-def _adapter_label(name: str, value: object) -> AdapterKey | str:
+#: What takes a slot: an adapter's key, or any non-empty label (a scenario's ``"tenant-07"``, :data:`BASE_SLOT`).
+SlotKey = AdapterKey | str
+
+
+def _adapter_label(name: str, value: object) -> SlotKey:
     """Return ``value`` if it names an adapter: its key, or a non-empty label."""
     return value if isinstance(value, AdapterKey) else text(name, value)
 
@@ -168,7 +173,7 @@ class SlotScheduler:
         prefill_ms: float = 40.0,
         decode_ms_per_token: float = 20.0,
         load_ms: float = 2.0,
-        pinned: Iterable[str] = (),
+        pinned: Iterable[SlotKey] = (),
         base_takes_slot: bool = False,
     ) -> None:
         self.max_slots = count("max_slots", max_slots)
@@ -184,20 +189,20 @@ class SlotScheduler:
                 f"at most max_slots - 1 = {max_pinned(self.max_slots)} adapters may be pinned "
                 f"(one slot stays free for the others), got {len(pins)}: {list(pins)}"
             )
-        self.pinned: frozenset[str] = frozenset(pins)
+        self.pinned: frozenset[SlotKey] = frozenset(pins)
         #: SGLang's rule: the base model's requests take a slot too (vLLM's: they need none).
         self.base_takes_slot = flag("base_takes_slot", base_takes_slot)
         self.now_ms = 0.0
         #: Resident adapters, least recently used first (pinned ones included; never more than max_slots).
-        self._resident: EvictionPolicy = LruPolicy()
+        self._resident: EvictionPolicy[SlotKey] = LruPolicy()
         for pin in pins:
             self._resident.admit(pin)
-        self._running: dict[str, int] = {}              # adapter -> running requests (loading ones included)
-        self._loading: dict[str, list[SlotRequest]] = {}  # adapter -> requests waiting for its copy
+        self._running: dict[SlotKey, int] = {}              # adapter -> running requests (loading ones included)
+        self._loading: dict[SlotKey, list[SlotRequest]] = {}  # adapter -> requests waiting for its copy
         # adapter -> waiting (per-adapter arrival number, request), in arrival order
-        self._waiting: dict[str | None, deque[tuple[int, SlotRequest]]] = {}
-        self._arrived: dict[str | None, int] = {}
-        self._blocked_upto: dict[str | None, int] = {}  # adapter -> last arrival number skipped for want of a slot
+        self._waiting: dict[SlotKey | None, deque[tuple[int, SlotRequest]]] = {}
+        self._arrived: dict[SlotKey | None, int] = {}
+        self._blocked_upto: dict[SlotKey | None, int] = {}  # adapter -> last arrival number skipped for want of a slot
         self._skipped: set[int] = set()
         self._admitted: dict[int, float] = {}
         self._started: dict[int, tuple[float, bool]] = {}
@@ -236,17 +241,17 @@ class SlotScheduler:
         while self._events and self._events[0][0] == now:
             _, kind, _, payload = heapq.heappop(self._events)
             if kind == _ARRIVE:
-                request: SlotRequest = payload  # type: ignore[assignment]
+                request = cast(SlotRequest, payload)
                 key = self._key(request)
                 arrived = self._arrived[key] = self._arrived.get(key, -1) + 1
                 self._waiting.setdefault(key, deque()).append((arrived, request))
                 self._dirty = True
             elif kind == _LOADED:
-                adapter: str = payload  # type: ignore[assignment]
+                adapter = cast(SlotKey, payload)
                 for request in self._loading.pop(adapter):
                     self._begin(request, ready_ms=now, loaded=True)
             else:
-                self._finish(payload)  # type: ignore[arg-type]
+                self._finish(cast(tuple[SlotRequest, float], payload))
         if self._dirty:  # something arrived, or a slot or batch room came free
             self._dirty = False
             self._admit()
@@ -265,7 +270,7 @@ class SlotScheduler:
             return
         free = self.max_slots - len(self.pinned | self._running.keys())
         heads = sorted((q[0][1].arrival_ms, q[0][1].id, a) for a, q in self._waiting.items())
-        admissible: list[str | None] = []
+        admissible: list[SlotKey | None] = []
         for _, _, adapter in heads:
             if adapter is None or adapter in self._running or adapter in self.pinned:
                 admissible.append(adapter)
@@ -320,7 +325,7 @@ class SlotScheduler:
             self.loads += 1
             self._push(self.now_ms + self.load_ms, _LOADED, adapter)
 
-    def _key(self, request: SlotRequest) -> str | None:
+    def _key(self, request: SlotRequest) -> SlotKey | None:
         """Return the slot key of ``request``: its adapter, or :data:`BASE_SLOT` for a base request under SGLang's rule."""
         if request.adapter is None and self.base_takes_slot:
             return BASE_SLOT
@@ -351,12 +356,12 @@ class SlotScheduler:
 
     # -- inspection --------------------------------------------------------------------------
     @property
-    def resident(self) -> list[str]:
+    def resident(self) -> list[SlotKey]:
         """Adapters in a slot, least recently used first."""
-        return list(self._resident)  # type: ignore[arg-type]
+        return list(self._resident)
 
     @property
-    def batch_adapters(self) -> frozenset[str]:
+    def batch_adapters(self) -> frozenset[SlotKey]:
         """The distinct adapters of the requests in the batch (running or waiting for their copy)."""
         return frozenset(self._running)
 

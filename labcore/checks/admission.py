@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from typing import TypedDict
 
 from ..admission import AdmissionController
 from ..errors import QueueFullError
@@ -34,8 +35,18 @@ __all__ = [
 
 #: Exercise 13.1: slots in the pool, the queue's bound, and that many requests for as many different tenants.
 REFUSED_BURST = {"slots": 3, "max_queue": 2, "arrivals": 8}
+
+
+class _Burst(TypedDict):
+    """A burst's case: slots in the pool, the queue's bound, the tenants of the requests in arrival order."""
+
+    slots: int
+    max_queue: int
+    arrivals: tuple[int, ...]
+
+
 #: Exercise 13.2: slots, queue bound, and the tenants of the requests in arrival order (tenant 2 comes back).
-FINISH_BURST = {"slots": 2, "max_queue": 3, "arrivals": (1, 2, 3, 2, 4)}
+FINISH_BURST: _Burst = {"slots": 2, "max_queue": 3, "arrivals": (1, 2, 3, 2, 4)}
 #: Exercise 13.3's hold time (ms): twice the chapter's.
 LONG_HOLD_MS = 600.0
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..panels.registry import release_panel
 from ..sim import release_timeline
+from .._validate import count
 from ..versions import parse_version
 from .exercise import Exercise
 from .rules import NumberRule, graded
@@ -105,16 +106,19 @@ def rule_stale_traffic_pct(*, minor_releases: int = 20, pinned_pct: int = 75) ->
     >>> print(grade_stale_traffic_pct(52.4).message)
     ✗ 52.4 % is the stale share of unpinned traffic; only the 25% of requests that do not pin ever see "latest".
     """
+    count("minor_releases", minor_releases, minimum=10)  # the string sort first goes wrong at 1.10.0
     state = release_panel().row(minor_releases=minor_releases, pinned_pct=pinned_pct)
     expected = state["stale_all_pct"]
     t = release_timeline(minor_releases)
+    first_stale = t.first_stale
+    assert first_stale is not None  # 1.10.0 is published, and a string sort puts 1.9.0 above it
     weeks, stale, unpinned = len(t.versions), t.stale_periods, 1 - pinned_pct / 100
     mistakes: list[Mistake] = [
         (state["stale_unpinned_pct"], f"is the stale share of unpinned traffic; only the {100 * unpinned:g}% of "
                                       'requests that do not pin ever see "latest".'),
         (100 * stale / weeks * pinned_pct / 100, f"multiplies by the {pinned_pct}% that pin; pinned requests get "
                                                  "the version they name, so multiply by the share that does not."),
-        (100 * (stale - 1) / weeks * unpinned, f"leaves out the week of {t.versions[t.first_stale]}: the string sort "
+        (100 * (stale - 1) / weeks * unpinned, f"leaves out the week of {t.versions[first_stale]}: the string sort "
                                                "is already wrong the day it ships."),
         (100 * stale / (weeks - 1) * unpinned, f"divides by the {weeks - 1} releases after {t.versions[0]}; "
                                                f"{t.versions[0]}'s week carries traffic too, {weeks} weeks in all."),

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,7 +58,7 @@ class NumberRule:
     expected: float
     unit: str
     what: str
-    mistakes: tuple[Mistake, ...] = ()
+    mistakes: Sequence[Mistake] = ()  # any sequence; kept as a tuple
     fallback: str = ""
     rel_tol: float = 0.005
     integer: bool = False
@@ -156,9 +156,9 @@ class ListRule:
     """An ordered list of names is right; known wrong lists get their own message, then the same names in another
     order, then a list of another length (``miscounted``: ``{got}``, ``{count}``), then ``other`` (``{got}``)."""
 
-    expected: tuple[str, ...]
+    expected: Sequence[str]  # any sequence; kept as a tuple
     correct: str
-    known: tuple[tuple[tuple[str, ...], str], ...]
+    known: Sequence[tuple[Sequence[str], str]]  # likewise
     reordered: str
     miscounted: str
     other: str
@@ -218,7 +218,7 @@ def graded(rule: Callable[..., Rule]) -> Callable[..., Verdict]:
         return rule(**kwargs).verdict(answer)
 
     grade.__name__ = grade.__qualname__ = rule.__name__.replace("rule_", "grade_", 1)
-    del grade.__wrapped__  # type: ignore[attr-defined]  # its signature is (answer, **kwargs), not the rule's
+    del grade.__wrapped__  # its signature is (answer, **kwargs), not the rule's
     setattr(grade, "rule", rule)
     return grade
 
