@@ -38,13 +38,15 @@ def _summary(name: str, folder: Path) -> str:
 def _number(value: float) -> str:
     """Return ``value`` with three significant digits at most, thousands separated.
 
-    >>> _number(1190.4), _number(57.26), _number(0.8312), _number(0.000241)
-    ('1,190', '57.3', '0.831', '0.000241')
+    >>> _number(1190.4), _number(57.26), _number(5.0), _number(0.8312), _number(0.000241)
+    ('1,190', '57.3', '5.00', '0.831', '0.000241')
     """
     if value >= 100:
         return f"{value:,.0f}"
     if value >= 10:
         return f"{value:.1f}"
+    if value >= 1:
+        return f"{value:.2f}"
     return f"{value:.3g}"
 
 
@@ -74,7 +76,7 @@ def render(records: dict[str, dict[str, Any]], names: list[str], folder: Path = 
         first = f"`{name}` {record['date']}, machine {chr(ord('A') + machines.index(machine))}"
         for i, row in enumerate(record["rows"]):
             lines.append(f"| {first if i == 0 else ''} | {_cell(row.case)} | {_number(row.result)} {row.unit} | "
-                         f"{_cell(row.peer)}: {_number(row.peer_result)} {row.unit} | {row.ratio:.2f}x | "
+                         f"{_cell(row.peer)}: {_number(row.peer_result)} {row.unit} | {_number(row.ratio)}x | "
                          f"{_cell(row.goal)} |")
         commit = f" at commit {record['commit']}" if record.get("commit") else ""
         notes.append(f"- `{name}`: {record['measure']}; `{record['command']}`{commit}.")
