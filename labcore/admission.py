@@ -29,10 +29,10 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
+from ._validate import count
 from .errors import AdapterInUseError, LabcoreError, QueueFullError
 from .refs import AdapterKey, ModelRef
 from .router import MODE_DYNAMIC, RouteDecision
-from ._validate import count
 
 __all__ = ["QueueFullError", "Ticket", "Admission", "AdmissionStats", "AdmissionController"]
 
@@ -156,10 +156,11 @@ class AdmissionController:
             raise KeyError(f"ticket {ticket_id!r} is not in flight (in flight: {sorted(self._in_flight)[:10]})")
         self.router.release(decision)
         self.finished += 1
-        if decision.mode == MODE_DYNAMIC:
-            self._adapters[decision.adapter] -= 1
-            if not self._adapters[decision.adapter]:
-                del self._adapters[decision.adapter]
+        key = decision.adapter
+        if decision.mode == MODE_DYNAMIC and key is not None:  # a dynamic decision always names its adapter
+            self._adapters[key] -= 1
+            if not self._adapters[key]:
+                del self._adapters[key]
         admitted: list[Admission] = []
         while self._queue:
             head = self._queue[0]
@@ -181,8 +182,9 @@ class AdmissionController:
 
     def _admit(self, ticket: Ticket, decision: RouteDecision) -> None:
         self._in_flight[ticket.id] = decision
-        if decision.mode == MODE_DYNAMIC:
-            self._adapters[decision.adapter] += 1
+        key = decision.adapter
+        if decision.mode == MODE_DYNAMIC and key is not None:
+            self._adapters[key] += 1
 
     # -- inspection ----------------------------------------------------------------------
     @property

@@ -31,6 +31,8 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from ._validate import count as _count  # ``count`` is an argument name here
+from ._validate import fraction, number
 from .cache import AdapterCache
 from .capacity import DYNAMIC_OVERHEAD
 from .hashing import stable_hash
@@ -38,8 +40,6 @@ from .links import LAB_HOST_TO_GPU
 from .percentiles import percentiles
 from .registry import AdapterRegistry
 from .router import MODE_DYNAMIC, AdapterTier, ModelRef, MultiLoRARouter, RouteDecision, parse_model_ref
-from ._validate import count as _count  # ``count`` is an argument name here
-from ._validate import fraction, number
 
 __all__ = ["POLICY_ROUND_ROBIN", "POLICY_LEAST_LOADED", "POLICY_RENDEZVOUS", "POLICY_BOUNDED", "POLICIES",
            "rendezvous_ranking", "rendezvous_owner", "modulo_owner", "moved_fraction", "replica_names",
@@ -264,7 +264,7 @@ class AffinityFleet:
         cache_budget_mb: float,
         transfer_mb_per_ms: float = LAB_HOST_TO_GPU.mb_per_ms,
         load_overhead_ms: float = 0.0,
-        cache_factory: Callable[[], AdapterTier] | None = None,
+        cache_factory: Callable[[], AdapterCache] | None = None,
         base_latency_ms: float = 40.0,
         dynamic_overhead: float = DYNAMIC_OVERHEAD,
         slots: int = 8,
@@ -308,7 +308,7 @@ class AffinityFleet:
 
     def _request(self, ref: str | ModelRef) -> tuple[ModelRef, tuple[int, ...]]:
         """Parse ``ref`` once and rank the replicas by its adapter's name, so every version of a tenant shares one."""
-        text = ref.text if ref.__class__ is ModelRef else ref
+        text = ref.text if isinstance(ref, ModelRef) else ref
         known = self._requests.get(text)
         if known is None:
             parsed = ref if isinstance(ref, ModelRef) else parse_model_ref(ref)

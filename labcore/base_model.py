@@ -246,7 +246,8 @@ def _raw(name: str) -> dict[str, Any]:
     if not isinstance(name, str) or name not in known_models():
         raise ModelConfigError(f"{name!r} is not a shipped model; valid: {list(known_models())}")
     text = resources.files("labcore").joinpath("data/models", f"{name}.json").read_text(encoding="utf-8")
-    return json.loads(text)
+    raw: dict[str, Any] = json.loads(text)
+    return raw
 
 
 def published_params(name: str) -> PublishedParams | None:

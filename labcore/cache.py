@@ -26,10 +26,10 @@ from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
+from ._validate import number
 from .adapter import Adapter
 from .errors import AdapterInUseError, AdapterNotFoundError, AdapterTooLargeError
 from .refs import AdapterKey
-from ._validate import number
 
 __all__ = ["AdapterCache", "FifoAdapterCache", "CacheAccess", "CacheStats", "EvictionPolicy", "LruPolicy", "FifoPolicy"]
 

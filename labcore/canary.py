@@ -25,11 +25,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from ._validate import count, number, text
+from ._validate import fraction as _fraction  # ``fraction`` is a field and an argument name here
 from .hashing import unit_hash
 from .refs import REF_SEPARATORS, ModelRef
 from .versions import parse_version
-from ._validate import count, number, text
-from ._validate import fraction as _fraction  # ``fraction`` is a field and an argument name here
 
 __all__ = [
     "PROMOTE",
@@ -199,7 +199,7 @@ class _Window:
         p99 = lat[max(1, math.ceil(0.99 * len(lat))) - 1] if lat else 0.0
         n = self.scored
         score = self.score_sum / n if n else None
-        variance = max(0.0, (self.score_sq - n * score * score) / (n - 1)) if n > 1 else 0.0
+        variance = max(0.0, (self.score_sq - n * score * score) / (n - 1)) if n > 1 and score is not None else 0.0
         return VersionMetrics(version, len(lat), self.errors, p99, score, n, variance)
 
 

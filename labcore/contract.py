@@ -372,7 +372,7 @@ def _pytest(args: list[str], root: Path, lab_module: str, recorder: _Recorder) -
                 os.environ["LAB_MODULE"] = env
     if code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERRUPTED):
         tail = "\n".join(printed.getvalue().strip().splitlines()[-12:])
-        raise RuntimeError(f"pytest stopped before the end of the suite ({code.name}), so no table is shown: "
+        raise RuntimeError(f"pytest stopped before the end of the suite ({pytest.ExitCode(code).name}), so no table is shown: "
                            f"{len(recorder.outcomes)} of {recorder.collected} tests had run. It said:\n{tail}")
 
 

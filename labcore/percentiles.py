@@ -47,7 +47,7 @@ def nearest_rank(p: float, n: int) -> int:
     return max(1, min(n, rank))
 
 
-def percentiles(values: Sequence[float] | Counter, ps: Sequence[float]) -> tuple[float, ...]:
+def percentiles(values: Sequence[float] | Counter[float], ps: Sequence[float]) -> tuple[float, ...]:
     """Return nearest-rank percentiles for each ``p`` in ``ps`` (one pass; accepts a value Counter).
 
     >>> percentiles([1, 2, 3, 4, 100], (50, 99))

@@ -30,10 +30,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ._validate import count, instance, text
 from .adapter import Adapter
 from .cache import EvictionPolicy, LruPolicy
 from .refs import AdapterKey
-from ._validate import count, instance, text
 
 __all__ = [
     "KEY_BY_NAME",

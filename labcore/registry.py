@@ -25,7 +25,9 @@ import threading
 from collections.abc import Iterator
 from dataclasses import fields
 from pathlib import Path
+from typing import Any
 
+from ._validate import instance, text
 from .adapter import Adapter
 from .errors import (
     AdapterNotFoundError,
@@ -37,7 +39,6 @@ from .errors import (
 )
 from .refs import AdapterKey, parse_adapter_ref
 from .versions import Version
-from ._validate import instance, text
 
 __all__ = ["AdapterRegistry", "REGISTRY_FORMAT"]
 
@@ -211,7 +212,7 @@ class AdapterRegistry:
         return f"AdapterRegistry(bases={len(self._bases)}, adapters={self._count})"
 
     # -- persistence ---------------------------------------------------------------------
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Return a JSON-ready dict of the bases and adapters."""
         return {
             "format": REGISTRY_FORMAT,

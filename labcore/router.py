@@ -26,12 +26,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
+from ._validate import number, text
 from .adapter import Adapter
 from .cache import CacheAccess
 from .errors import InvalidModelRefError, InvalidVersionError, WrongBaseError
 from .refs import AdapterKey, ModelRef, adapter_ref_parts
 from .registry import AdapterRegistry
-from ._validate import number, text
 
 __all__ = [
     "MODE_BASE",
@@ -132,7 +132,7 @@ class _Plan:
     def __init__(self, generation: int, mode: str, adapter: Adapter | None, decision: RouteDecision) -> None:
         self.generation = generation
         self.mode = mode
-        self.adapter = adapter
+        self.adapter = adapter  # what the cache loads: a dynamic route's adapter (None for base and dedicated)
         self.decision = decision  # the whole answer for base/dedicated, the cache-hit answer for dynamic
 
 
@@ -178,15 +178,15 @@ class MultiLoRARouter:
         lock = self._lock
         lock.acquire()  # explicit acquire/release: half the cost of ``with lock`` on CPython 3.11
         try:
-            plan = self._plans.get(ref.text if ref.__class__ is ModelRef else ref)  # a record and its text: one plan
+            plan = self._plans.get(ref.text if isinstance(ref, ModelRef) else ref)  # a record and its text: one plan
             if plan is None or plan.generation != self.registry.generation:
                 plan = self._plan(ref)
-            mode = plan.mode
-            if mode != MODE_DYNAMIC:
-                self.requests_by_mode[mode] += 1
+            adapter = plan.adapter
+            if adapter is None:  # base or dedicated: no cache
+                self.requests_by_mode[plan.mode] += 1
                 return plan.decision
             # counted only once the cache access succeeded: a refused request is not a request served
-            access = self.cache.access(plan.adapter, pin=True) if pin else self.cache.access(plan.adapter)
+            access = self.cache.access(adapter, pin=True) if pin else self.cache.access(adapter)
             self.requests_by_mode[MODE_DYNAMIC] += 1
             return plan.decision if access.hit else _missed(plan.decision, access)
         finally:
@@ -212,14 +212,15 @@ class MultiLoRARouter:
         with self._lock:
             try:
                 for ref in refs:
-                    plan = plans.get(ref.text if ref.__class__ is ModelRef else ref)
+                    plan = plans.get(ref.text if isinstance(ref, ModelRef) else ref)
                     if plan is None or plan.generation != registry.generation:
                         plan = self._plan(ref)
-                    if plan.mode != MODE_DYNAMIC:
+                    adapter = plan.adapter
+                    if adapter is None:  # base or dedicated: no cache
                         others[plan.mode] += 1
                         append(plan.decision)
                         continue
-                    result = access(plan.adapter)
+                    result = access(adapter)
                     dynamic += 1
                     append(plan.decision if result.hit else _missed(plan.decision, result))
             finally:
@@ -230,14 +231,15 @@ class MultiLoRARouter:
 
     def release(self, decision: RouteDecision) -> None:
         """Unpin the adapter of a decision routed with ``pin=True`` once its request finishes."""
-        if decision.mode != MODE_DYNAMIC:
+        key = decision.adapter
+        if decision.mode != MODE_DYNAMIC or key is None:  # a dynamic decision always names its adapter
             return
         with self._lock:
-            self.cache.unpin(decision.adapter)
+            self.cache.unpin(key)
 
     def _plan(self, ref: str | ModelRef) -> _Plan:
         parsed = ref if isinstance(ref, ModelRef) else parse_model_ref(ref)  # parsed once, then only read
-        ref_text = parsed.text if ref is parsed else ref
+        ref_text = ref.text if isinstance(ref, ModelRef) else ref
         if parsed.base != self.base_model:
             raise WrongBaseError(
                 f"request {ref_text!r} is for base {parsed.base!r}, but this router serves {self.base_model!r}"
@@ -263,7 +265,7 @@ class MultiLoRARouter:
                                  total_latency_ms=total_ms, ref=ref_text, base=parsed.base,
                                  version_pinned=parsed.version is not None, base_latency_ms=base_ms,
                                  overhead_ms=overhead_ms)
-        plan = _Plan(generation, mode, adapter, decision)
+        plan = _Plan(generation, mode, adapter if mode == MODE_DYNAMIC else None, decision)
         if len(self._plans) >= self._MEMO_LIMIT:
             self._plans.clear()
         self._plans[ref_text] = plan

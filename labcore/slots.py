@@ -49,11 +49,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
+from ._validate import count, flag, instance, number, text
 from .cache import EvictionPolicy, LruPolicy
 from .engines import VLLM_ENGINE, lora_slot_bytes
 from .model_config import ModelConfig
 from .refs import AdapterKey
-from ._validate import count, flag, instance, number, text
 
 __all__ = ["LEFT_OUT", "BASE_SLOT", "SlotRequest", "SlotOutcome", "SlotScheduler", "max_pinned",
            "requests_from", "slot_pool_mb"]

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .._validate import count
 from ..panels.registry import release_panel
 from ..sim import release_timeline
-from .._validate import count
 from ..versions import parse_version
 from .exercise import Exercise
 from .rules import NumberRule, graded

@@ -195,7 +195,9 @@ def raw_model_config(config: Mapping[str, Any] | str) -> Mapping[str, Any]:
     if isinstance(config, Mapping):
         return config
     if isinstance(config, str) and config in known_models():
-        return json.loads(resources.files("labcore").joinpath(_DATA, f"{config}.json").read_text(encoding="utf-8"))
+        shipped: Mapping[str, Any] = json.loads(
+            resources.files("labcore").joinpath(_DATA, f"{config}.json").read_text(encoding="utf-8"))
+        return shipped
     raise ModelConfigError(f"config must be a parsed config.json or one of {list(known_models())}, got {config!r}")
 
 

@@ -131,8 +131,8 @@ def classify_tensors(
             path, "holds no LoRA tensors (*.lora_A.weight / *.lora_B.weight, or *.lora_embedding_A / *.lora_embedding_B)"
         )
     modules: dict[str, LoraModule] = {}
-    for (prefix, kind), ab in sorted(pairs.items()):
-        a, b = ab["A"], ab["B"]
+    for (prefix, kind), pair in sorted(pairs.items()):
+        a, b = pair["A"], pair["B"]
         if len(a.shape) != 2 or len(b.shape) != 2 or a.shape[0] != b.shape[1] or a.shape[0] == 0:
             raise AdapterFileError(
                 path, f"{prefix}: lora_A {list(a.shape)} and lora_B {list(b.shape)} must be (r x in) and (out x r) with r > 0"
@@ -189,11 +189,11 @@ def classify_tensors(
     for prefix, m in modules.items():
         for label, found, wanted in (("DoRA magnitude vector", magnitudes, s.use_dora),
                                      ("LoRA bias (lora_B.bias)", lora_biases, s.lora_bias and m.kind == "linear")):
-            t = found.pop(prefix, None)
-            if t is None and wanted:
+            extra = found.pop(prefix, None)
+            if extra is None and wanted:
                 raise AdapterFileError(path, f"{prefix} has no {label}, which {ADAPTER_CONFIG_NAME} says every module has")
-            if t is not None and t.shape != (m.out_features,):
-                raise AdapterFileError(path, f"{t.name} has shape {list(t.shape)}; a {label} of {prefix} is [{m.out_features}]")
+            if extra is not None and extra.shape != (m.out_features,):
+                raise AdapterFileError(path, f"{extra.name} has shape {list(extra.shape)}; a {label} of {prefix} is [{m.out_features}]")
     for leftover in (*magnitudes.values(), *lora_biases.values()):
         raise AdapterFileError(path, f"tensor {leftover.name!r} belongs to no LoRA module in the file")
     return tuple(modules.values()), roles
