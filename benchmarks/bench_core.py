@@ -35,8 +35,9 @@ def _setup(resident: int) -> dict[str, object]:
     registry.register_base(BASE, DIGEST)
     for adapter in adapters:
         registry.register(adapter)
-    router = MultiLoRARouter(registry, AdapterCache(float(resident), 8.0), BASE, base_latency_ms=40.0,
-                             dynamic_overhead=0.05)
+    router = MultiLoRARouter(
+        registry, AdapterCache(float(resident), 8.0), BASE, base_latency_ms=40.0, dynamic_overhead=0.05
+    )
     for adapter in adapters:
         router.route(f"{BASE}:{adapter.name}")
     ref = f"{BASE}:{hot.name}"
@@ -72,31 +73,58 @@ def main() -> None:
     small, large = results[10], results[100_000]
     head = f"per hit (best of {args.repeat})"
     print(f"{head:<34}{'10 resident':>14}{'100,000 resident':>18}{'large/small':>13}")
-    for name, label in [("cachetools_hit_ns", "cachetools.LRUCache hit"), ("cache_hit_ns", "AdapterCache.access hit"),
-                        ("route_hit_ns", "MultiLoRARouter.route hit")]:
+    for name, label in [
+        ("cachetools_hit_ns", "cachetools.LRUCache hit"),
+        ("cache_hit_ns", "AdapterCache.access hit"),
+        ("route_hit_ns", "MultiLoRARouter.route hit"),
+    ]:
         print(f"{label:<34}{small[name]:>11.0f} ns{large[name]:>15.0f} ns{large[name] / small[name]:>12.2f}x")
     print()
     for size, m in (("10", small), ("100,000", large)):
         cache_ratio = m["cache_hit_ns"] / m["cachetools_hit_ns"]
-        print(f"ratios at {size} resident: cache hit / cachetools hit = {cache_ratio:.2f}x "
-              f"(aim 1.0x, limit 2x); routed hit / cachetools hit = {m['route_hit_ns'] / m['cachetools_hit_ns']:.2f}x "
-              f"(aim 4x, limit 15x)")
-    save_if_asked(args, "bench_core", rows(small, large), measure="a hit, interleaved rounds, best of "
-                  f"{args.repeat} x {args.number:,}")
+        print(
+            f"ratios at {size} resident: cache hit / cachetools hit = {cache_ratio:.2f}x "
+            f"(aim 1.0x, limit 2x); routed hit / cachetools hit = {m['route_hit_ns'] / m['cachetools_hit_ns']:.2f}x "
+            f"(aim 4x, limit 15x)"
+        )
+    save_if_asked(
+        args,
+        "bench_core",
+        rows(small, large),
+        measure=f"a hit, interleaved rounds, best of {args.repeat} x {args.number:,}",
+    )
 
 
 def rows(small: dict[str, float], large: dict[str, float]) -> list[Row]:
     """Return the README's rows: each hit against a cachetools hit, and 100,000 resident against 10."""
     peer = "cachetools.LRUCache hit"
     out = []
-    for name, label, goal in (("cache_hit_ns", "AdapterCache.access hit", "aim <= 1x"),
-                              ("route_hit_ns", "MultiLoRARouter.route hit", "aim <= 4x")):
-        out += [Row(f"{label}, {n} resident", m[name], "ns", peer=f"{peer}, {n} resident",
-                    peer_result=m["cachetools_hit_ns"], goal=goal) for n, m in (("10", small), ("100,000", large))]
-    out += [Row(f"{label}, 100,000 resident", large[name], "ns", peer="the same, 10 resident",
-                peer_result=small[name], goal="O(1): limit 1.5x")
-            for name, label in (("cache_hit_ns", "AdapterCache.access hit"),
-                                ("route_hit_ns", "MultiLoRARouter.route hit"))]
+    for name, label, goal in (
+        ("cache_hit_ns", "AdapterCache.access hit", "aim <= 1x"),
+        ("route_hit_ns", "MultiLoRARouter.route hit", "aim <= 4x"),
+    ):
+        out += [
+            Row(
+                f"{label}, {n} resident",
+                m[name],
+                "ns",
+                peer=f"{peer}, {n} resident",
+                peer_result=m["cachetools_hit_ns"],
+                goal=goal,
+            )
+            for n, m in (("10", small), ("100,000", large))
+        ]
+    out += [
+        Row(
+            f"{label}, 100,000 resident",
+            large[name],
+            "ns",
+            peer="the same, 10 resident",
+            peer_result=small[name],
+            goal="O(1): limit 1.5x",
+        )
+        for name, label in (("cache_hit_ns", "AdapterCache.access hit"), ("route_hit_ns", "MultiLoRARouter.route hit"))
+    ]
     return out
 
 

@@ -37,8 +37,15 @@ def write_checkpoint(folder: Path, *, layers: int, hidden: int, seed: int = 0) -
         return (block * (n // len(block) + 1))[:n]
 
     kv, inter = hidden // 4, hidden * 7 // 2
-    shapes = {"q_proj": [hidden, hidden], "k_proj": [kv, hidden], "v_proj": [kv, hidden], "o_proj": [hidden, hidden],
-              "gate_proj": [inter, hidden], "up_proj": [inter, hidden], "down_proj": [hidden, inter]}
+    shapes = {
+        "q_proj": [hidden, hidden],
+        "k_proj": [kv, hidden],
+        "v_proj": [kv, hidden],
+        "o_proj": [hidden, hidden],
+        "gate_proj": [inter, hidden],
+        "up_proj": [inter, hidden],
+        "down_proj": [hidden, inter],
+    }
     paths = []
     for s, part in enumerate((range(0, layers // 2), range(layers // 2, layers))):
         tensors = {}
@@ -55,6 +62,7 @@ def write_checkpoint(folder: Path, *, layers: int, hidden: int, seed: int = 0) -
 
 def measure(folder: Path, paths: list[Path], *, rounds: int) -> dict[str, list[float]]:
     """Return the seconds of each round for both methods, interleaved (the order rotates every round)."""
+
     def ours() -> None:
         checkpoint_digest(folder)
 
@@ -101,15 +109,30 @@ def main(argv: list[str] | None = None) -> int:
     ratio = med["checkpoint_digest"] / med["sha256sum"]
     print(f"checkpoint_digest / sha256sum: {ratio:.2f}x (aim <= 1.2x)")
     floor_ratio = med["checkpoint_digest"] / med["hashlib_file_sha256"]
-    print(f"checkpoint_digest / hashlib over the whole files: {floor_ratio:.2f}x "
-          "(the cost of reading per tensor)")
+    print(f"checkpoint_digest / hashlib over the whole files: {floor_ratio:.2f}x (the cost of reading per tensor)")
     ms = {key: seconds * 1000 for key, seconds in med.items()}
-    save_if_asked(args, "bench_digest", [
-        Row("checkpoint_digest", ms["checkpoint_digest"], "ms", peer="sha256sum of the same files",
-            peer_result=ms["sha256sum"], goal="aim <= 1.2x"),
-        Row("checkpoint_digest", ms["checkpoint_digest"], "ms", peer="hashlib SHA-256 of the whole files",
-            peer_result=ms["hashlib_file_sha256"]),
-    ], measure=f"a {total / 2**20:.0f} MiB two-shard safetensors checkpoint, {args.rounds} interleaved rounds, medians")
+    save_if_asked(
+        args,
+        "bench_digest",
+        [
+            Row(
+                "checkpoint_digest",
+                ms["checkpoint_digest"],
+                "ms",
+                peer="sha256sum of the same files",
+                peer_result=ms["sha256sum"],
+                goal="aim <= 1.2x",
+            ),
+            Row(
+                "checkpoint_digest",
+                ms["checkpoint_digest"],
+                "ms",
+                peer="hashlib SHA-256 of the whole files",
+                peer_result=ms["hashlib_file_sha256"],
+            ),
+        ],
+        measure=f"a {total / 2**20:.0f} MiB two-shard safetensors checkpoint, {args.rounds} interleaved rounds, medians",
+    )
     return 0
 
 

@@ -61,19 +61,36 @@ def main(argv: list[str] | None = None) -> None:
         panel = show(name)
         x = next(c for c in panel.controls if c.name == panel.chart.x)
         # the first other control with numbers: each repeat moves it to a value never computed before (a cold sweep)
-        other = next(c for c in panel.controls if c.name != x.name and len(c.values) > 1
-                     and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in c.values))
+        other = next(
+            c
+            for c in panel.controls
+            if c.name != x.name
+            and len(c.values) > 1
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in c.values)
+        )
         offs, others = iter(_fresh_values(x, repeats * 2)), iter(_fresh_values(other, repeats))
         moved_x = _best_move(panel, x.name, offs, repeats)
         moved_other = _best_move(panel, other.name, others, repeats)
         peer = _best(lambda panel=panel, x=x, offs=offs: panel.row(**{x.name: next(offs)}), repeats)
-        print(f"{chapter:8} {name:20} {moved_x:13.1f} ms {moved_other:11.1f} ms {peer:12.2f} ms"
-              f"   ({moved_x / peer:.1f}x, {moved_other / peer:.1f}x the peer; {other.name} moved)")
+        print(
+            f"{chapter:8} {name:20} {moved_x:13.1f} ms {moved_other:11.1f} ms {peer:12.2f} ms"
+            f"   ({moved_x / peer:.1f}x, {moved_other / peer:.1f}x the peer; {other.name} moved)"
+        )
         moves = ((f"{x.name} off the grid", moved_x), (f"{other.name} moved", moved_other))
-        rows += [Row(f"chapter {chapter} {name}: {what}", ms, "ms", peer="one panel.row() off the grid",
-                     peer_result=peer, goal="< 100 ms") for what, ms in moves]
-    save_if_asked(args, "bench_live", rows,
-                  measure=f"live_panel: one change to the chart ready, kernel-side, best of {repeats}")
+        rows += [
+            Row(
+                f"chapter {chapter} {name}: {what}",
+                ms,
+                "ms",
+                peer="one panel.row() off the grid",
+                peer_result=peer,
+                goal="< 100 ms",
+            )
+            for what, ms in moves
+        ]
+    save_if_asked(
+        args, "bench_live", rows, measure=f"live_panel: one change to the chart ready, kernel-side, best of {repeats}"
+    )
 
 
 if __name__ == "__main__":

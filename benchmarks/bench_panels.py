@@ -84,8 +84,15 @@ def main() -> None:
             ready = "() => window.lcPanels && window.lcPanels.every(p => p.target.dataset.ready === '1')"
             page.wait_for_function(ready, timeout=60_000)
             for name, t in page.evaluate(_MOVE_ALL_JS).items():
-                rows.append((name, len(t["moves"]), statistics.median(t["moves"]), max(t["moves"]),
-                             statistics.median(t["peer"])))
+                rows.append(
+                    (
+                        name,
+                        len(t["moves"]),
+                        statistics.median(t["moves"]),
+                        max(t["moves"]),
+                        statistics.median(t["peer"]),
+                    )
+                )
             page.close()
         browser.close()
     server.shutdown()
@@ -93,18 +100,36 @@ def main() -> None:
     for name, n, med, worst, peer in rows:
         print(f"{name:24} {n:5d} {med:9.1f} {worst:7.1f} {peer:7.2f} {med / peer:6.1f}")
     overall = statistics.median(r[2] for r in rows)
-    print(f"median of the panels' medians: {overall:.1f} ms (goal < 100 ms); slowest median "
-          f"{max(r[2] for r in rows):.1f} ms")
+    print(
+        f"median of the panels' medians: {overall:.1f} ms (goal < 100 ms); slowest median "
+        f"{max(r[2] for r in rows):.1f} ms"
+    )
     slowest = max(rows, key=lambda r: r[2])
     peer = "one panel SVG's markup parsed and laid out again"
-    save_if_asked(args, "bench_panels", [
-        Row(f"a panel's median move, median over the {len(rows)} panels on the pages", overall, "ms",
-            peer=f"{peer} (median over the panels)",
-            peer_result=statistics.median(r[4] for r in rows), goal="< 100 ms"),
-        Row(f"slowest panel's median move ({slowest[0]})", slowest[2], "ms", peer=f"{peer} (that panel)",
-            peer_result=slowest[4], goal="< 100 ms"),
-    ], measure=f"every value of every control, input event to the redrawn SVG laid out, headless Chromium, "
-               f"{sum(r[1] for r in rows):,} moves")
+    save_if_asked(
+        args,
+        "bench_panels",
+        [
+            Row(
+                f"a panel's median move, median over the {len(rows)} panels on the pages",
+                overall,
+                "ms",
+                peer=f"{peer} (median over the panels)",
+                peer_result=statistics.median(r[4] for r in rows),
+                goal="< 100 ms",
+            ),
+            Row(
+                f"slowest panel's median move ({slowest[0]})",
+                slowest[2],
+                "ms",
+                peer=f"{peer} (that panel)",
+                peer_result=slowest[4],
+                goal="< 100 ms",
+            ),
+        ],
+        measure=f"every value of every control, input event to the redrawn SVG laid out, headless Chromium, "
+        f"{sum(r[1] for r in rows):,} moves",
+    )
 
 
 if __name__ == "__main__":

@@ -41,8 +41,14 @@ def main(argv: list[str] | None = None) -> None:
     add_save_flag(parser)
     args = parser.parse_args(argv)
     n = args.requests
-    workload = Workload(tenants=41, requests=n, zipf_s=0.5, rate_per_s=400.0, seed=1,
-                        joins=(Join(at_ms=n / 400.0 * 1000 / 2, tenant=41),))
+    workload = Workload(
+        tenants=41,
+        requests=n,
+        zipf_s=0.5,
+        rate_per_s=400.0,
+        seed=1,
+        joins=(Join(at_ms=n / 400.0 * 1000 / 2, tenant=41),),
+    )
     best: dict[str, tuple[float, float]] = {}
     result = None
     for _ in range(args.repeat):
@@ -58,17 +64,32 @@ def main(argv: list[str] | None = None) -> None:
     for name, (wall, cpu) in best.items():
         print(f"{name:32s} {wall:8.3f} {cpu:8.3f} {n / cpu:18,.0f}")
     sim_cpu, peer_cpu = best["simulate"][1], best["peer (dict lookup per request)"][1]
-    print(f"simulate / peer (cpu): {sim_cpu / peer_cpu:.1f}x  (one simulated request costs "
-          f"about {sim_cpu / peer_cpu:.0f} dict-lookup loop iterations)")
+    print(
+        f"simulate / peer (cpu): {sim_cpu / peer_cpu:.1f}x  (one simulated request costs "
+        f"about {sim_cpu / peer_cpu:.0f} dict-lookup loop iterations)"
+    )
     verdict = "meets" if best["simulate"][1] < 1.0 else "MISSES"
-    print(f"1M-request target (< 1 s CPU): simulate took {best['simulate'][1]:.2f} s CPU -> {verdict} it "
-          f"(p99 {result.p99_ms:.1f} ms, hit rate {result.hit_rate:.4f})")
+    print(
+        f"1M-request target (< 1 s CPU): simulate took {best['simulate'][1]:.2f} s CPU -> {verdict} it "
+        f"(p99 {result.p99_ms:.1f} ms, hit rate {result.hit_rate:.4f})"
+    )
     peer = "a dict lookup per request over the same trace"
-    save_if_asked(args, "bench_sim", [
-        Row(f"simulate {n:,} requests through one replica (CPU)", sim_cpu, "s", peer=peer, peer_result=peer_cpu,
-            goal="< 1 s CPU for 1,000,000" if n == 1_000_000 else ""),
-        Row(f"make the trace of {n:,} requests (CPU)", best["trace"][1], "s", peer=peer, peer_result=peer_cpu),
-    ], measure=f"41 tenants, #41 joining halfway, real router and cache; CPU time, best of {args.repeat}")
+    save_if_asked(
+        args,
+        "bench_sim",
+        [
+            Row(
+                f"simulate {n:,} requests through one replica (CPU)",
+                sim_cpu,
+                "s",
+                peer=peer,
+                peer_result=peer_cpu,
+                goal="< 1 s CPU for 1,000,000" if n == 1_000_000 else "",
+            ),
+            Row(f"make the trace of {n:,} requests (CPU)", best["trace"][1], "s", peer=peer, peer_result=peer_cpu),
+        ],
+        measure=f"41 tenants, #41 joining halfway, real router and cache; CPU time, best of {args.repeat}",
+    )
 
 
 if __name__ == "__main__":

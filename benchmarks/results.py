@@ -62,17 +62,27 @@ def machine() -> dict[str, Any]:
             if line.startswith("model name"):
                 model = line.split(":", 1)[1].strip()
                 break
-    return {"cores": os.cpu_count(), "cpu": model, "system": f"{platform.system()} {platform.release()}",
-            "python": platform.python_version()}
+    return {
+        "cores": os.cpu_count(),
+        "cpu": model,
+        "system": f"{platform.system()} {platform.release()}",
+        "python": platform.python_version(),
+    }
 
 
 def _commit() -> str:
     """Return the short commit the tree was at, with ``+changes`` when the tracked files differ from it, or ''."""
     try:
-        head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(ROOT), "diff", "--quiet", "HEAD", "--", "labcore", "coursebuild",
-                                "benchmarks"], check=False).returncode != 0
+        head = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = (
+            subprocess.run(
+                ["git", "-C", str(ROOT), "diff", "--quiet", "HEAD", "--", "labcore", "coursebuild", "benchmarks"],
+                check=False,
+            ).returncode
+            != 0
+        )
     except (OSError, subprocess.CalledProcessError):
         return ""
     return head + ("+changes" if dirty else "")
@@ -82,9 +92,15 @@ def save(name: str, rows: list[Row], *, measure: str, command: str, folder: Path
     """Write ``folder/<name>.json``: what was measured, the command, the machine, the date (UTC) and the rows."""
     if not rows:
         raise ValueError(f"benchmark {name!r}: no rows to save")
-    record = {"benchmark": name, "measure": measure, "command": command,
-              "date": datetime.datetime.now(datetime.UTC).date().isoformat(), "commit": _commit(),
-              "machine": machine(), "rows": [asdict(row) for row in rows]}
+    record = {
+        "benchmark": name,
+        "measure": measure,
+        "command": command,
+        "date": datetime.datetime.now(datetime.UTC).date().isoformat(),
+        "commit": _commit(),
+        "machine": machine(),
+        "rows": [asdict(row) for row in rows],
+    }
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.json"
     path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
@@ -105,8 +121,11 @@ def load(folder: Path = RESULTS_DIR) -> dict[str, dict[str, Any]]:
 
 def add_save_flag(parser: argparse.ArgumentParser) -> None:
     """Give a benchmark's command line ``--save``."""
-    parser.add_argument("--save", action="store_true",
-                        help=f"also write the rows, the machine and the date to {RESULTS_DIR.relative_to(ROOT)}/")
+    parser.add_argument(
+        "--save",
+        action="store_true",
+        help=f"also write the rows, the machine and the date to {RESULTS_DIR.relative_to(ROOT)}/",
+    )
 
 
 def save_if_asked(args: argparse.Namespace, name: str, rows: list[Row], *, measure: str) -> None:

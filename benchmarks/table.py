@@ -50,6 +50,15 @@ def _number(value: float) -> str:
     return f"{value:.3g}"
 
 
+def _ratio(value: float) -> str:
+    """Return a ratio with two decimals under 10, else as ``_number`` writes it.
+
+    >>> _ratio(0.8749), _ratio(2.0), _ratio(344.1)
+    ('0.87x', '2.00x', '344x')
+    """
+    return f"{value:.2f}x" if value < 10 else f"{_number(value)}x"
+
+
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
@@ -61,23 +70,31 @@ def _machine_text(machine: dict[str, Any]) -> str:
 def render(records: dict[str, dict[str, Any]], names: list[str], folder: Path = BENCHMARKS) -> str:
     """Return the table (with its markers) for ``names``: the saved rows, else a row saying how to record them."""
     machines: list[str] = []
-    lines = [START, "", "| Benchmark, recorded | Case | Result | Peer in the same run | Ratio | Goal |",
-             "| --- | --- | --- | --- | ---: | --- |"]
+    lines = [
+        START,
+        "",
+        "| Benchmark, recorded | Case | Result | Peer in the same run | Ratio | Goal |",
+        "| --- | --- | --- | --- | ---: | --- |",
+    ]
     notes = []
     for name in names:
         record = records.get(name)
         if record is None:
-            lines.append(f"| `{name}` | {_cell(_summary(name, folder))} | not recorded yet: "
-                         f"`python -m benchmarks.{name} --save` | | | |")
+            lines.append(
+                f"| `{name}` | {_cell(_summary(name, folder))} | not recorded yet: "
+                f"`python -m benchmarks.{name} --save` | | | |"
+            )
             continue
         machine = _machine_text(record["machine"])
         if machine not in machines:
             machines.append(machine)
         first = f"`{name}` {record['date']}, machine {chr(ord('A') + machines.index(machine))}"
         for i, row in enumerate(record["rows"]):
-            lines.append(f"| {first if i == 0 else ''} | {_cell(row.case)} | {_number(row.result)} {row.unit} | "
-                         f"{_cell(row.peer)}: {_number(row.peer_result)} {row.unit} | {_number(row.ratio)}x | "
-                         f"{_cell(row.goal)} |")
+            lines.append(
+                f"| {first if i == 0 else ''} | {_cell(row.case)} | {_number(row.result)} {row.unit} | "
+                f"{_cell(row.peer)}: {_number(row.peer_result)} {row.unit} | {_ratio(row.ratio)} | "
+                f"{_cell(row.goal)} |"
+            )
         commit = f" at commit {record['commit']}" if record.get("commit") else ""
         notes.append(f"- `{name}`: {record['measure']}; `{record['command']}`{commit}.")
     notes += [f"- Machine {chr(ord('A') + i)}: {text}." for i, text in enumerate(machines)]
@@ -101,8 +118,11 @@ def main(argv: list[str] | None = None) -> int:
     wanted = replace_table(text, render(load(RESULTS_DIR), benchmark_names()))
     if args.check:
         if wanted != text:
-            print(f"README.md's benchmarks table differs from {RESULTS_DIR.relative_to(ROOT)}/: "
-                  "run python -m benchmarks.table", file=sys.stderr)
+            print(
+                f"README.md's benchmarks table differs from {RESULTS_DIR.relative_to(ROOT)}/: "
+                "run python -m benchmarks.table",
+                file=sys.stderr,
+            )
             return 1
         return 0
     if wanted != text:

@@ -30,8 +30,9 @@ def test_check_fails_on_a_number_changed_in_the_readme(tmp_path: Path, monkeypat
     start = readme.index(table.START)
     assert shown in readme[start:]
     stale = tmp_path / "README.md"
-    stale.write_text(readme[:start] + readme[start:].replace(shown, "1.23 " + record["rows"][0].unit, 1),
-                     encoding="utf-8")
+    stale.write_text(
+        readme[:start] + readme[start:].replace(shown, "1.23 " + record["rows"][0].unit, 1), encoding="utf-8"
+    )
     monkeypatch.setattr(table, "README", stale)
     assert table.main(["--check"]) == 1
     assert table.main([]) == 0 and table.main(["--check"]) == 0  # rewritten from the files, then up to date
@@ -51,8 +52,10 @@ def test_every_saved_file_belongs_to_a_benchmark_and_names_its_machine() -> None
 
 
 def test_save_then_load_gives_the_rows_back(tmp_path: Path) -> None:
-    rows = [Row("cache hit", 52.0, "ns", peer="cachetools hit", peer_result=65.0, goal="aim <= 1x"),
-            Row("route hit", 200.0, "ns", peer="cachetools hit", peer_result=65.0)]
+    rows = [
+        Row("cache hit", 52.0, "ns", peer="cachetools hit", peer_result=65.0, goal="aim <= 1x"),
+        Row("route hit", 200.0, "ns", peer="cachetools hit", peer_result=65.0),
+    ]
     path = save("bench_x", rows, measure="hits", command="python -m benchmarks.bench_x --save", folder=tmp_path)
     assert path == tmp_path / "bench_x.json"
     record = load(tmp_path)["bench_x"]
@@ -102,8 +105,11 @@ def test_the_markers_must_be_there_once_in_order() -> None:
 
 def test_every_benchmark_saves_under_its_own_name() -> None:
     for path in sorted((ROOT / "benchmarks").glob("bench_*.py")):
-        calls = [node for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-                 if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "save_if_asked"]
+        calls = [
+            node
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "save_if_asked"
+        ]
         if path.stem.startswith("bench_live_") and not calls:
             continue  # the Live benchmarks' saving comes with their owner's next change; the table says so
         assert len(calls) == 1, f"{path.name}: {len(calls)} calls of save_if_asked"
