@@ -29,8 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from coursebuild.lite_site import build_site
 from benchmarks.bench_live import _fresh_values
+from coursebuild.lite.site import build_site
 from labcore.panels import live_panel, show
 from tests.lite._pages import BLANK_NOTEBOOK, add_cell_and_run, blank_notebook, launch, type_into_live_panel
 
@@ -119,7 +119,7 @@ async def _measure(base: str, profile: Path, repeat: int) -> tuple[dict[str, flo
         page = await browser.new_page()
         await page.goto(f"{base}/lite/notebooks/index.html?path={BLANK_NOTEBOOK}")
         await page.locator(".jp-CodeCell").first.wait_for(timeout=90_000)
-        for source, (chapter, (name, control, value)) in zip(views, CASES.items()):
+        for source, (chapter, (name, control, value)) in zip(views, CASES.items(), strict=True):
             cell = await add_cell_and_run(page, source)
             # the opening's sweep computed first (no stored grid here): the redraw timed is a change's alone
             await add_cell_and_run(page, f"while view_{chapter}.pending:\n    await asyncio.sleep(0.05)\n"

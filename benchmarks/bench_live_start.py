@@ -5,9 +5,10 @@ request blocked): the seconds from opening its page to the first cell shown, to 
 output of a cell (the moment a reader sees Python answer); and for the lab notebook (opened where "Do the lab"
 leads, the notebook app), also to its first suite run's table. Two peers in the same run: the same page's first cell
 shown (what JupyterLab alone costs before any kernel work), and the same site with its kernel booting without the
-snapshot (``coursebuild.lite_snapshot``: ``pyodideUrl`` pointed back at Pyodide's own ``pyodide.mjs``, so also
-without the bundle of the preloaded packages' files and hypothesis's tables), measured in turn with it. The first open of a profile is cold (no HTTP or compiled-code cache); the next ones are warm, as
-for a reader who opens a second chapter. Needs ``requirements-lite.txt``, ``npm`` and Chromium, like ``tests/lite``.
+snapshot (``coursebuild.lite.fast_start``: ``pyodideUrl`` pointed back at Pyodide's own ``pyodide.mjs``, so also
+without the bundle of the preloaded packages' files and hypothesis's tables), measured in turn with it. The first
+open of a profile is cold (no HTTP or compiled-code cache); the next ones are warm, as for a reader who opens a second
+chapter. Needs ``requirements-lite.txt``, ``npm`` and Chromium, like ``tests/lite``.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from coursebuild.lite_runtime import KERNEL_PLUGIN  # noqa: E402
+from coursebuild.lite.runtime import KERNEL_PLUGIN  # noqa: E402
 from labcore.site import LAB_NOTEBOOK, lab_live_url  # noqa: E402
 from tests.lite._pages import CHAPTERS, EXECUTED, launch  # noqa: E402
 
@@ -37,7 +38,7 @@ SUITE_TABLE = "() => document.querySelectorAll('.jp-CodeCell')[2]?.querySelector
 
 
 async def _open(browser, base: str, name: str) -> dict[str, float]:  # noqa: ANN001
-    """Open a chapter (or, for :data:`LAB_NOTEBOOK`, the lab where "Do the lab" leads), Run All; return each step's seconds.
+    """Open a chapter (or, for :data:`LAB_NOTEBOOK`, the lab where "Do the lab" leads), Run All; return its seconds.
 
     For the lab, also the seconds to its first suite run's table (the learner's first red/green answer).
     """
@@ -88,8 +89,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     wanted = [c for c in CHAPTERS if c.name[:2] in args.chapters.split(",")]
     opened = [c.name for c in wanted] + ([LAB_NOTEBOOK] if args.lab else [])
-    from coursebuild.lite_site import build_site
     from playwright.async_api import async_playwright
+
+    from coursebuild.lite.site import build_site
 
     work = Path(tempfile.mkdtemp())
     glue = "build" if all((EXECUTED / p.name).is_file() for p in wanted) else "note"
@@ -122,7 +124,8 @@ def main(argv: list[str] | None = None) -> None:
     for variant, name, attempt, t in results:
         suite = f"{t['suite']:8.1f}" if "suite" in t else f"{'':8}"
         print(f"{variant:12} {name:28} {'cold' if attempt == 0 and name == opened[0] else 'warm':>5} "
-              f"{t['shown']:8.1f} {t['run all']:10.1f} {t['first output']:15.1f} {t['first output'] / t['shown']:13.1f}x "
+              f"{t['shown']:8.1f} {t['run all']:10.1f} {t['first output']:15.1f} "
+              f"{t['first output'] / t['shown']:13.1f}x "
               f"{suite}")
     by = {(v, n, a): t["first output"] for v, n, a, t in results}
     ratios = [by[("snapshot", n, a)] / by[("no snapshot", n, a)] for v, n, a, _t in results if v == "snapshot"]

@@ -10,7 +10,7 @@ after its check cell, a box (:func:`exercise_html`):
   ``static/course-exercises.js`` judges by it and records the verdict in the reader's progress under the
   exercise's key (:attr:`~labcore.checks.exercise.Exercise.key`), as the check does in the live site;
 * an exercise that needs code (or a design the simulator checks) gets a link that opens its own notebook in the
-  live site (:mod:`coursebuild.lite_exercises`: the exercise with what it needs from its chapter), where its check
+  live site (:mod:`coursebuild.lite.exercises`: the exercise with what it needs from its chapter), where its check
   cell runs the reader's code (plain text when this build has no live site).
 
 The check cell's stored output ("✗ Not answered yet: replace None ...") is not shown on the page that has the box:
@@ -36,8 +36,8 @@ from labcore.chapters import EXERCISES
 from labcore.checks.exercise import Exercise
 from labcore.site import LIVE_DIR, PROGRESS_KEY
 
-from .lite_exercises import exercise_notebook_name
-from .lite_requirements import missing_requirement
+from .lite.exercises import exercise_notebook_name
+from .lite.requirements import missing_requirement
 
 __all__ = ["SCRIPT", "CSS", "MARKER", "CELL_CLASS", "exercise_data", "exercise_html", "exercise_live_href", "live_href",
            "setup"]
@@ -48,7 +48,7 @@ MARKER = 'class="course-exercise'
 #: the class of an exercise's check cell on a page that has its box (its stored output is hidden)
 CELL_CLASS = "course-exercise-cell"
 _TITLE = re.compile(r"Exercise (\d+\.\d+)\.$")
-#: the live site's notebook app (coursebuild.lite_site.LITE_APPS_LINK, named here without importing the Lite build)
+#: the live site's notebook app (coursebuild.lite.site.LITE_APPS_LINK, named here without importing the Lite build)
 _NOTEBOOKS = "notebooks/index.html"
 
 
@@ -62,7 +62,7 @@ def live_href(page: str, docname: str) -> str:
 
 
 def exercise_live_href(label: str, docname: str) -> str:
-    """Return the address that opens exercise ``label``'s own notebook in Live (:mod:`coursebuild.lite_exercises`).
+    """Return the address that opens exercise ``label``'s own notebook in Live (:mod:`coursebuild.lite.exercises`).
 
     >>> exercise_live_href("7.2", "book/07_do_the_lab")
     '../lite/notebooks/index.html?path=exercise_7_2.ipynb'

@@ -54,7 +54,7 @@ def paper_wording(text: str) -> str:
 def _chapter(stem: str, book: Path) -> tuple[list[str], dict[str, str]]:
     import nbformat
 
-    from .lite_notebooks import glue_values
+    from .lite.notebooks import glue_values
 
     nb = nbformat.read(book / f"{stem}.ipynb", as_version=4)
     return [source(c) for c in nb.cells if c.cell_type == "markdown"], glue_values(nb)

@@ -27,7 +27,7 @@ from docutils import nodes
 
 from labcore.site import LAB_DOWNLOAD, LAB_NOTEBOOK, lab_live_url
 
-from .lite_requirements import missing_requirement
+from .lite.requirements import missing_requirement
 from .myst_text import role_text
 
 __all__ = ["TARGETS", "LAB_ROLE", "CSS", "href", "live_markdown", "setup"]

@@ -91,7 +91,7 @@ def _exercise_cells(slot: Slot, book: Path) -> list[dict[str, Any]]:
 
 def _summary(plan: Plan, book: Path) -> str:
     """Return the session deck's closing slide's bullets: each slot's takeaway, its numbers from its chapter's glue."""
-    from .lite_notebooks import glue_values
+    from .lite.notebooks import glue_values
     from .myst_text import to_commonmark
 
     lines = []

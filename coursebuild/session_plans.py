@@ -164,7 +164,7 @@ def chapter_notebook(stem: str, book: Path) -> Any:
 @cache
 def chapter_deck(stem: str, book: Path) -> dict[str, Any]:
     """Return chapter ``stem``'s deck notebook as :func:`coursebuild.slides.deck_notebook` makes it (made once)."""
-    from .lite_notebooks import glue_values
+    from .lite.notebooks import glue_values
     from .slides import deck_notebook
 
     nb = chapter_notebook(stem, book)

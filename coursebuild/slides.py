@@ -261,13 +261,14 @@ def build_decks(notebooks: list[Path], slides_dir: Path, *, executed_dir: Path |
     """Write the deck of each notebook that carries slide metadata into ``slides_dir``; return their paths.
 
     Glue values come from the book build's executed copies in ``executed_dir`` (as the live site
-    reads them, :func:`coursebuild.lite_site.glue_source`), else from the notebook's stored outputs.
+    reads them, :func:`coursebuild.lite.site.glue_source`), else from the notebook's stored outputs.
     A deck that cannot be made (a glue key with no value) raises, or, with ``on_error``, is reported
     and left out.
     """
     import nbformat
 
-    from . import lite_notebooks, lite_site
+    from .lite import notebooks as lite_notebooks
+    from .lite import site as lite_site
 
     writer = DeckWriter()
     written = []

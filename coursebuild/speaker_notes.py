@@ -99,7 +99,7 @@ def notes_cells_for(nb: Mapping[str, Any], entry: Mapping[str, Any], stem: str) 
     missing: a ``##`` section without notes, notes for a section the notebook no longer has, or an
     ``at`` snippet that no cell, or more than one, of its section holds.
     """
-    from .lite_notebooks import glue_values
+    from .lite.notebooks import glue_values
     from .myst_text import to_commonmark
 
     glue = glue_values(nb)

@@ -149,7 +149,8 @@ from pathlib import Path
 import labcore, coursebuild
 from labcore.chapters import EXERCISES, PANELS, QUIZZES, chapter
 from labcore.panels import show
-from coursebuild import exercises_site, lite_notebooks, progress, slides
+from coursebuild import exercises_site, progress, slides
+from coursebuild.lite import notebooks as lite_notebooks
 
 ch = chapter("17_throwaway")
 (exercise,) = ch.exercises
@@ -225,7 +226,7 @@ def test_a_throwaway_chapter_added_by_the_readme_steps_builds(tmp_path: Path) ->
     nbformat.write(nb, tmp_path / NOTEBOOK)
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
     python = sys.executable
-    _run([python, "-m", "coursebuild.lite_site", "--root", str(tmp_path), "--add-setup-cells",
+    _run([python, "-m", "coursebuild.lite.site", "--root", str(tmp_path), "--add-setup-cells",
           "--notebooks", NOTEBOOK], tmp_path, env)
     _run([python, "-m", "jupyter", "nbconvert", "--to", "notebook", "--execute", "--inplace",
           "--ExecutePreprocessor.timeout=300", NOTEBOOK], tmp_path, env)

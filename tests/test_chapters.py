@@ -141,7 +141,7 @@ def test_the_lab_chapter_opens_the_lab_notebook_live_and_the_lab_notebook_runs_t
 def test_a_live_button_opens_what_the_manifest_says(page: str, opens: str) -> None:
     from types import SimpleNamespace
 
-    from coursebuild import lite_sphinx
+    from coursebuild.lite import sphinx as lite_sphinx
     from labcore.site import lab_live_url
 
     env = SimpleNamespace(all_docs={page}, doc2path=lambda name, base=False: f"{name}.ipynb")

@@ -1,4 +1,4 @@
-"""coursebuild.lite_bytecode: wheels shipped with bytecode, sourceless or beside their sources, and a cache.
+"""coursebuild.lite.bytecode: wheels shipped with bytecode, sourceless or beside their sources, and a cache.
 
 :func:`add_bytecode` runs here under this CPython (the build runs it under Pyodide's, through Node; the
 live kernel check in ``tests/lite`` proves the kernel imports that bytecode). A compiled wheel must
@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from coursebuild import lite_bytecode
-from coursebuild.lite_bytecode import add_bytecode, bytecode_name, compile_wheels
-from coursebuild.lite_wheels import write_wheel
+from coursebuild.lite import bytecode as lite_bytecode
+from coursebuild.lite.bytecode import add_bytecode, bytecode_name, compile_wheels
+from coursebuild.lite.wheels import write_wheel
 
 FILES = {
     "demo_pkg/__init__.py": b"from .mod import VALUE\n",

@@ -9,7 +9,6 @@ and stores exactly that exercise, right.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -17,8 +16,8 @@ import nbformat
 import pytest
 
 from coursebuild.exercises_site import exercise_html, exercise_live_href
-from coursebuild.lite_exercises import FROM_CHAPTER_HEAD, exercise_notebook_name
-from coursebuild.lite_site import stage_contents
+from coursebuild.lite.exercises import FROM_CHAPTER_HEAD, exercise_notebook_name
+from coursebuild.lite.site import stage_contents
 from labcore.chapters import EXERCISES
 from tests.test_live_run_all import _Kernel, _stored
 

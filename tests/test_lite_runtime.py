@@ -1,7 +1,7 @@
-"""coursebuild.lite_runtime: the live site's Pyodide is the npm package ``npm ci`` installs from the committed lock.
+"""coursebuild.lite.runtime: the live site's Pyodide is the npm package ``npm ci`` installs from the committed lock.
 
 - ``package.json`` pins the Pyodide that the installed jupyterlite-pyodide-kernel expects;
-- :func:`coursebuild.lite_runtime.pyodide_package` returns ``node_modules/pyodide`` with every runtime file the
+- :func:`coursebuild.lite.runtime.pyodide_package` returns ``node_modules/pyodide`` with every runtime file the
   site serves and the lock it rewrites, and refuses another version with what to change.
 """
 
@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from coursebuild import lite_runtime, vendor
+from coursebuild import vendor
+from coursebuild.lite import runtime as lite_runtime
 
 ROOT = Path(__file__).resolve().parents[1]
 PINNED = json.loads((ROOT / "package.json").read_text(encoding="utf-8"))["dependencies"]["pyodide"]
@@ -49,7 +50,8 @@ def _wheel(folder: Path, name: str, version: str, requires: tuple[str, ...] = ()
 
     module = name.replace("-", "_")
     path = folder / f"{module}-{version}-py3-none-any.whl"
-    meta = f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n" + "".join(f"Requires-Dist: {r}\n" for r in requires)
+    meta = (f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
+            + "".join(f"Requires-Dist: {r}\n" for r in requires))
     with zipfile.ZipFile(path, "w") as zf:
         zf.writestr(f"{module}/__init__.py", "")
         zf.writestr(f"{module}-{version}.dist-info/METADATA", meta)

@@ -1,9 +1,10 @@
-"""coursebuild.lite_snapshot: a kernel restored from the site's snapshot is the kernel a plain boot gives.
+"""coursebuild.lite.fast_start.snapshot: a kernel restored from the site's snapshot is the kernel a plain boot gives.
 
 The runtime folder is the one the book build's site serves (``lite_site.prepare_runtime``, with its preloaded
-wheels and snapshot; the tests skip without a book build). Under Node, the same worker options boot it twice: through Pyodide's ``pyodide.mjs`` (as before the
-snapshot) and through the site's ``kernel_boot.mjs`` (from the snapshot). After pyodide-kernel's own import,
-both hold the same modules, paths and environment; a module the snapshot did not import is found (the wheels
+wheels and snapshot; the tests skip without a book build). Under Node, the same worker options boot it twice:
+through Pyodide's ``pyodide.mjs`` (as before the snapshot) and through the site's ``kernel_boot.mjs`` (from the
+snapshot). After pyodide-kernel's own import, both hold the same modules, paths and environment; a module the snapshot
+did not import is found (the wheels
 are unpacked after the restore); two restored kernels draw different random numbers. The browser's kernel
 is checked in ``tests/lite/test_lite_kernel.py`` (it says it restored the snapshot, and runs the check notebook).
 A snapshot is refused, with the reason, when a file is still open as it would be taken (its descriptor would be
@@ -20,7 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from coursebuild import lite_hypothesis, lite_runtime, lite_snapshot
+from coursebuild.lite import runtime as lite_runtime
+from coursebuild.lite.fast_start import hypothesis as lite_hypothesis
+from coursebuild.lite.fast_start import snapshot as lite_snapshot
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -93,14 +96,16 @@ def _boot(runtime: tuple[Path, list[str]], entry: str, tmp_path: Path, packages:
     folder, preload = runtime
     script = tmp_path / "harness.mjs"
     script.write_text(HARNESS, encoding="utf-8")
-    done = subprocess.run(["node", str(script), str(folder), entry, json.dumps(preload if packages is None else packages),
-                           json.dumps(list(wheels))], capture_output=True, text=True, timeout=300, check=True)
+    packages = preload if packages is None else packages
+    done = subprocess.run(["node", str(script), str(folder), entry, json.dumps(packages), json.dumps(list(wheels))],
+                          capture_output=True, text=True, timeout=300, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def test_the_site_serves_the_snapshot_and_the_boot_module(runtime) -> None:
     folder, _ = runtime
-    assert (folder / lite_snapshot.BOOT_MODULE).read_bytes() == (lite_snapshot.STATIC / lite_snapshot.BOOT_MODULE).read_bytes()
+    for name in (lite_snapshot.BOOT_MODULE, lite_snapshot.PRIVATE_MODULE):  # served as they are
+        assert (folder / name).read_bytes() == (lite_snapshot.STATIC / name).read_bytes(), name
     for name in (lite_snapshot.SNAPSHOT_FILE, lite_snapshot.FILES_BUNDLE):
         assert (folder / name).read_bytes()[:2] == b"\x1f\x8b", name  # gzipped
     assert (folder / lite_hypothesis.TABLES_FILE).is_file()

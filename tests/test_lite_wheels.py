@@ -1,4 +1,4 @@
-"""coursebuild.lite_wheels and the two distributions: labcore's wheel comes from the standard build frontend.
+"""coursebuild.lite.wheels and the two distributions: labcore's wheel comes from the standard build frontend.
 
 - the root ``pyproject.toml`` is the labcore distribution alone: the wheel ``python -m build`` makes of it holds
   every module and data file of ``labcore/`` and nothing of coursebuild, and needs nothing to install;
@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import labcore
-from coursebuild import lite_wheels
+from coursebuild.lite import wheels as lite_wheels
 from coursebuild.panels_site import VegaLitePage
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -126,7 +126,8 @@ def test_labcore_and_coursebuild_are_two_distributions() -> None:
 def test_coursebuilds_wheel_carries_its_static_files_and_templates(tmp_path: Path) -> None:
     whl = lite_wheels.build_wheel(ROOT / "coursebuild", tmp_path / "out")
     names = _names(whl)
-    static = {f"coursebuild/static/{p.name}" for p in (ROOT / "coursebuild" / "static").iterdir() if p.is_file()}
+    static = {f"coursebuild/{p.relative_to(ROOT / 'coursebuild').as_posix()}"
+              for p in (ROOT / "coursebuild").rglob("static/*") if p.is_file()}
     templates = {f"coursebuild/{p.relative_to(ROOT / 'coursebuild').as_posix()}"
                  for p in (ROOT / "coursebuild" / "templates").glob("*/*") if p.is_file()}
     assert static and templates and static | templates <= names

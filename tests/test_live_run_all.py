@@ -1,7 +1,7 @@
 """Run All in a chapter's live copy stores no progress; a learner's own answer stores exactly itself.
 
 The reader's path in the live site: open a chapter, Run All (folded solutions and every other cell included),
-type nothing. Each chapter's live copy (:func:`coursebuild.lite_notebooks.live_copy`, as the site serves it) runs
+type nothing. Each chapter's live copy (:func:`coursebuild.lite.notebooks.live_copy`, as the site serves it) runs
 top to bottom in a Python kernel in which :func:`labcore.progress.in_browser_kernel` is true, so every call that
 would store progress displays its script there, as in the browser; the test reads those scripts back from the
 cells' outputs. With nothing typed, no entry (exercise, lab module or quiz) may be stored. Then the learner types the
@@ -27,8 +27,8 @@ import pytest
 from nbclient import NotebookClient
 
 from coursebuild.live_code import HIDDEN_NAMES_HEAD, cell_names
-from coursebuild.lite_notebooks import live_copy
-from coursebuild.lite_site import stage_book_build
+from coursebuild.lite.notebooks import live_copy
+from coursebuild.lite.site import stage_book_build
 from labcore import progress
 from labcore.chapters import EXERCISES
 from labcore.site import BOOK_BUILD, FIGURES_ENV, GRIDS_ENV, PANELS_DIR, PROGRESS_KEY, figures_index_path

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from coursebuild.lite_notebooks import glue_values
+from coursebuild.lite.notebooks import glue_values
 from labcore.site import VEGALITE_MIME
 
 BOOK = Path(__file__).resolve().parent.parent / "book"

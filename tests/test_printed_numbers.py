@@ -8,7 +8,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from coursebuild.lite_notebooks import glue_values
+from coursebuild.lite.notebooks import glue_values
 from coursebuild.myst_text import to_commonmark
 
 BOOK = Path(__file__).resolve().parent.parent / "book"

@@ -187,7 +187,7 @@ def expected_slides(nb: dict) -> int:
 
 
 def _deck_notebook(path: Path) -> dict:
-    from coursebuild.lite_notebooks import glue_values
+    from coursebuild.lite.notebooks import glue_values
 
     nb = json.loads(path.read_text(encoding="utf-8"))
     for cell in nb["cells"]:

@@ -21,7 +21,7 @@ import pytest
 from tests.browser import browser_site as site
 from tests.browser.test_browser_pages import axe_findings
 
-from coursebuild.lite_exercises import exercise_notebook_name
+from coursebuild.lite.exercises import exercise_notebook_name
 from labcore.chapters import EXERCISES
 from labcore.checks.rules import ChoiceRule, ListRule
 

@@ -11,13 +11,12 @@ import asyncio
 import json
 import os
 import re
+import shutil
 import time
+import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-import shutil
-import urllib.parse
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -319,14 +318,14 @@ print("LABCORE", len(reg), cache.hits, cache.misses, len(cache.eviction_log),
       [d.mode for d in routes][0], round(sum(d.total_latency_ms for d in routes), 3))"""
 
 #: the platform, and where the kernel runs: ``/drive`` (the site's files) when the page's service worker was
-#: registered before the kernel was created (``coursebuild.lite_service_worker``)
+#: registered before the kernel was created (``coursebuild.lite.service_worker``)
 PROBE_CELL = """\
 import os, sys
 print("PYODIDE", sys.platform, sys.version.split()[0])
 print("CWD", os.getcwd())"""
 
 #: whether the kernel imported IPython (sourceless) and labcore (source beside it) from the bytecode the site serves,
-#: written by Pyodide's own Python (``coursebuild.lite_bytecode``): same magic number as this interpreter's
+#: written by Pyodide's own Python (``coursebuild.lite.bytecode``): same magic number as this interpreter's
 BYTECODE_CELL = """\
 import importlib.util, IPython, labcore
 def served_bytecode(module):
@@ -424,7 +423,7 @@ def demo_notebook(path: Path) -> None:
     bytecode, panel and row cells."""
     import nbformat
 
-    from coursebuild.lite_notebooks import LIVE_MARKER
+    from coursebuild.lite.notebooks import LIVE_MARKER
 
     nb = nbformat.v4.new_notebook()
     nb.cells = [
@@ -452,7 +451,7 @@ def served_demo_notebook(path: Path) -> None:
     """Write the check notebook as the site serves it: its live copy, with a kernelspec no kernel matches."""
     import tempfile
 
-    from coursebuild.lite_notebooks import live_copy
+    from coursebuild.lite.notebooks import live_copy
 
     with tempfile.TemporaryDirectory() as tmp:
         book = Path(tmp) / path.name
@@ -465,7 +464,7 @@ def served_demo_notebook(path: Path) -> None:
 def build_test_site(work: Path) -> Path:
     """Build the live site the tests serve into ``work`` (every chapter, the check notebook, the blank notebook);
     return the folder to serve. The glued numbers come from the book build when it left every chapter's."""
-    from coursebuild.lite_site import build_site
+    from coursebuild.lite.site import build_site
 
     demo = work / "live_check.ipynb"  # its live copy, with a kernelspec JupyterLab cannot match
     served_demo_notebook(demo)

@@ -1,9 +1,9 @@
 """Fixtures of the live (JupyterLite) browser tests: one site, one server, one offline browser.
 
-The site is built once per test process with :func:`coursebuild.lite_site.build_site` from the
+The site is built once per test process with :func:`coursebuild.lite.site.build_site` from the
 chapters and a small check notebook (served as its live copy with a kernelspec no kernel matches,
-so JupyterLab always asks for a kernel), served from 127.0.0.1, and opened in Debian's Chromium (Playwright) with every request
-outside 127.0.0.1 aborted and recorded. The glued numbers come
+so JupyterLab always asks for a kernel), served from 127.0.0.1, and opened in Debian's Chromium (Playwright) with
+every request outside 127.0.0.1 aborted and recorded. The glued numbers come
 from the book build's executed notebooks when ``_build/jupyter_execute`` holds them (``make test``
 builds the book first; with ``BOOK_HTML`` set, the ``jupyter_execute`` folder beside it), else each
 role becomes a "see the book page" note.

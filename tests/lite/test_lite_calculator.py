@@ -1,7 +1,7 @@
 """The fleet calculator's Live copy plans with the reader's own files: uploaded with the file list's Upload button
 (File > Open... from the notebook), read by the "Your GPU's own numbers" cell after Run All, named in its output.
 
-Builds its own live site with the calculator alone (``coursebuild.lite_site.build_site``) and serves it from
+Builds its own live site with the calculator alone (``coursebuild.lite.site.build_site``) and serves it from
 127.0.0.1; needs what the other live tests need (skips without it).
 """
 
@@ -14,7 +14,6 @@ import socket
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -33,7 +32,7 @@ def calculator_site(tmp_path_factory):
     why = tool_missing()
     if why:
         pytest.skip(why)
-    from coursebuild.lite_site import build_site
+    from coursebuild.lite.site import build_site
 
     site = build_site(tmp_path_factory.mktemp("calc") / "out", [CALCULATOR], root=ROOT, glue="note")
     with socket.socket() as sock:

@@ -32,12 +32,22 @@ import re
 
 import pytest
 
+from labcore.panels import show
 from labcore.plots.offline import BOOK_FIGURE_CAPTION, cell_key
 
-from labcore.panels import show
-
-from ._pages import (CHAPTER_LIVE, CHAPTERS, LIVE_PANEL_TEXTS, add_cell_and_run, code_cells, is_local, launch,
-                     live_panel_cell, run_notebook, type_into_live_panel, visible_code_cells)
+from ._pages import (
+    CHAPTER_LIVE,
+    CHAPTERS,
+    LIVE_PANEL_TEXTS,
+    add_cell_and_run,
+    code_cells,
+    is_local,
+    launch,
+    live_panel_cell,
+    run_notebook,
+    type_into_live_panel,
+    visible_code_cells,
+)
 
 pytestmark = [pytest.mark.lite, pytest.mark.browser]
 

@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from coursebuild.lite_exercises import exercise_notebook_name
+from coursebuild.lite.exercises import exercise_notebook_name
 from labcore.chapters import EXERCISES
 from labcore.site import PROGRESS_KEY
 

@@ -2,9 +2,9 @@
 
 The site (built once by ``conftest.lite_site``) holds a small check notebook (``_pages.demo_notebook``)
 beside the chapters: its cells print the platform and the kernel's folder (``/drive``, the site's files, on a
-first and on a second visit: ``coursebuild.lite_service_worker``), run a registry/cache/router walk-through whose
+first and on a second visit: ``coursebuild.lite.service_worker``), run a registry/cache/router walk-through whose
 line must equal the same code run here in CPython, check that IPython and labcore were imported from
-the bytecode the site serves (``coursebuild.lite_bytecode``), show a panel from a blank notebook in one
+the bytecode the site serves (``coursebuild.lite.bytecode``), show a panel from a blank notebook in one
 call, compute a panel state off its grid (equal to CPython's), and draw a panel at a value off its grid
 (``Panel.including``, the instructors' route for a value the room proposes), and type a value off the grid into
 a panel under live controls. The second visit opens a notebook with no setup cell (``_pages.BLANK_NOTEBOOK``), as
@@ -30,12 +30,25 @@ from pathlib import Path
 
 import pytest
 
-from coursebuild.lite_site import LEFT_OUT_EXTENSIONS
+from coursebuild.lite.fast_start.snapshot import BOOT_MODULE
+from coursebuild.lite.site import LEFT_OUT_EXTENSIONS
 from labcore.chapters import CHAPTERS as LAB_CHAPTERS
 from labcore.panels import show
 
-from ._pages import (BLANK_LIVE, BLANK_NOTEBOOK, CHAPTERS, LABCORE_CELL, LIVE_PANEL_TEXTS, ROOT, ROW_CELL,
-                     UNMATCHED_KERNELSPEC, is_local, launch, run_notebook, type_into_live_panel)
+from ._pages import (
+    BLANK_LIVE,
+    BLANK_NOTEBOOK,
+    CHAPTERS,
+    LABCORE_CELL,
+    LIVE_PANEL_TEXTS,
+    ROOT,
+    ROW_CELL,
+    UNMATCHED_KERNELSPEC,
+    is_local,
+    launch,
+    run_notebook,
+    type_into_live_panel,
+)
 
 pytestmark = [pytest.mark.lite, pytest.mark.browser]
 
@@ -103,7 +116,7 @@ def test_live_kernel_boots_offline_and_runs_labcore(server: str, lite_site: Path
     assert run.failure is None and run.unrun == 0, f"{run.failure}, {run.unrun} cells not run\n{text}"
     assert "PYODIDE emscripten" in text, text
     # both visits' kernels see the site's files: the second page kept the first one's service worker registered
-    # (coursebuild.lite_service_worker) instead of re-registering it after its kernel was created
+    # (coursebuild.lite.service_worker) instead of re-registering it after its kernel was created
     assert "CWD /drive" in text, text
     assert again.failure is None and "CWD /drive" in "\n".join(again.outputs), (again.failure, again.outputs)
     # the blank notebook: no cell installed anything, and its live panel drew CPython's readout at a value off the grid
@@ -121,9 +134,13 @@ def test_live_kernel_boots_offline_and_runs_labcore(server: str, lite_site: Path
     assert "GRID FROM THE BOOK BUILD True" in text, text  # the live kernel read the staged grid and accepted it
     assert run.blocked == [] and all(is_local(url) for url in run.requests), run.blocked
     assert run.stderr == [] and run.page_errors == [], (run.stderr, run.page_errors)
-    # the kernel started from the site's snapshot (coursebuild.lite_snapshot), not by importing IPython again
-    assert any(line.startswith("kernel: restored from the snapshot") for line in run.worker_console), run.worker_console
-    assert not any("without the snapshot" in line for line in run.worker_console), run.worker_console
+    restored = [line for line in run.worker_console if line.startswith("kernel: restored from the snapshot")]
+    if (lite_site / "lite" / "static" / "pyodide" / BOOT_MODULE).is_file():  # built with the fast start (the default)
+        # the kernel started from the site's snapshot (coursebuild.lite.fast_start), not by importing IPython again
+        assert restored, run.worker_console
+        assert not any("without the snapshot" in line for line in run.worker_console), run.worker_console
+    else:  # COURSE_LITE_FAST_START=0: the kernel boots as Pyodide does, and everything above holds all the same
+        assert restored == [] and not any(line.startswith("kernel:") for line in run.worker_console), run.worker_console
     from labcore.panels import adapter_vram_panel
 
     panel = adapter_vram_panel()
@@ -137,7 +154,7 @@ def test_live_kernel_boots_offline_and_runs_labcore(server: str, lite_site: Path
 
 def test_every_chapter_has_the_setup_cell() -> None:
     """Check each chapter notebook's first code cell is the live setup cell, hidden in the book."""
-    from coursebuild.lite_notebooks import LIVE_MARKER
+    from coursebuild.lite.notebooks import LIVE_MARKER
 
     if not CHAPTERS:
         pytest.skip("no chapter notebooks yet")
@@ -145,13 +162,14 @@ def test_every_chapter_has_the_setup_cell() -> None:
     for path in CHAPTERS:
         cells = [c for c in json.loads(path.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code"]
         first = cells[0] if cells else {"source": "", "metadata": {}}
-        if not ("".join(first["source"]).startswith(LIVE_MARKER) and "remove-cell" in first["metadata"].get("tags", [])):
+        tags = first["metadata"].get("tags", [])
+        if not ("".join(first["source"]).startswith(LIVE_MARKER) and "remove-cell" in tags):
             missing.append(path.name)
     assert missing == [], f"chapters without the tagged setup cell first: {missing}"
 
 
 def test_built_book_links_every_chapter_live() -> None:
-    """Check a built book holds each chapter's live copy (glue pasted), links to it, and loads only working extensions."""
+    """Check a built book holds each chapter's live copy (glue pasted), links to it, loads only working extensions."""
     html = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))
     if not (html / "lite" / "jupyter-lite.json").is_file():
         pytest.skip(f"no built book with a lite site at {html}")
@@ -174,8 +192,8 @@ def test_built_book_links_every_chapter_live() -> None:
     loaded = {e["name"] for e in config["jupyter-config-data"]["federated_extensions"]}
     assert "@jupyterlite/pyodide-kernel-extension" in loaded and not loaded & set(LEFT_OUT_EXTENSIONS), loaded
     assert not any((html / "lite" / "extensions" / name).exists() for name in LEFT_OUT_EXTENSIONS)
-    # every page that starts JupyterLite records its service worker's version (coursebuild.lite_service_worker)
-    from coursebuild.lite_service_worker import SCRIPT, SERVED
+    # every page that starts JupyterLite records its service worker's version (coursebuild.lite.service_worker)
+    from coursebuild.lite.service_worker import SCRIPT, SERVED
 
     assert (html / "lite" / SERVED).is_file()
     for app in ("lab", "notebooks", "tree"):

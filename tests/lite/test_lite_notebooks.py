@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from coursebuild import lite_notebooks as ln
-from coursebuild.lite_runtime import PRELOADED_PIPLITE
+from coursebuild.lite import notebooks as ln
+from coursebuild.lite.runtime import PRELOADED_PIPLITE
+from coursebuild.lite.site import stage_contents
 from coursebuild.live_code import HIDDEN_NAMES_HEAD, live_code
-from coursebuild.lite_site import stage_contents
 from labcore.chapters import CHAPTERS, LIVE_NEEDS
 from labcore.checks.lab import mistaken_lab
 from labcore.site import BOOK_BUILD, FIGURES_ENV, GRIDS_ENV, LAB_NOTEBOOK, PANELS_DIR, figures_index_path

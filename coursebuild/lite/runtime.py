@@ -8,12 +8,12 @@
 * the pure-Python wheels, downloaded from PyPI with pip, of two closures of Pyodide's lock: what
   the kernel loads while booting (micropip, IPython, jedi and their dependencies) and what
   chapter 7's contract suite needs (pytest and its dependencies, hypothesis's sortedcontainers);
-* those wheels compiled with Pyodide's own Python (:mod:`coursebuild.lite_bytecode`), so the kernel
+* those wheels compiled with Pyodide's own Python (:mod:`coursebuild.lite.bytecode`), so the kernel
   imports them without compiling at every start;
 * a rewritten ``pyodide-lock.json`` that lists only those served packages (with their sha256):
   every other package of Pyodide's distribution (numpy, matplotlib, ...) is left out, so the
   kernel never asks for a file the site does not have; an import of one fails at once with
-  ``ImportError`` (the live copies guard numpy and matplotlib, see :mod:`coursebuild.lite_notebooks`).
+  ``ImportError`` (the live copies guard numpy and matplotlib, see :mod:`coursebuild.lite.notebooks`).
 
 :func:`preload_wheels` adds more wheels to that lock: the kernel extension's own (piplite, the ipykernel shim,
 pyodide-kernel), which its worker would otherwise install one by one after the runtime has loaded, and the
@@ -35,9 +35,9 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from . import vendor
-from .lite_bytecode import compile_wheels
-from .lite_wheels import find_wheel, log, normalize, pip_download, sha256_of
+from .. import vendor
+from .bytecode import compile_wheels
+from .wheels import find_wheel, log, normalize, pip_download, sha256_of
 
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 #: packages the kernel loads from the lock while booting (the kernel's worker: micropip first,
@@ -211,7 +211,7 @@ def prepare_pyodide(out: Path, cache: Path) -> dict:
 
 
 def kernel_extension_wheels() -> list[Path]:
-    """Return the wheels of :data:`KERNEL_WHEELS` that the installed pyodide-kernel extension ships (its ``wheelDir``)."""
+    """Return the wheels of :data:`KERNEL_WHEELS` the installed pyodide-kernel extension ships (its ``wheelDir``)."""
     from jupyter_core.paths import jupyter_path
 
     for root in jupyter_path("labextensions"):

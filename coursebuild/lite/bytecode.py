@@ -30,7 +30,7 @@ import subprocess
 import zipfile
 from pathlib import Path, PurePosixPath
 
-from .lite_wheels import record_text, sha256_of
+from .wheels import record_text, sha256_of
 
 #: the Node script that runs :func:`add_bytecode` in Pyodide (beside this module)
 NODE_SCRIPT = Path(__file__).with_name("static") / "pyodide_compile.mjs"
@@ -85,7 +85,7 @@ def add_bytecode(src: str, dst: str, *, keep_source: bool) -> int:
             files[info.filename] = (info, data)
     record = record_text({name: data for name, (_info, data) in files.items()}, record_name)
     with zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zout:
-        for name, (info, data) in files.items():
+        for info, data in files.values():
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = info.external_attr or 0o644 << 16
             zout.writestr(info, data)
@@ -116,7 +116,7 @@ def compile_wheels(wheels: list[Path], pyodide_dir: Path, cache: Path, *, keep_s
             Path(job["dst"]).parent.mkdir(parents=True, exist_ok=True)
         spec = cache / "jobs.json"
         spec.write_text(json.dumps(jobs), encoding="utf-8")
-        subprocess.run(["node", str(NODE_SCRIPT), str(pyodide_dir.resolve()), str(Path(__file__).resolve().parent.parent),
+        subprocess.run(["node", str(NODE_SCRIPT), str(pyodide_dir.resolve()), str(Path(__file__).resolve().parents[2]),
                         str(spec.resolve())], check=True)
     done = {}
     for whl, (out, _keep) in compiled_copy.items():

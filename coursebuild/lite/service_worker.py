@@ -7,7 +7,7 @@ kernel created with no registered worker runs in ``/home/pyodide`` and cannot re
 chapters' figures, the learner's lab). :func:`record_worker_version` puts a small script in every app page
 of a built site (``static/service_worker_version.js``) that records the version for the worker the page
 registers, as JupyterLite would; the setup cell of each live copy still refuses to go on without the
-files (:data:`coursebuild.lite_notebooks.DRIVE_MISSING`).
+files (:data:`coursebuild.lite.notebooks.DRIVE_MISSING`).
 """
 
 from __future__ import annotations
@@ -49,5 +49,6 @@ def record_worker_version(site: Path) -> list[Path]:
         page.write_text(html.replace(ANCHOR, tag + ANCHOR, 1), encoding="utf-8")
         pages.append(page)
     if not pages:
-        raise RuntimeError(f"no JupyterLite page in {site} holds {ANCHOR!r}: the service worker's version is not recorded")
+        raise RuntimeError(f"no JupyterLite page in {site} holds {ANCHOR!r}: "
+                           "the service worker's version is not recorded")
     return pages

@@ -1,4 +1,4 @@
-// Bundle the files the live kernel's preloaded packages unpack (coursebuild/lite_snapshot.py, make_file_bundle).
+// Bundle the files the live kernel's preloaded packages unpack (coursebuild/lite/fast_start/snapshot.py, make_file_bundle).
 // node kernel_files.mjs <served pyodide folder> <job.json>
 // job.json: {"packages": [names, as jupyter-lite.json's loadPyodideOptions.packages], "out": path}
 // Boots the served runtime bare and lists its files, boots it again with the packages as the kernel's worker

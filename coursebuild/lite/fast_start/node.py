@@ -1,9 +1,9 @@
 """Run a build step with the live site's own Python: Pyodide under Node, on the served runtime folder.
 
-The kernel's snapshot, the bundle of its preloaded packages' files (:mod:`coursebuild.lite_snapshot`) and
-hypothesis's Unicode tables (:mod:`coursebuild.lite_hypothesis`) are each made by a script in ``static/`` that
-boots the served runtime under Node. :func:`cached_node_output` runs one, once per set of inputs: the output is
-kept in a cache folder under a key of the runtime, the script and the job's other inputs.
+The kernel's snapshot, the bundle of its preloaded packages' files (:mod:`.snapshot`) and hypothesis's Unicode
+tables (:mod:`.hypothesis`) are each made by a script in ``static/`` that boots the served runtime under Node.
+:func:`cached_node_output` runs one, once per set of inputs: the output is kept in a cache folder under a key of the
+runtime, the script and the job's other inputs.
 
 >>> runtime_key([], {"packages": ["labcore"]})[:8]
 'd63fbeb7'
@@ -21,8 +21,9 @@ from typing import Any
 
 #: the runtime's files every output depends on (beside the script and the job's own inputs)
 RUNTIME_FILES = ("pyodide.asm.wasm", "python_stdlib.zip")
-#: the module every script imports to name its error (in ``static/``, beside the scripts)
-ERROR_MODULE = "node_error.mjs"
+#: the modules the scripts import (in ``static/``, beside them): the one naming a script's error, and the one naming
+#: Pyodide's private options (``pyodide_private.mjs``)
+HELPER_MODULES = ("node_error.mjs", "pyodide_private.mjs")
 
 
 def runtime_key(files: list[Path], job: dict[str, Any]) -> str:
@@ -44,7 +45,8 @@ def cached_node_output(script: Path, pyodide_dir: Path, job: dict[str, Any], inp
     what the script reads instead of ``job`` (which then only keys the cache): a job holding paths, which the key
     leaves out so that a build in another folder finds the output.
     """
-    files = [pyodide_dir / name for name in RUNTIME_FILES] + [script, script.with_name(ERROR_MODULE), *inputs]
+    helpers = [script.with_name(name) for name in HELPER_MODULES]
+    files = [pyodide_dir / name for name in RUNTIME_FILES] + [script, *helpers, *inputs]
     cached = cache / f"{runtime_key(files, job)}{suffix}"
     if cached.is_file():
         return cached

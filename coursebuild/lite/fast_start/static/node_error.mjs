@@ -1,4 +1,4 @@
-// One line naming a build script's error, for the last line of its stderr (coursebuild/lite_node.py reads it).
+// One line naming a build script's error, for the last line of its stderr (coursebuild/lite/fast_start/node.py reads it).
 // A Python exception's message can span lines (Pyodide's "not installed" one ends with a link): the line kept is
 // the last one of the traceback that starts with an exception's name. Anything else: its name and message.
 export function errorLine(error) {

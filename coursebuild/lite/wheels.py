@@ -10,7 +10,7 @@ Two kinds, both pure Python:
 ``comm`` (the kernel installs it while booting), ``labcore``, ``hypothesis`` (chapter 7's
 contract suite has property tests) and ``jupyterquiz`` (the chapters' self-check quizzes). Packages that are
 also in Pyodide's own lock (pytest and its dependencies) are served through the lock instead, by
-:mod:`coursebuild.lite_runtime`.
+:mod:`coursebuild.lite.runtime`.
 
 >>> find_wheel(Path("."), "no-such-dist", "1.0") is None
 True
@@ -31,7 +31,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 #: wheels served through piplite, at this environment's versions (``requirements.txt`` pins them): ``comm`` (the
 #: kernel installs it while booting), ``jupyterquiz`` (the quizzes), ``hypothesis`` (the contract suite) and
 #: ipywidgets with the two packages it requires (a panel's live controls, ``labcore.panels.live_panel``)
@@ -40,7 +40,7 @@ PIPLITE_DISTS = ("comm", "jupyterquiz", "hypothesis", "ipywidgets", "widgetsnbex
 PYODIDE_PYTHON = "3.14"
 #: the date a built wheel's files carry (``SOURCE_DATE_EPOCH``, 2020-01-01) instead of their mtimes: an unchanged
 #: labcore gives a byte-identical wheel, whose compiled copy then comes from the cache
-#: (:mod:`coursebuild.lite_bytecode`)
+#: (:mod:`coursebuild.lite.bytecode`)
 WHEEL_EPOCH = "1577836800"
 
 
@@ -115,8 +115,8 @@ def write_wheel(dest: Path, name: str, version: str, files: dict[str, bytes], su
         "Requires-Python: >=3.11\n"
     ).encode()
     files[f"{info}/WHEEL"] = (
-        "Wheel-Version: 1.0\nGenerator: coursebuild.lite_wheels\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
-    ).encode()
+        b"Wheel-Version: 1.0\nGenerator: coursebuild.lite.wheels\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    )
     files[f"{info}/RECORD"] = record_text(files, f"{info}/RECORD").encode()
     dest.mkdir(parents=True, exist_ok=True)
     for old in dest.glob(f"{name}-*.whl"):

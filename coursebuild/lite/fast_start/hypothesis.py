@@ -10,7 +10,7 @@ so the same Unicode version, and hypothesis's own files byte for byte), into :da
 kernel's boot module. ``static/kernel_boot.mjs`` writes them into :data:`KERNEL_HOME` and sets
 ``HYPOTHESIS_STORAGE_DIRECTORY`` to it, so hypothesis finds them where it looks.
 
-Used by :func:`coursebuild.lite_site.prepare_runtime`
+Used by :func:`coursebuild.lite.site.prepare_runtime`
 (``make_tables(lite_dir / "static" / "pyodide", [hypothesis wheel], cache)``).
 """
 
@@ -20,9 +20,9 @@ import json
 import shutil
 from pathlib import Path
 
-from .lite_node import cached_node_output
-from .lite_runtime import served_wheels
-from .lite_wheels import log
+from ..runtime import served_wheels
+from ..wheels import log
+from .node import cached_node_output
 
 NODE_SCRIPT = Path(__file__).with_name("static") / "hypothesis_tables.mjs"
 #: the tables' name beside the runtime (``kernel_boot.mjs`` asks for it by this name)

@@ -1,16 +1,16 @@
 """Build the course's JupyterLite site with the book: a Sphinx extension over ``jupyterlite-sphinx``.
 
-In ``_config.yml``: ``sphinx: extra_extensions: [coursebuild.lite_sphinx]``, with
+In ``_config.yml``: ``sphinx: extra_extensions: [coursebuild.lite.sphinx]``, with
 ``jupyterlite_dir`` (the input folder) and ``jupyterlite_content_dir`` (the files) set. Then:
 
 * when the config is read, the input folder gets the Pyodide runtime, the served wheels and the
-  config (:func:`coursebuild.lite_site.prepare_runtime`), and the theme's remote web font that
+  config (:func:`coursebuild.lite.site.prepare_runtime`), and the theme's remote web font that
   ``jupyterlite-sphinx`` adds to every page is dropped;
 * every page whose notebook has a live copy (``lite_notebooks``, the chapters) gets a "Live" button (one whose
   manifest names a ``live_notebook``, chapter 7's, opens the lab notebook: :mod:`labcore.chapters`);
 * when the pages are written (before ``jupyterlite-sphinx`` runs ``jupyter lite build``), the
   contents folder gets each chapter's live copy with the glue values of this build's executed
-  notebooks (:func:`coursebuild.lite_site.stage_contents`);
+  notebooks (:func:`coursebuild.lite.site.stage_contents`);
 * after the build, source maps are removed and the site's size is reported.
 
 Without the Lite requirements (``requirements-lite.txt``), or with ``COURSE_LITE=0`` in the environment
@@ -25,7 +25,8 @@ from pathlib import Path
 from labcore.chapters import CHAPTERS
 from labcore.site import LAB_NOTEBOOK, lab_live_url
 
-from .lite_requirements import missing_requirement
+from .requirements import missing_requirement
+from .site import LITE_APPS_LINK, finish_site, prepare_runtime, stage_contents
 
 #: jupyterlite-sphinx's settings that ``_config.yml`` sets (declared here too when the live site is skipped)
 LITE_CONFIG_VALUES = ("jupyterlite_dir", "jupyterlite_content_dir", "jupyterlite_bind_ipynb_suffix")
@@ -38,8 +39,6 @@ def _lite_dir(app) -> Path:
 
 def _on_config_inited(app, config) -> None:
     """Prepare the lite input folder and drop jupyterlite-sphinx's remote web font."""
-    from .lite_site import prepare_runtime
-
     srcdir = Path(app.srcdir)
     prepare_runtime(_lite_dir(app), srcdir / "_build" / "lite_cache", srcdir)
     config.jupyterlite_contents = []  # everything is staged into jupyterlite_content_dir
@@ -50,8 +49,6 @@ def _on_config_inited(app, config) -> None:
 
 def _on_page_context(app, pagename, templatename, context, doctree) -> None:
     """Add a "Live" button to the header of every page whose notebook has a live copy (``lite_notebooks``)."""
-    from .lite_site import LITE_APPS_LINK
-
     path = app.env.doc2path(pagename, base=False) if pagename in app.env.all_docs else ""
     if not any(Path(path).match(pattern) for pattern in app.config.lite_notebooks):
         return  # no live copy of this page: no button that would lead nowhere
@@ -75,8 +72,6 @@ def _on_pages_written(app, exception) -> None:
     """Stage the chapters' live copies with this build's glue values (before ``jupyter lite build``)."""
     if exception is not None or app.builder.format != "html":
         return
-    from .lite_site import stage_contents
-
     srcdir = Path(app.srcdir)
     notebooks = sorted(p for pattern in app.config.lite_notebooks for p in srcdir.glob(pattern))
     executed = Path(app.outdir).parent / "jupyter_execute" / "book"
@@ -85,9 +80,7 @@ def _on_pages_written(app, exception) -> None:
 
 
 def _on_build_finished(app, exception) -> None:
-    """Finish the built lite site (:func:`coursebuild.lite_site.finish_site`) and report its size."""
-    from .lite_site import finish_site
-
+    """Finish the built lite site (:func:`coursebuild.lite.site.finish_site`) and report its size."""
     site = Path(app.outdir) / "lite"
     if exception is None and site.is_dir():
         finish_site(site)

@@ -1,16 +1,16 @@
 """Assemble the course's JupyterLite site: the input folder, its contents, and the ``jupyter lite build``.
 
-The jobs are split by noun: :mod:`coursebuild.lite_runtime` (Pyodide, served wheels, the lock,
-``jupyter-lite.json``), :mod:`coursebuild.lite_wheels` (piplite wheels, labcore's included),
-:mod:`coursebuild.lite_snapshot` (the kernel's memory snapshot, its packages' files and boot module),
-:mod:`coursebuild.lite_hypothesis` (hypothesis's Unicode tables, which the boot module gives the kernel),
-:mod:`coursebuild.lite_service_worker` (the pages' service worker, registered before the kernel starts),
-:mod:`coursebuild.lite_notebooks` (the live copy of a chapter) and :mod:`coursebuild.lite_sphinx`
+The jobs are split by noun: :mod:`coursebuild.lite.runtime` (Pyodide, served wheels, the lock,
+``jupyter-lite.json``), :mod:`coursebuild.lite.wheels` (piplite wheels, labcore's included),
+:mod:`coursebuild.lite.fast_start` (the optional fast start: the kernel restored from a memory snapshot, its packages'
+files from one bundle, hypothesis's Unicode tables; ``COURSE_LITE_FAST_START=0`` leaves it out),
+:mod:`coursebuild.lite.service_worker` (the pages' service worker, registered before the kernel starts),
+:mod:`coursebuild.lite.notebooks` (the live copy of a chapter) and :mod:`coursebuild.lite.sphinx`
 (the book build's hooks). This module puts them together:
 
 * :func:`prepare_runtime` fills the JupyterLite input folder (``lite_src``);
 * :func:`stage_contents` writes the files the reader's file browser holds: each chapter's live
-  copy, the own notebook of each exercise of it that needs code (:mod:`coursebuild.lite_exercises`), what the
+  copy, the own notebook of each exercise of it that needs code (:mod:`coursebuild.lite.exercises`), what the
   book build computed for it (:func:`stage_book_build`: the panels' grids and the figures, from the notebook's
   stored outputs), the ``results/`` files a chapter reads, and the lab: its notebook, the suite
   (``tests/contract`` with its conftests) and the ``lab/`` package with its skeleton;
@@ -18,7 +18,7 @@ The jobs are split by noun: :mod:`coursebuild.lite_runtime` (Pyodide, served whe
 
 As a command, for the browser tests or a quick look without a book build::
 
-    python -m coursebuild.lite_site --out _build/lite_only [--notebooks book/01_*.ipynb] [--glue auto]
+    python -m coursebuild.lite.site --out _build/lite_only [--notebooks book/01_*.ipynb] [--glue auto]
 
 Glue values come from the book build's executed notebooks (``_build/jupyter_execute/book``);
 without them ``--glue auto`` executes the chapters with nbclient, and ``--glue note`` leaves a
@@ -38,13 +38,17 @@ from pathlib import Path
 from labcore.chapters import EXERCISES
 from labcore.site import BOOK_BUILD, FIGURES_DIR, LAB_NOTEBOOK, PANELS_DIR, figures_index_path, grid_path
 
-from . import lite_hypothesis, lite_notebooks, lite_runtime, lite_service_worker, lite_snapshot, lite_wheels
-from .lab_download import SUITE_FILES
-from .lite_bytecode import compile_wheels
-from .lite_exercises import exercise_notebook, exercise_notebook_name
-from .lite_wheels import log
+from ..lab_download import SUITE_FILES
+from . import fast_start
+from . import notebooks as lite_notebooks
+from . import runtime as lite_runtime
+from . import service_worker as lite_service_worker
+from . import wheels as lite_wheels
+from .bytecode import compile_wheels
+from .exercises import exercise_notebook, exercise_notebook_name
+from .wheels import log
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LITE_APPS_LINK = "notebooks/index.html"
 #: the lab notebook's source (its live copy is served at the top of the files, as :data:`labcore.site.LAB_NOTEBOOK`)
 LAB_NOTEBOOK_SOURCE = "lab/do_the_lab.ipynb"
@@ -53,7 +57,7 @@ LAB_NOTEBOOK_SOURCE = "lab/do_the_lab.ipynb"
 def prepare_runtime(lite_dir: Path, cache: Path, root: Path = ROOT) -> dict:
     """Fill the JupyterLite input folder: Pyodide and its lock, the piplite wheels, the config files.
 
-    The piplite wheels are compiled with Pyodide's Python like the lock's (:mod:`coursebuild.lite_bytecode`);
+    The piplite wheels are compiled with Pyodide's Python like the lock's (:mod:`coursebuild.lite.bytecode`);
     labcore keeps its sources beside its bytecode.
     """
     lite_dir.mkdir(parents=True, exist_ok=True)
@@ -71,13 +75,12 @@ def prepare_runtime(lite_dir: Path, cache: Path, root: Path = ROOT) -> dict:
     summary["preloaded"] = lite_runtime.preload_wheels(lite_dir, kernel + first_cell)
     preload = lite_runtime.PRELOAD + tuple(summary["preloaded"])
     lite_runtime.write_config(lite_dir, preload)
-    # the kernel restores IPython & co. imported from a snapshot instead of importing them at each start
-    lite_snapshot.make_snapshot(lite_dir / "static" / "pyodide", preload, cache / "snapshot")
-    # with the preloaded packages' files in one bundle, written back in one pass rather than unpacked wheel by wheel
-    lite_snapshot.make_file_bundle(lite_dir / "static" / "pyodide", preload, cache / "kernel-files")
-    # and finds hypothesis's Unicode tables made, so the lab's first suite run does not make them
-    hypothesis = [w for w in wheels if lite_wheels.normalize(w.name.split("-")[0]) == "hypothesis"]
-    lite_hypothesis.make_tables(lite_dir / "static" / "pyodide", hypothesis, cache / "hypothesis")
+    summary["fast_start"] = fast_start.enabled()
+    if summary["fast_start"]:  # the optional addon: a kernel restored from a snapshot, its files from one bundle
+        hypothesis = [w for w in wheels if lite_wheels.normalize(w.name.split("-")[0]) == "hypothesis"]
+        fast_start.prepare(lite_dir / "static" / "pyodide", preload, hypothesis, cache)
+    else:
+        log(f"{fast_start.FAST_START_ENV}=0: no fast start (the kernel boots as Pyodide does)")
     return summary
 
 
@@ -155,9 +158,9 @@ def stage_contents(notebooks: list[Path], dest: Path, *, root: Path = ROOT, exec
 def stage_book_build(nb: dict, stem: str, dest: Path) -> list[str]:
     """Write what the book build computed for notebook ``nb`` (its stored outputs) under ``dest/book_build``.
 
-    ``panels/<key>.json``: each panel's grid (:func:`coursebuild.lite_notebooks.panel_grids`);
+    ``panels/<key>.json``: each panel's grid (:func:`coursebuild.lite.notebooks.panel_grids`);
     ``figures/<stem>.json``: the index the live kernel reads (``{"figures": {cell key: [file, ...]}}``)
-    with the images in ``figures/<stem>/`` (:func:`coursebuild.lite_notebooks.book_figures`).
+    with the images in ``figures/<stem>/`` (:func:`coursebuild.lite.notebooks.book_figures`).
     Returns the paths written, relative to ``dest``.
     """
     root = dest / BOOK_BUILD
@@ -212,8 +215,8 @@ LEFT_OUT_EXTENSIONS = {
 
 def finish_site(site: Path) -> int:
     """Remove source maps and the :data:`LEFT_OUT_EXTENSIONS` from a built lite site, point its kernel at the
-    snapshot (:mod:`coursebuild.lite_snapshot`) and its pages at the worker-version record
-    (:mod:`coursebuild.lite_service_worker`); return its size in bytes.
+    boot module when the site has the fast start (:mod:`coursebuild.lite.fast_start`) and its pages at the
+    worker-version record (:mod:`coursebuild.lite.service_worker`); return its size in bytes.
 
     An extension leaves its folder, the ``federated_extensions`` of ``jupyter-lite.json`` and its
     settings schemas, so the app neither loads nor lists it.
@@ -233,7 +236,8 @@ def finish_site(site: Path) -> int:
         schemas.write_text(json.dumps(kept), encoding="utf-8")
     for name in LEFT_OUT_EXTENSIONS:
         shutil.rmtree(site / "extensions" / name, ignore_errors=True)
-    lite_snapshot.point_kernel_at_boot(site)
+    if (site / "static" / "pyodide" / fast_start.snapshot.BOOT_MODULE).is_file():  # built with the fast start
+        fast_start.finish(site)
     lite_service_worker.record_worker_version(site)
     size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
     log(f"lite site {site}: {size / 2**20:.1f} MiB (left out: {', '.join(LEFT_OUT_EXTENSIONS)})")

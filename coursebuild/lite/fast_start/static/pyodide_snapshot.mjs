@@ -1,4 +1,4 @@
-// Make the live kernel's memory snapshot (coursebuild/lite_snapshot.py, make_snapshot).
+// Make the live kernel's memory snapshot (coursebuild/lite/fast_start/snapshot.py, make_snapshot).
 // node pyodide_snapshot.mjs <served pyodide folder> <job.json>
 // job.json: {"wheels": [file names in that folder], "imports": [module names], "out": path, "sys_executable": str}
 // Boots the served runtime as the kernel's worker would, unpacks the wheels into site-packages, applies
@@ -8,6 +8,7 @@
 import { pathToFileURL } from "node:url";
 import fs from "node:fs";
 import { errorLine } from "./node_error.mjs";
+import { makeSnapshotOptions } from "./pyodide_private.mjs";
 import zlib from "node:zlib";
 
 const [pyodideDir, jobFile] = process.argv.slice(2);
@@ -15,7 +16,7 @@ const job = JSON.parse(fs.readFileSync(jobFile, "utf8"));
 try {
   const { loadPyodide } = await import(pathToFileURL(`${pyodideDir}/pyodide.mjs`).href);
   const pyodide = await loadPyodide({
-    indexURL: `${pyodideDir}/`, _makeSnapshot: true, _sysExecutable: job.sys_executable,
+    indexURL: `${pyodideDir}/`, ...makeSnapshotOptions(job.sys_executable),
     stdout: console.log, stderr: console.error,
   });
   pyodide.FS.mkdirTree("/tmp/wheels");

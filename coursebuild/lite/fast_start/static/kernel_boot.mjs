@@ -1,4 +1,4 @@
-// The live kernel's Pyodide entry point: jupyter-lite.json's pyodideUrl (coursebuild/lite_snapshot.py).
+// The live kernel's Pyodide entry point: jupyter-lite.json's pyodideUrl (coursebuild/lite/fast_start/snapshot.py).
 //
 // The kernel's worker imports this module and calls its loadPyodide with the options it would pass
 // to Pyodide's own. It loads Pyodide from the memory snapshot the site serves beside it
@@ -7,8 +7,9 @@
 // the files the preloaded packages unpack (kernel_files.bin.gz, made by kernel_files.mjs), so every module
 // imported later is found without unpacking their wheels again. Without a snapshot it boots as Pyodide does,
 // and says why. Either way it gives the kernel hypothesis's Unicode tables, made at build time
-// (hypothesis_tables.json, coursebuild/lite_hypothesis.py), so the first st.text() does not build them.
+// (hypothesis_tables.json, coursebuild/lite/fast_start/hypothesis.py), so the first st.text() does not build them.
 import { loadPyodide as loadRuntime } from "./pyodide.mjs";
+import { loadSnapshotOptions } from "./pyodide_private.mjs";
 
 export const SNAPSHOT_URL = new URL("kernel.snapshot.gz", import.meta.url);
 export const FILES_URL = new URL("kernel_files.bin.gz", import.meta.url);
@@ -124,7 +125,7 @@ export async function loadPyodide(options = {}) {
   let pyodide;
   try {
     // the packages are not loaded by Pyodide here: their files are written from the bundle below
-    pyodide = await withHeapFor(snapshot, () => loadRuntime({ ...options, packages: [], _loadSnapshot: snapshot }));
+    pyodide = await withHeapFor(snapshot, () => loadRuntime({ ...options, packages: [], ...loadSnapshotOptions(snapshot) }));
   } catch (error) {
     console.warn(`kernel: booting without the snapshot (${error.message})`);
     pyodide = await loadRuntime(options);

@@ -46,9 +46,9 @@ from labcore.panels import spec_grid_key
 from labcore.plots.offline import cell_key
 from labcore.site import BOOK_BUILD, FIGURES_ENV, GRIDS_ENV, PANELS_DIR, VEGALITE_MIME, figures_index_path
 
-from .lab_links import live_markdown
-from .live_code import cell_names, defining_statements, live_code
-from .myst_text import GLUE_ROLE, to_commonmark
+from ..lab_links import live_markdown
+from ..live_code import cell_names, defining_statements, live_code
+from ..myst_text import GLUE_ROLE, to_commonmark
 
 #: the first line of every chapter's setup cell (the book's and the live copy's)
 LIVE_MARKER = "# Live version only (JupyterLite"
@@ -75,7 +75,7 @@ SETUP_CELL = SETUP_CELL_HEAD.format(packages='["labcore"]', drive_missing=DRIVE_
 SUITE_PACKAGES = ("pytest", "hypothesis")
 QUIZ_PACKAGES = ("jupyterquiz",)
 #: ipywidgets (a panel's live controls, ``labcore.panels.live_panel``) is not installed by any cell: every kernel of
-#: the site has it preloaded (``coursebuild.lite_runtime.PRELOADED_PIPLITE``), a blank notebook's too
+#: the site has it preloaded (``coursebuild.lite.runtime.PRELOADED_PIPLITE``), a blank notebook's too
 #: appended in chapters that show a panel: labcore reads the grid the book build computed (when it is the panel's)
 SETUP_CELL_GRIDS = f"""
     os.environ["{GRIDS_ENV}"] = os.path.abspath("{BOOK_BUILD}/{PANELS_DIR}")  # the panels' grids"""
@@ -181,7 +181,8 @@ def panel_grids(nb: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     >>> spec = {"usermeta": {"labcore_panel": "toy_panel", "controls": ["a"]},
     ...         "params": [{"name": "a", "value": 1}], "data": {"values": [{"a": 1, "y": 2}, {"a": 2, "y": 4}]}}
     >>> out = {"output_type": "display_data", "data": {"application/vnd.vegalite.v5+json": spec}}
-    >>> [(g["panel"], len(g["rows"])) for g in panel_grids({"cells": [{"cell_type": "code", "outputs": [out]}]}).values()]
+    >>> grids = panel_grids({"cells": [{"cell_type": "code", "outputs": [out]}]})
+    >>> [(g["panel"], len(g["rows"])) for g in grids.values()]
     [('toy_panel', 2)]
     """
     grids = {}

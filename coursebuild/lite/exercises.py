@@ -2,8 +2,8 @@
 
 JupyterLite's notebook app opens a notebook at its top (it ignores a ``#cell-id`` fragment), so an exercise near the
 end of a chapter gets its own notebook, :func:`exercise_notebook_name`, staged beside the chapters
-(:func:`coursebuild.lite_site.stage_contents`). It is made from the chapter's live copy
-(:func:`coursebuild.lite_notebooks.live_copy`): its setup cell, the statements the exercise's cells read from the
+(:func:`coursebuild.lite.site.stage_contents`). It is made from the chapter's live copy
+(:func:`coursebuild.lite.notebooks.live_copy`): its setup cell, the statements the exercise's cells read from the
 cells above (a backward slice, :func:`coursebuild.live_code.defining_statements`), the exercise's text and answer
 cell with its check, and a link back to the whole chapter.
 
@@ -20,7 +20,7 @@ from typing import Any
 
 from labcore.checks.exercise import Exercise
 
-from .live_code import HIDDEN_NAMES_HEAD, cell_names, defining_statements
+from ..live_code import HIDDEN_NAMES_HEAD, cell_names, defining_statements
 
 __all__ = ["exercise_notebook_name", "exercise_cells", "exercise_notebook"]
 

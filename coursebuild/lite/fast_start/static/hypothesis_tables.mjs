@@ -1,4 +1,4 @@
-// Make hypothesis's Unicode tables with the live kernel's own Python (coursebuild/lite_hypothesis.py, make_tables).
+// Make hypothesis's Unicode tables with the live kernel's own Python (coursebuild/lite/fast_start/hypothesis.py, make_tables).
 // node hypothesis_tables.mjs <served pyodide folder> <job.json>
 // job.json: {"wheels": [wheel paths: hypothesis and what it needs], "out": path}
 // Boots the served runtime, loads the wheels, and lets hypothesis build and save the two tables st.text() needs

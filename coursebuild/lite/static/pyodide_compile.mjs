@@ -1,4 +1,4 @@
-// Compile wheels with Pyodide's own Python (coursebuild/lite_bytecode.py, compile_wheels).
+// Compile wheels with Pyodide's own Python (coursebuild/lite/bytecode.py, compile_wheels).
 // node pyodide_compile.mjs <npm pyodide folder> <repository root> <jobs.json>
 // jobs.json: [{src, dst, keep_source}]; writes each dst wheel and dst with .json: {"compiled": n}.
 import { pathToFileURL } from "node:url";
@@ -15,7 +15,7 @@ pyodide.globals.set("JOBS", JSON.stringify(JSON.parse(fs.readFileSync(jobsFile, 
 pyodide.runPython(`
 import json, sys
 sys.path.insert(0, ROOT)
-from coursebuild.lite_bytecode import add_bytecode
+from coursebuild.lite.bytecode import add_bytecode
 for job in json.loads(JOBS):
     n = add_bytecode(job["src"], job["dst"], keep_source=job["keep_source"])
     with open(job["dst"][:-len(".whl")] + ".json", "w") as f:

@@ -17,8 +17,8 @@ What a restored kernel shares with every other: the hash seed of ``str`` (the sn
 ``PYTHONHASHSEED`` would) and what was in ``os.environ`` when the snapshot was made; the boot module reseeds
 ``random``. micropip and piplite stay out: importing them keeps JavaScript objects that a snapshot cannot hold.
 
-Used by :func:`coursebuild.lite_site.prepare_runtime` (``make_snapshot(lite_dir / "static" / "pyodide", preload,
-cache)``, ``make_file_bundle(...)``) and :func:`coursebuild.lite_site.finish_site` (``point_kernel_at_boot(site)``).
+Used by :func:`coursebuild.lite.site.prepare_runtime` (``make_snapshot(lite_dir / "static" / "pyodide", preload,
+cache)``, ``make_file_bundle(...)``) and :func:`coursebuild.lite.site.finish_site` (``point_kernel_at_boot(site)``).
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ import json
 import shutil
 from pathlib import Path
 
-from .lite_node import cached_node_output
-from .lite_runtime import KERNEL_PLUGIN, served_wheels
-from .lite_wheels import log
+from ..runtime import KERNEL_PLUGIN, served_wheels
+from ..wheels import log
+from .node import cached_node_output
 
 STATIC = Path(__file__).with_name("static")
 #: the Node script that makes the snapshot at build time
@@ -38,6 +38,8 @@ NODE_SCRIPT = STATIC / "pyodide_snapshot.mjs"
 FILES_SCRIPT = STATIC / "kernel_files.mjs"
 #: the kernel worker's entry point (jupyter-lite.json's ``pyodideUrl``), served beside ``pyodide.mjs``
 BOOT_MODULE = "kernel_boot.mjs"
+#: the module naming Pyodide's private options, which the boot module imports (served beside it)
+PRIVATE_MODULE = "pyodide_private.mjs"
 #: the snapshot's name beside the runtime (``kernel_boot.mjs`` asks for it by this name)
 SNAPSHOT_FILE = "kernel.snapshot.gz"
 #: the preloaded packages' files, bundled, beside the runtime (``kernel_boot.mjs`` asks for it by this name)
@@ -68,7 +70,8 @@ def make_snapshot(pyodide_dir: Path, packages: tuple[str, ...] | list[str], cach
     job = {"wheels": [w.name for w in wheels], "imports": list(imports), "sys_executable": SYS_EXECUTABLE}
     cached = cached_node_output(NODE_SCRIPT, pyodide_dir, job, wheels, cache, ".gz", "the kernel snapshot")
     shutil.copy2(cached, pyodide_dir / SNAPSHOT_FILE)
-    shutil.copy2(STATIC / BOOT_MODULE, pyodide_dir / BOOT_MODULE)
+    for name in (BOOT_MODULE, PRIVATE_MODULE):
+        shutil.copy2(STATIC / name, pyodide_dir / name)
     log(f"kernel snapshot: {len(wheels)} wheels unpacked, {len(imports)} modules imported, "
         f"{cached.stat().st_size / 2**20:.1f} MiB gzipped")
     return pyodide_dir / SNAPSHOT_FILE

@@ -1,6 +1,6 @@
 """Tell whether this build makes the live (JupyterLite) site: its requirements installed, and not ``COURSE_LITE=0``.
 
-Both the live site's extension (:mod:`coursebuild.lite_sphinx`) and the lab's links (:mod:`coursebuild.lab_links`,
+Both the live site's extension (:mod:`coursebuild.lite.sphinx`) and the lab's links (:mod:`coursebuild.lab_links`,
 which write a Live link only where there is a live site) ask the same question here.
 
 >>> from unittest import mock
