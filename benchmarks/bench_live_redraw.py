@@ -22,17 +22,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import socket
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 
 from benchmarks.bench_live import _fresh_values
 from coursebuild.lite.site import build_site
 from labcore.panels import live_panel, show
-from tests.lite._pages import BLANK_NOTEBOOK, add_cell_and_run, blank_notebook, launch, type_into_live_panel
+from tests.lite._pages import BLANK_NOTEBOOK, add_cell_and_run, blank_notebook, launch, serve, type_into_live_panel
 
 #: chapter: (panel, control typed into, the value typed off its grid)
 CASES = {"1": ("fleet_savings_panel", "tenant_qps", 1.2), "2": ("gpu_split_panel", "context_tokens", 6000),
@@ -82,21 +78,6 @@ def _cells(repeat: int) -> tuple[list[str], str, str]:
     including = (f"started = time.perf_counter()\nroom = p.show({name!r}).including(**{values!r})\n"
                  "room._repr_mimebundle_()\nprint('INCLUDING', (time.perf_counter() - started) * 1000)")
     return views, timing, including
-
-
-def _serve(folder: Path) -> tuple[subprocess.Popen, str]:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", str(port), "--directory",
-                               str(folder)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(200):
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
-            break
-        except OSError:
-            time.sleep(0.1)
-    return server, f"http://127.0.0.1:{port}"
 
 
 async def _printed(page, word: str) -> str:
@@ -149,7 +130,7 @@ def main(argv: list[str] | None = None) -> None:
         if site is None:
             blank_notebook(work / BLANK_NOTEBOOK, [])
             site = build_site(work / "out", [], verbatim=[work / BLANK_NOTEBOOK], glue="note")
-        server, base = _serve(site)
+        server, base = serve(site)
         try:
             typed, kernel_line, room_line = asyncio.run(_measure(base, work / "profile", args.repeat))
         finally:

@@ -1,4 +1,4 @@
-"""Benchmark the Live version's start: python benchmarks/bench_live_start.py [--chapters 01,04] [--repeat 2]
+"""Benchmark the Live version's start: python -m benchmarks.bench_live_start [--chapters 01,04] [--repeat 2]
 
 For each chapter's live copy (the stand-alone live site the Live tests build, served from 127.0.0.1 with every other
 request blocked): the seconds from opening its page to the first cell shown, to Run All started, and to the first
@@ -18,19 +18,14 @@ import asyncio
 import contextlib
 import json
 import shutil
-import socket
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from coursebuild.lite.runtime import KERNEL_PLUGIN  # noqa: E402
-from labcore.site import LAB_NOTEBOOK, lab_live_url  # noqa: E402
-from tests.lite._pages import CHAPTERS, EXECUTED, launch  # noqa: E402
+from coursebuild.lite.runtime import KERNEL_PLUGIN
+from labcore.site import LAB_NOTEBOOK, lab_live_url
+from tests.lite._pages import CHAPTERS, EXECUTED, ROOT, launch, serve
 
 FIRST_OUTPUT = "() => document.querySelectorAll('.jp-CodeCell .jp-OutputArea-output').length > 0"
 #: the lab notebook's suite table (``labcore.workbench``), which its third code cell (``bench.show()``) shows
@@ -72,15 +67,6 @@ def _without_snapshot(site: Path, dest: Path) -> Path:
     return dest
 
 
-def _serve(folder: Path) -> tuple[subprocess.Popen, str]:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", str(port), "--directory",
-                               str(folder)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return server, f"http://127.0.0.1:{port}"
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chapters", default="01,04,07")
@@ -97,7 +83,7 @@ def main(argv: list[str] | None = None) -> None:
     glue = "build" if all((EXECUTED / p.name).is_file() for p in wanted) else "note"
     site = build_site(work / "out", wanted, root=ROOT, glue=glue, executed_dir=EXECUTED)
     variants = {"snapshot": site, "no snapshot": _without_snapshot(site, work / "plain")}
-    servers = {name: _serve(folder) for name, folder in variants.items()}
+    servers = {name: serve(folder) for name, folder in variants.items()}
     time.sleep(1.0)
 
     async def measure() -> list[tuple[str, str, int, dict[str, float]]]:

@@ -110,3 +110,11 @@ def test_the_kernel_extension_ships_the_wheels_its_worker_would_install() -> Non
     pytest.importorskip("jupyterlite_pyodide_kernel", reason="requirements-lite.txt is not installed")
     wheels = lite_runtime.kernel_extension_wheels()
     assert [lite_runtime.normalize(w.name.split("-")[0]) for w in wheels] == list(lite_runtime.KERNEL_WHEELS)
+
+
+def test_the_front_end_only_wheels_are_not_served() -> None:
+    """ipywidgets' notebook and JupyterLab extensions are front-end files: no piplite wheel of theirs is served."""
+    from coursebuild.lite.wheels import PIPLITE_DISTS
+
+    served = {lite_runtime.normalize(d) for d in PIPLITE_DISTS}
+    assert "ipywidgets" in served and not served & set(lite_runtime.FRONT_END_ONLY), served

@@ -16,6 +16,10 @@ Each ``.pyc`` is an unchecked hash-based pyc (PEP 552), so the import system tak
 comparing timestamps, which unpacking a wheel does not keep. The wheel's ``RECORD`` is rewritten.
 Compiled wheels are cached by the input wheel's sha256, this module's own and the interpreter's cache tag.
 
+Why under Node and not with Pyodide's own CLI (``pyodide py-compile``, from pyodide-build): that command compiles
+with the host's Python, and a ``.pyc`` loads only in the Python version that wrote it; the browser's is 3.14, the
+book's venv 3.11. Pyodide's own CPython under Node is the one interpreter here that writes 3.14 bytecode.
+
 >>> bytecode_name("pkg/mod.py", "cpython-314", keep_source=True)
 'pkg/__pycache__/mod.cpython-314.pyc'
 >>> bytecode_name("pkg/mod.py", "cpython-314", keep_source=False)

@@ -22,6 +22,23 @@ wheels every live copy's first cell installs (labcore, jupyterquiz, comm). :func
 fallback off so a missing package fails at once instead of asking PyPI, and ``overrides.json`` (JupyterLab
 settings).
 
+Why this module and not jupyterlite-pyodide-kernel's own ``PyodideLockAddon`` (0.8.6, ``--pyodide-lock``), tried
+on 2026-12-05 with a runtime folder as ``npm ci`` installs it and the same wheels asked for as specs:
+
+* it needs ``pyodide-lock>=0.1.3,<0.2`` (with ``uv``), and pyodide-lock 0.1.3 requires Python >= 3.12: pip in the
+  book's Python 3.11 refuses it ("Ignored the following versions that require a different python version: 0.1.3
+  Requires-Python >=3.12"), so it cannot be pinned in ``requirements-lite.txt``;
+* installed past that check (``--ignore-requires-python``), it imports, but its ``uv pip compile`` takes every one
+  of the 350 packages of Pyodide's lock as a constraint at Pyodide's CDN, since the npm runtime ships no wheels (a
+  "partial Pyodide distribution" to the addon), and fails offline: "Failed to fetch: <Pyodide's CDN>/
+  sortedcontainers-2.4.0-py2.py3-none-any.whl ... dns error". The lock it would write also keeps every package the
+  site does not serve, pointing at the CDN, where ours lists only what the site serves (an import of numpy fails
+  at once instead of asking an outside host);
+* it writes its lock while ``jupyter lite build`` runs, after the wheels would have to be compiled
+  (:mod:`coursebuild.lite.bytecode`) and snapshot (:mod:`coursebuild.lite.fast_start`).
+
+So the closure, the rewrite and the preload stay here, on PyPI's wheels fetched with pip.
+
 >>> lock_closure({"a": {"depends": ["B"]}, "b": {"depends": []}}, ("a",))
 ['a', 'b']
 """
@@ -61,7 +78,7 @@ KERNEL_WHEELS = ("piplite", "ipykernel", "pyodide-kernel")
 PRELOADED_PIPLITE = ("comm", "labcore", "jupyterquiz", "hypothesis", "ipywidgets")
 #: requirements of a preloaded wheel that hold only a front end's files, which the kernel never imports (ipywidgets'
 #: notebook and JupyterLab extensions: 9.9 MB unpacked; the site serves the widget manager itself): left out of its
-#: lock entry, so the kernel does not load them
+#: lock entry, so the kernel does not load them, and not served (``coursebuild.lite.wheels.PIPLITE_DISTS``)
 FRONT_END_ONLY = ("widgetsnbextension", "jupyterlab-widgets")
 #: JupyterLab settings of the site: every cell of a chapter is laid out (not only those in view),
 #: so "Run All" leaves every output on the page and the browser's find sees the whole chapter; and a

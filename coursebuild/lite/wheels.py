@@ -34,8 +34,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 #: wheels served through piplite, at this environment's versions (``requirements.txt`` pins them): ``comm`` (the
 #: kernel installs it while booting), ``jupyterquiz`` (the quizzes), ``hypothesis`` (the contract suite) and
-#: ipywidgets with the two packages it requires (a panel's live controls, ``labcore.panels.live_panel``)
-PIPLITE_DISTS = ("comm", "jupyterquiz", "hypothesis", "ipywidgets", "widgetsnbextension", "jupyterlab_widgets")
+#: ipywidgets (a panel's live controls, ``labcore.panels.live_panel``); not the two front-end packages ipywidgets
+#: requires (``coursebuild.lite.runtime.FRONT_END_ONLY``, 2.4 MB of wheels): the kernel never installs them
+PIPLITE_DISTS = ("comm", "jupyterquiz", "hypothesis", "ipywidgets")
 #: Pyodide's Python (the version ``pip download`` picks pure-Python wheels for)
 PYODIDE_PYTHON = "3.14"
 #: the date a built wheel's files carry (``SOURCE_DATE_EPOCH``, 2020-01-01) instead of their mtimes: an unchanged

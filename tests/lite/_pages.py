@@ -8,10 +8,14 @@ Pyodide kernel in a web worker). The panels draw on a canvas: the page records e
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
 import shutil
+import socket
+import subprocess
+import sys
 import time
 import urllib.parse
 from dataclasses import dataclass, field
@@ -26,6 +30,22 @@ CHAPTERS = sorted((ROOT / "book").glob("[0-9][0-9]_*.ipynb"))
 #: the book build's executed notebooks (glue values): beside ``BOOK_HTML`` when that points at another build
 EXECUTED = (Path(os.environ["BOOK_HTML"]).parent if os.environ.get("BOOK_HTML") else ROOT / "_build") \
     / "jupyter_execute" / "book"
+
+
+def serve(folder: Path, timeout_s: float = 20) -> tuple[subprocess.Popen, str]:
+    """Serve ``folder`` with ``python -m http.server`` on a free 127.0.0.1 port; return the server and its base URL
+    once the port accepts connections (the Live tests' fixture and the Live benchmarks)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", str(port), "--directory",
+                               str(folder)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            break
+        time.sleep(0.1)
+    return server, f"http://127.0.0.1:{port}"
 
 #: recorded on every canvas: the strings Vega draws (readouts, titles, axis labels), so a test can
 #: read what a canvas-rendered panel shows; ``__texts`` is cleared by the test before a change

@@ -13,17 +13,12 @@ Needs ``pip install -r requirements-lite.txt``, ``npm`` and ``/usr/bin/chromium`
 
 from __future__ import annotations
 
-import contextlib
 import os
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from ._pages import build_test_site, tool_missing
+from ._pages import build_test_site, serve, tool_missing
 
 #: a folder :func:`build_test_site` built earlier (``python -c "from tests.lite._pages import build_test_site; ..."``)
 #: to serve instead of building the site again; only while developing a test (it is not rebuilt when the code changes)
@@ -54,18 +49,7 @@ def lite_site(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def server(lite_site: Path):
     """Serve the site with ``python -m http.server`` on a free 127.0.0.1 port; yield its base URL."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", str(port), "--directory", str(lite_site)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
-            break
-        time.sleep(0.1)
-    yield f"http://127.0.0.1:{port}"
+    proc, base = serve(lite_site)
+    yield base
     proc.terminate()
     proc.wait(10)
