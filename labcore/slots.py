@@ -55,7 +55,7 @@ from .engines import VLLM_ENGINE, lora_slot_bytes
 from .model_config import ModelConfig
 from .refs import AdapterKey
 
-__all__ = ["LEFT_OUT", "BASE_SLOT", "SlotRequest", "SlotOutcome", "SlotScheduler", "max_pinned",
+__all__ = ["LEFT_OUT", "BASE_SLOT", "SlotKey", "SlotRequest", "SlotOutcome", "SlotScheduler", "max_pinned",
            "requests_from", "slot_pool_mb"]
 
 #: What :class:`SlotScheduler` does not model (chapter 15 says so next to every number it quotes).
@@ -380,7 +380,7 @@ class SlotScheduler:
                 f"adapters={len(self._running)}, waiting={self.waiting}, loads={self.loads})")
 
 
-def requests_from(arrival_ms: Sequence[float], adapters: Sequence[str | None], *, output_tokens: int) -> list[SlotRequest]:
+def requests_from(arrival_ms: Sequence[float], adapters: Sequence[SlotKey | None], *, output_tokens: int) -> list[SlotRequest]:
     """Zip arrival times and adapter keys into :class:`SlotRequest` records, ids in arrival order.
 
     >>> [r.adapter for r in requests_from([0.0, 3.0], ["a@1.0.0", None], output_tokens=4)]

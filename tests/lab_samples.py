@@ -39,8 +39,8 @@ def reference(module: str) -> str:
 def fifo_cache() -> str:
     """Return a ``cache.py`` that is labcore's except that a hit does not refresh the entry: it evicts in FIFO order."""
     source = reference("cache")
-    fifo = source.replace("    policy_class: type[EvictionPolicy] = LruPolicy\n",
-                          "    policy_class: type[EvictionPolicy] = FifoPolicy\n", 1)
+    fifo = source.replace("    policy_class: type[EvictionPolicy[Any]] = LruPolicy\n",
+                          "    policy_class: type[EvictionPolicy[Any]] = FifoPolicy\n", 1)
     assert fifo != source, "labcore's AdapterCache no longer names its policy_class: update this sample"
     return fifo
 

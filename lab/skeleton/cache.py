@@ -26,13 +26,15 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
+from typing import Any, Generic, TypeVar, cast
+from ._validate import number
 from .adapter import Adapter
 from .errors import AdapterInUseError, AdapterNotFoundError, AdapterTooLargeError
 from .refs import AdapterKey
-from ._validate import number
 __all__ = ['AdapterCache', 'FifoAdapterCache', 'CacheAccess', 'CacheStats', 'EvictionPolicy', 'LruPolicy', 'FifoPolicy']
+K = TypeVar('K', bound=Hashable)
 
-class EvictionPolicy:
+class EvictionPolicy(Generic[K]):
     """Keep a cache's keys in the order it gives them up: the cache tells it what it holds and asks it for victims.
 
     The one eviction hook of the course: the adapter cache, the engine's slots and the prefix cache each hold a
@@ -49,23 +51,23 @@ class EvictionPolicy:
     def __init__(self) -> None:
         raise NotImplementedError('TODO(lab): implement cache.EvictionPolicy.__init__: see what tests/contract/test_cache.py asks of it')
 
-    def admit(self, key: Hashable) -> None:
+    def admit(self, key: K) -> None:
         """Start tracking ``key``, which just became resident (it goes last in line)."""
         raise NotImplementedError('TODO(lab): implement cache.EvictionPolicy.admit: Start tracking ``key``, which just became resident (it goes last in line).')
 
-    def touch(self, key: Hashable) -> None:
+    def touch(self, key: K) -> None:
         """Record a hit on ``key``; raise ``KeyError`` if the policy does not hold it (a miss)."""
         raise NotImplementedError('TODO(lab): implement cache.EvictionPolicy.touch: Record a hit on ``key``; raise ``KeyError`` if the policy does not hold it (a miss).')
 
-    def discard(self, key: Hashable) -> None:
+    def discard(self, key: K) -> None:
         """Stop tracking ``key``, which left the cache."""
         raise NotImplementedError('TODO(lab): implement cache.EvictionPolicy.discard: Stop tracking ``key``, which left the cache.')
 
-    def victims(self) -> Iterator[Hashable]:
+    def victims(self) -> Iterator[K]:
         """Yield the tracked keys, the first to give up first (the cache skips any it cannot evict)."""
         raise NotImplementedError('TODO(lab): implement cache.EvictionPolicy.victims: Yield the tracked keys, the first to give up first (the cache skips any it cannot evict).')
 
-    def __iter__(self) -> Iterator[Hashable]:
+    def __iter__(self) -> Iterator[K]:
         raise NotImplementedError('TODO(lab): implement cache.EvictionPolicy.__iter__: see what tests/contract/test_cache.py asks of it')
 
     def __len__(self) -> int:
@@ -74,7 +76,7 @@ class EvictionPolicy:
     def __contains__(self, key: object) -> bool:
         raise NotImplementedError('TODO(lab): implement cache.EvictionPolicy.__contains__: see what tests/contract/test_cache.py asks of it')
 
-class LruPolicy(EvictionPolicy):
+class LruPolicy(EvictionPolicy[K]):
     """Give up the least recently used key first: a hit moves its key to the back of the line.
 
     >>> policy = LruPolicy()
@@ -83,11 +85,11 @@ class LruPolicy(EvictionPolicy):
     'cold'
     """
 
-    def touch(self, key: Hashable) -> None:
+    def touch(self, key: K) -> None:
         """Move ``key`` to the back of the line (``KeyError`` on a miss)."""
         raise NotImplementedError('TODO(lab): implement cache.LruPolicy.touch: Move ``key`` to the back of the line (``KeyError`` on a miss).')
 
-class FifoPolicy(EvictionPolicy):
+class FifoPolicy(EvictionPolicy[K]):
     """Give up the oldest key first, however often it hits: the wrong policy for adapters, kept to show why.
 
     >>> policy = FifoPolicy()
@@ -96,7 +98,7 @@ class FifoPolicy(EvictionPolicy):
     'hot'
     """
 
-    def touch(self, key: Hashable) -> None:
+    def touch(self, key: K) -> None:
         """Leave ``key`` where it is, only checking it is held (``KeyError`` on a miss)."""
         raise NotImplementedError('TODO(lab): implement cache.FifoPolicy.touch: Leave ``key`` where it is, only checking it is held (``KeyError`` on a miss).')
 
@@ -130,7 +132,7 @@ class AdapterCache:
     ``load_overhead_ms`` an optional fixed cost per load (allocation, kernel setup), so a miss
     costs ``load_overhead_ms + vram_mb / transfer_mb_per_ms``.
     """
-    policy_class: type[EvictionPolicy] = LruPolicy
+    policy_class: type[EvictionPolicy[Any]] = LruPolicy
 
     def __init__(self, vram_budget_mb: float, transfer_mb_per_ms: float, *, load_overhead_ms: float=0.0) -> None:
         raise NotImplementedError('TODO(lab): implement cache.AdapterCache.__init__: see what tests/contract/test_cache.py asks of it')

@@ -27,11 +27,12 @@ import threading
 from collections.abc import Iterator
 from dataclasses import fields
 from pathlib import Path
+from typing import Any
+from ._validate import instance, text
 from .adapter import Adapter
 from .errors import AdapterNotFoundError, BaseDigestMismatchError, LabcoreError, RegistryFileError, UnknownBaseError, VersionExistsError
 from .refs import AdapterKey, parse_adapter_ref
 from .versions import Version
-from ._validate import instance, text
 __all__ = ['AdapterRegistry', 'REGISTRY_FORMAT']
 REGISTRY_FORMAT = 'labcore.registry/1'
 _ADAPTER_FIELDS = tuple((f.name for f in fields(Adapter) if f.init))
@@ -120,7 +121,7 @@ class AdapterRegistry:
     def __repr__(self) -> str:
         raise NotImplementedError('TODO(lab): implement registry.AdapterRegistry.__repr__: see what tests/contract/test_registry.py asks of it')
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Return a JSON-ready dict of the bases and adapters."""
         raise NotImplementedError('TODO(lab): implement registry.AdapterRegistry.to_json: Return a JSON-ready dict of the bases and adapters.')
 

@@ -27,12 +27,12 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
+from ._validate import number, text
 from .adapter import Adapter
 from .cache import CacheAccess
 from .errors import InvalidModelRefError, InvalidVersionError, WrongBaseError
 from .refs import AdapterKey, ModelRef, adapter_ref_parts
 from .registry import AdapterRegistry
-from ._validate import number, text
 __all__ = ['MODE_BASE', 'MODE_DYNAMIC', 'MODE_DEDICATED', 'MODES', 'ModelRef', 'parse_model_ref', 'RouteDecision', 'MultiLoRARouter']
 MODE_BASE = 'base'
 MODE_DYNAMIC = 'dynamic'

@@ -53,4 +53,4 @@ def show(name: str, **options: object) -> Panel:
     """
     if name not in PANELS:
         raise KeyError(f"no panel {name!r}; panels: {sorted(PANELS)[:1] + ['...']}")
-    return PANELS[name](**options)  # type: ignore[arg-type]
+    return PANELS[name](**options)

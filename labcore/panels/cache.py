@@ -12,8 +12,14 @@ from typing import Any
 from ..cache import AdapterCache, FifoAdapterCache
 from ..implementation import YOURS_COLOR, Implementation, Missing, on_your_code
 from ..plots import OKABE_ITO
-from ..sim import (CACHE_TRANSFER_MB_PER_MS, cache_trace, cache_trace_adapters, replay_cache, simulate,
-                   single_replica_router)
+from ..sim import (
+    CACHE_TRANSFER_MB_PER_MS,
+    cache_trace,
+    cache_trace_adapters,
+    replay_cache,
+    simulate,
+    single_replica_router,
+)
 from ._panel import Control, Lines, Panel, Series
 
 __all__ = ["lru_thrash_panel", "thrash_state", "thrash_curve", "your_cache_panel", "your_cache_state"]
@@ -37,6 +43,7 @@ def thrash_state(budget_mb: float, tenants: int, zipf_s: float) -> dict[str, Any
     0
     """
     trace = cache_trace(tenants, zipf_s)
+    assert trace.workload is not None  # cache_trace keeps the workload it drew the trace from
     replica = single_replica_router(trace.workload, budget_mb=budget_mb)
     sim = simulate(replica, trace, windows=0, warmup=WARMUP)
     lru = replica.cache.stats()

@@ -42,7 +42,7 @@ def _sizing_models() -> tuple[str, ...]:
 
 def _adapter_state(model: str, rank: int, targets: str, dtype: str, budget_gib: float) -> dict[str, Any]:
     s = exact_sizing(model, rank, targets, DTYPE_BYTES[dtype])
-    row = {"hidden": s.hidden, "layers": s.layers, "naive_mb": s.naive_mb, "exact_mb": s.exact_mb,
+    row: dict[str, Any] = {"hidden": s.hidden, "layers": s.layers, "naive_mb": s.naive_mb, "exact_mb": s.exact_mb,
             "fit_exact": math.floor(budget_gib * 1024 / s.exact_mb),
             "fit_naive": math.floor(budget_gib * 1024 / s.naive_mb)}
     row["fit_exact_plot"] = row["fit_exact"] or None  # a log axis has no zero
@@ -195,7 +195,7 @@ def fit_quiz_panel() -> Panel:
 
 def _fit_state(model: str, gpu: str, rank: int, targets: str) -> dict[str, Any]:
     split = memory_split(model, gpu, adapter_mb=exact_sizing(model, rank, targets).exact_mb)
-    row = {"gpu_gib": split.gpu_gib, "base_gib": split.base_gib, "kv_gib": split.kv_gib,
+    row: dict[str, Any] = {"gpu_gib": split.gpu_gib, "base_gib": split.base_gib, "kv_gib": split.kv_gib,
            "pool_gib": max(0.0, split.pool_gib), "adapter_mb": split.adapter_mb, "fit": split.adapters_that_fit,
            "fits_base": split.pool_gib > 0}
     row["fit_plot"] = row["fit"] or None  # a log axis has no zero: no point where nothing fits

@@ -86,6 +86,8 @@ def plot_hit_rate_vs_budget(sweep: Mapping[str, Sequence[Any]], *, budget_mb: fl
         ax.plot([r.budget_mb for r in runs], [100 * r.hit_rate for r in runs], marker="o", markersize=4,
                 linewidth=2, color=CACHE_POLICY_COLORS.get(policy, GREY), label=policy)
         working_set_mb = runs[0].working_set_mb
+    if working_set_mb is None:
+        raise ValueError(f"the sweep holds no policy's runs: {sweep!r}")
     ax.axvline(working_set_mb, color=OKABE_ITO["black"], linestyle=":", linewidth=1.2,
                label=f"working set {working_set_mb:g} MiB")
     if budget_mb is not None:

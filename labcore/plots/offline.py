@@ -119,7 +119,9 @@ class _CellFigures:
     def show(self) -> bool:
         """Display the running cell's book figures and caption (once per cell); return whether the book has any."""
         cell = self.running()
-        files = book_figure_files(cell[1]) if cell is not None else []
+        if cell is None:
+            return False
+        files = book_figure_files(cell[1])
         if not files or cell[0] == self.shown_for:
             return bool(files)
         self.shown_for = cell[0]

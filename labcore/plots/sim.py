@@ -68,7 +68,7 @@ def plot_sim_timeline(result: Any, *, event_ms: float | None = None, event_label
         ax.annotate(event_label, (event_ms / 1000, ax.get_ylim()[1] * 0.93), xytext=(4, 0),
                     textcoords="offset points", fontsize=8)
     lines = ax.get_lines()[:1] + rate.get_lines()[:1]
-    ax.legend(lines, [ln.get_label() for ln in lines], loc="lower left", fontsize=8)
+    ax.legend(lines, [str(ln.get_label()) for ln in lines], loc="lower left", fontsize=8)
     if len(result.phases) == 2:
         before, after = result.phases
         ax.set_title(f"p99 {before.p99_ms:.0f} ms before {event_label.replace(' joins', '')} joins, "

@@ -14,24 +14,26 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 try:  # optional: without matplotlib (the offline live version) every plot_* prints a note instead
     import matplotlib
     import matplotlib.pyplot as plt
     from matplotlib.patches import Patch
+    from matplotlib.rcsetup import cycler
     from matplotlib.ticker import FuncFormatter
 except ImportError:
-    matplotlib = plt = Patch = FuncFormatter = None  # type: ignore[assignment,misc]
+    matplotlib = plt = Patch = FuncFormatter = cycler = None  # type: ignore[assignment,misc]
 
+from .._validate import text
 from ..router import MODE_BASE, MODE_DEDICATED, MODE_DYNAMIC
 from ..sizing import MB_PER_GB
-from .._validate import text
 from .offline import figure_skipped_note
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+    from matplotlib.typing import RcKeyType
 
 __all__ = [
     "figure_alt",
@@ -79,14 +81,14 @@ MEMORY_COLORS: dict[str, str] = {
 _TENANT_PALETTE: tuple[str, ...] = tuple(c for k, c in OKABE_ITO.items() if k != "yellow")
 
 
-def course_rc() -> dict[str, Any]:
+def course_rc() -> dict[RcKeyType, Any]:
     """Return the course's matplotlib rcParams as a dict (for ``matplotlib.rc_context``).
 
     >>> course_rc()["axes.grid"]
     True
     """
     return {
-        "axes.prop_cycle": matplotlib.cycler(color=list(OKABE_ITO.values())),
+        "axes.prop_cycle": cycler(color=list(OKABE_ITO.values())),
         "font.family": "DejaVu Sans",
         "font.size": 11,
         "text.hinting": "none",  # ~20% faster text drawing, which dominates a slider redraw
@@ -228,7 +230,8 @@ def _axes(ax: Axes | None) -> tuple[Figure, Axes]:
     if ax is None:
         fig, ax = plt.subplots()
         return fig, ax
-    return ax.figure, ax
+    # the figure that holds ``ax`` (a SubFigure if ax is in one: the plots only draw on it and hand it back)
+    return cast("Figure", ax.figure), ax
 
 
 def _fmt_mb(mb: float) -> str:

@@ -25,16 +25,16 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
+from .._validate import count, number
 from ..adapter import tenant_adapters
 from ..admission import AdmissionController
-from ..errors import QueueFullError
-from ..registry import AdapterRegistry
-from ..router import MODE_DYNAMIC, MODES, ModelRef, MultiLoRARouter, RouteDecision
 from ..capacity import DYNAMIC_OVERHEAD
+from ..errors import QueueFullError
 from ..implementation import Implementation, implementation
 from ..links import OBJECT_STORE, PCIE4_X16, Link, serial
 from ..percentiles import percentiles
-from .._validate import count, number
+from ..registry import AdapterRegistry
+from ..router import MODE_DYNAMIC, MODES, ModelRef, MultiLoRARouter, RouteDecision
 from .result import SimResult, Window
 from .workload import DEFAULT_BASE, DEFAULT_BASE_DIGEST, Trace, Workload, make_trace
 
@@ -196,7 +196,7 @@ class _Log:
     def __init__(self, n: int) -> None:
         self.latency = [0.0] * n
         self.served: list[bool] | None = None  # None: every request was served
-        self.dynamic_prefix = [0] * (n + 1)  # dynamic requests among the first i
+        self.dynamic_prefix: Sequence[int] = [0] * (n + 1)  # dynamic requests among the first i
         self.miss_at: list[int] = []  # request indices of cache misses, ascending
         self.miss_evictions: list[int] = []  # evictions caused by each miss
         self.other_modes: list[tuple[int, str]] = []  # (index, mode) of base/dedicated requests
@@ -331,7 +331,10 @@ def _run_in_flight(router: Router, trace: Trace, progress: Progress | None, ever
         while finishing and finishing[0][0] <= t:
             done_ms, _, ticket_id = heapq.heappop(finishing)
             for adm in controller.finish(ticket_id):
-                admitted(adm.ticket.tag, adm.ticket.id, adm.decision, done_ms)
+                index, decision = adm.ticket.tag, adm.decision
+                # the replay tags each ticket with its request's index; a request a finish admits has its route
+                assert isinstance(index, int) and decision is not None
+                admitted(index, adm.ticket.id, decision, done_ms)
 
     for i in range(n):
         finish_until(arrivals[i])
@@ -354,9 +357,10 @@ def _run_in_flight(router: Router, trace: Trace, progress: Progress | None, ever
     log.miss_evictions = [e for _, e in misses]
     log.other_modes.sort()
     log.waits.sort()
-    prefix = log.dynamic_prefix
+    prefix = [0] * (n + 1)  # dynamic requests among the first i
     for i in range(n):
         prefix[i + 1] = prefix[i] + dyn_flags[i]
+    log.dynamic_prefix = prefix
     return log
 
 

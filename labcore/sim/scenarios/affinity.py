@@ -12,16 +12,24 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Sequence
+from typing import Any, Protocol, cast
 
+from ..._validate import count
 from ...affinity import POLICIES, AffinityFleet, FleetRun
 from ...refs import ModelRef
 from ...registry import AdapterRegistry
 from ...tiers import single_tier_cache
-from ..._validate import count
 from ..replay import single_replica_router
 from ..workload import Trace, Workload, make_trace
 
 __all__ = ["run_policy", "compare_policies", "AFFINITY_DEFAULTS", "AFFINITY_TRACE", "affinity_runs"]
+
+
+class _Request(Protocol):
+    """A simulator request record: when it arrives and what it asks for."""
+
+    arrival_ms: float
+    ref: str | ModelRef
 
 
 def _arrivals(trace: Iterable[object], spacing_ms: float) -> Iterable[tuple[float, str | ModelRef]]:
@@ -35,7 +43,8 @@ def _arrivals(trace: Iterable[object], spacing_ms: float) -> Iterable[tuple[floa
         elif isinstance(item, tuple):
             yield float(item[0]), item[1]
         else:
-            yield float(item.arrival_ms), item.ref  # e.g. a simulator request record
+            record = cast(_Request, item)  # e.g. a simulator request record
+            yield float(record.arrival_ms), record.ref
 
 
 def run_policy(
@@ -48,7 +57,7 @@ def run_policy(
     cache_budget_mb: float,
     spacing_ms: float = 1.0,
     warmup: int = 0,
-    **fleet_options: float,
+    **fleet_options: Any,  # AffinityFleet's keyword options (slots, cache_factory, load_factor, ...)
 ) -> FleetRun:
     """Route a whole trace through a fresh fleet under one policy and summarise it.
 
@@ -74,14 +83,14 @@ def run_policy(
 
 
 def compare_policies(
-    trace: Sequence[object],
+    trace: Trace | Sequence[object],
     registry: AdapterRegistry,
     base_model: str,
     *,
     replicas: int,
     cache_budget_mb: float,
     policies: Sequence[str] = POLICIES,
-    **options: float,
+    **options: Any,  # run_policy's keyword options
 ) -> dict[str, FleetRun]:
     """Run the same trace through a fresh fleet per policy; return ``{policy: FleetRun}``."""
     trace = trace if isinstance(trace, Trace) else list(trace)

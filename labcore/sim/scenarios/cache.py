@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..._validate import count
 from ...cache import AdapterCache, FifoAdapterCache
 from ...links import LAB_HOST_TO_GPU
 from ...refs import AdapterKey
-from ..._validate import count
 from ..workload import Trace, Workload, make_trace
 
 __all__ = [
@@ -130,12 +130,18 @@ def replay_cache(cache: Any, adapters: Sequence[Any], *, tenants: int, zipf_s: f
             if hot_key in step.evicted:
                 hot += 1
         if n_in == window:
-            w_req.append(n_in), w_hits.append(h_in), w_ev.append(e_in), w_ms.append(ms_in)
+            w_req.append(n_in)
+            w_hits.append(h_in)
+            w_ev.append(e_in)
+            w_ms.append(ms_in)
             hits, evictions, load_ms = hits + h_in, evictions + e_in, load_ms + ms_in
             n_in = h_in = e_in = 0
             ms_in = 0.0
     if n_in:
-        w_req.append(n_in), w_hits.append(h_in), w_ev.append(e_in), w_ms.append(ms_in)
+        w_req.append(n_in)
+        w_hits.append(h_in)
+        w_ev.append(e_in)
+        w_ms.append(ms_in)
         hits, evictions, load_ms = hits + h_in, evictions + e_in, load_ms + ms_in
     policy = "FIFO" if isinstance(cache, FifoAdapterCache) else "LRU"
     return CacheRun(policy, budget, tenants, zipf_s, sum(sizes.values()), len(used), hits, evictions, hot_key, hot,
@@ -162,6 +168,7 @@ def cache_trace_adapters(tenants: int = 40, zipf_s: float = 1.0, requests: int =
     ['tenant-01', 'tenant-29', 'tenant-01']
     """
     trace = cache_trace(tenants, zipf_s, requests, seed)
+    assert trace.workload is not None  # cache_trace keeps the workload it drew the trace from
     adapters = trace.workload.adapters()
     return tuple(adapters[i] for i in trace.tenant_index)
 

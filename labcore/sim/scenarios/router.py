@@ -46,10 +46,10 @@ def route_examples(base_latency_ms: float = 40.0, dynamic_overhead: float = DYNA
                                      load_overhead_ms=load_overhead_ms)
     router = code.get("MultiLoRARouter")(registry, cache, ROUTER_BASE, base_latency_ms=base_latency_ms,
                                          dynamic_overhead=dynamic_overhead)
-    refs = (ModelRef(ROUTER_BASE), ModelRef(ROUTER_BASE, "flagship", "1.0.0"),
-            ModelRef(ROUTER_BASE, "support-bot", "2.1.0"))
-    if not code.is_reference:  # the contract's router takes the text
-        refs = tuple(ref.text for ref in refs)
+    parsed = (ModelRef(ROUTER_BASE), ModelRef(ROUTER_BASE, "flagship", "1.0.0"),
+              ModelRef(ROUTER_BASE, "support-bot", "2.1.0"))
+    # the contract's router takes the text
+    refs: tuple[ModelRef | str, ...] = parsed if code.is_reference else tuple(ref.text for ref in parsed)
     base, dedicated, pinned = refs
     return {
         "base": router.route(base),

@@ -15,11 +15,12 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from ..._validate import count, flag, fraction, number
 from ...affinity import rendezvous_owner, replica_names
 from ...links import LAB_HOST_TO_GPU
 from ...percentiles import percentiles
-from ...slots import SlotRequest, SlotScheduler, max_pinned, requests_from
-from ..._validate import count, flag, fraction, number
+from ...refs import AdapterKey
+from ...slots import SlotKey, SlotRequest, SlotScheduler, max_pinned, requests_from
 from ..workload import Workload, make_trace
 
 __all__ = [
@@ -180,7 +181,7 @@ class SlotRun:
     evictions: int
     peak_distinct: int
     adapters_per_replica: tuple[int, ...]
-    pinned: tuple[str, ...]
+    pinned: tuple[SlotKey, ...]
     pinned_p99_ms: float | None
     others_p99_ms: float | None
     ttft_ms: tuple[float, ...]
@@ -201,7 +202,7 @@ class SlotRun:
 
 @functools.lru_cache(maxsize=8)
 def _requests(workload: Workload, output_tokens: int,
-              base_share: float = 0.0) -> tuple[tuple[SlotRequest, ...], tuple[str, ...]]:
+              base_share: float = 0.0) -> tuple[tuple[SlotRequest, ...], tuple[AdapterKey, ...]]:
     """The trace of ``workload`` as slot requests, and the adapter keys by popularity (kept for a few workloads).
 
     A seeded ``base_share`` of the requests names no adapter (the bare base model).
@@ -209,7 +210,7 @@ def _requests(workload: Workload, output_tokens: int,
     trace = make_trace(workload)
     keys = tuple(a.key for a in workload.adapters())
     draw = random.Random(workload.seed + 1)
-    adapters: list[str | None] = [None if draw.random() < base_share else keys[i] for i in trace.tenant_index]
+    adapters: list[AdapterKey | None] = [None if draw.random() < base_share else keys[i] for i in trace.tenant_index]
     return tuple(requests_from(trace.arrival_ms, adapters, output_tokens=output_tokens)), keys
 
 
@@ -229,8 +230,11 @@ def slot_run(scenario: SlotScenario = SLOT_CLIFF, *, fix: str = FIX_NONE, max_sl
     """
     if fix not in FIXES:
         raise ValueError(f"unknown fix {fix!r}; valid fixes: {FIXES}")
-    changes = {k: v for k, v in (("max_slots", max_slots), ("active_adapters", active_adapters)) if v is not None}
-    s = replace(scenario, **changes) if changes else scenario
+    s = scenario
+    if max_slots is not None:
+        s = replace(s, max_slots=max_slots)
+    if active_adapters is not None:
+        s = replace(s, active_adapters=active_adapters)
     requests, keys = _requests(s.workload(), s.output_tokens, s.base_share)
     slots = max(s.max_slots, s.active_adapters) if fix == FIX_MORE_SLOTS else s.max_slots
     pinned = keys[: max_pinned(slots) and min(slots // 2, len(keys))] if fix == FIX_PIN else ()
