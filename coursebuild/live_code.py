@@ -135,7 +135,8 @@ def _tree(source: str) -> ast.Module | None:
 
 
 def _statement_names(node: ast.AST) -> tuple[set[str], set[str]]:
-    defined, read = set(), set()
+    defined: set[str] = set()
+    read: set[str] = set()
     for sub in ast.walk(node):
         if isinstance(sub, ast.Name):
             (read if isinstance(sub.ctx, ast.Load) else defined).add(sub.id)

@@ -125,6 +125,9 @@ def session_deck_notebook(plan: Plan, decks: Mapping[str, Mapping[str, Any]] | N
         deck = (decks or {}).get(slot.deck) or (chapter_deck(slot.deck, book) if slot.deck else None)
         elapsed = slot.start + slot.setup
         for section in slot.sections:
+            if deck is None:
+                raise ValueError(f"the {slot.kind} slot at minute {slot.start} lists the deck section "
+                                 f"{section.heading!r} but names no deck ({slot.deck!r})")
             elapsed += section.minutes
             for cell in _section_cells(deck, section.heading):
                 if speaker_notes.is_notes(cell):
