@@ -3,10 +3,11 @@
 With no subcommand it declares a base, registers adapters (one trained on another checkpoint,
 refused), routes a sequence of requests through a small cache, and prints each decision, the
 sizing and the fleet headline. ``plan`` prints one GPU's memory plan per engine, the two
-launch commands, and the fleet for the tenants with the course's facts (:mod:`labcore.capacity`: the
-GPU's memory as its driver reports it, the base from its parameter count, the KV pool in tokens, the
-5% dynamic overhead), which the chapters and the fleet calculator use too. The output is deterministic; a bad argument exits with status 2, a message on
-stderr and nothing on stdout.
+launch commands, and the fleet for the tenants, every number from one
+:class:`labcore.capacity.ServingAssumptions` built from the arguments (the GPU's memory as its driver reports it,
+the engine's share of it, the base from its parameter count, the slot buffers, the KV cache they leave, the 5%
+dynamic overhead): the table and the fleet line read the same plan, as the fleet calculator does. The output is
+deterministic; a bad argument exits with status 2, a message on stderr and nothing on stdout.
 """
 
 from __future__ import annotations
@@ -19,24 +20,22 @@ from collections.abc import Sequence
 from contextlib import redirect_stdout
 
 from . import (
+    LAB_HOST_TO_GPU,
     Adapter,
     AdapterCache,
-    LAB_HOST_TO_GPU,
     AdapterRegistry,
     LabcoreError,
     MultiLoRARouter,
-    adapter_vram_mb,
     fleet_plan,
     tenant_adapters,
 )
-from .capacity import DYNAMIC_OVERHEAD, memory_split
-from .engines import ADAPTER_MODES, DEFAULT_ADAPTER_DIR, EnginePlan, adapter_loading, fit_options, served_name, serving_plan
+from .capacity import DYNAMIC_OVERHEAD, TEACHING, ServingAssumptions
+from .engines import ADAPTER_MODES, DEFAULT_ADAPTER_DIR, EnginePlan, adapter_loading, fit_options, served_name
 from .engines.measured import Calibration, calibrate
-from .engines.plan import plan_fleet
-from .sim.replay import single_replica_router
 from .fleet import GPU_QPS
 from .gpus import known_gpus
 from .model_config import known_models
+from .sim.replay import single_replica_router
 
 BASE = "llama-3-8b"
 #: The course's base latency per request: the simulator's default (labcore.sim.replay.single_replica_router).
@@ -48,19 +47,21 @@ OTHER_DIGEST = "sha256:71ab03"  # "llama-3-8b" too, but another checkpoint
 def _table(rows: list[tuple], header: tuple) -> str:
     cells = [tuple(str(c) for c in header)] + [tuple(str(c) for c in row) for row in rows]
     widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in cells]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
 
 
 def worked_example() -> None:
     """Print the worked example."""
-    size_mb = adapter_vram_mb(16, 4096, 32, ("q_proj", "v_proj"))
-    print(f"1. Sizing: a Llama-3-8B LoRA, r=16 on q,v, bf16 = {size_mb:g} MiB (square-projection estimate)")
-    split = memory_split(adapter_mb=size_mb)  # the course's facts: labcore.capacity
-    print(f"   an {split.gpu} as its driver reports it ({split.gpu_gib:.1f} GiB) - base {split.base_gib:.1f} GiB "
-          f"(parameters x 2 bytes) - KV cache {split.kv_gib:.1f} GiB ({split.sequences} sequences of "
-          f"{split.context_tokens:,} tokens)")
+    teaching = TEACHING  # the chapters' assumptions (labcore.capacity): r=16 on q,v, a 24-sequence KV pool
+    size_mb = teaching.square_adapter_mb
+    print(f"1. Sizing: a Llama-3-8B LoRA, r={teaching.rank} on {teaching.modules}, bf16 = {size_mb:g} MiB "
+          "(square-projection estimate)")
+    split = teaching.split(adapter_mb=size_mb)
+    print(f"   an {split.gpu} as its driver reports it ({split.gpu_gib:.1f} GiB) x {split.memory_fraction:g} for the "
+          f"engine ({split.budget_gib:.1f} GiB) - base {split.base_gib:.1f} GiB (parameters x 2 bytes) - KV cache "
+          f"{split.kv_gib:.1f} GiB ({split.sequences} sequences of {split.context_tokens:,} tokens)")
     print(f"   leaves {split.pool_gib:.1f} GiB: {split.adapters_that_fit:,} such adapters fit\n")
 
     registry = AdapterRegistry()
@@ -114,7 +115,7 @@ def worked_example() -> None:
     print(f"   cache: {cache.hits} hits, {cache.misses} misses, evicted {[str(key) for key in cache.eviction_log]}, "
           f"{cache.used_mb:g}/{cache.budget_mb:g} MiB used\n")
 
-    plan = fleet_plan(tenant_adapters(40, vram_mb=size_mb))
+    plan = fleet_plan(tenant_adapters(40, vram_mb=size_mb), **split.fleet_kwargs())
     print(f"4. Fleet (memory only): {plan.tenants} tenants on $3.20/hr GPUs: dedicated {plan.dedicated_gpus} GPUs "
           f"(${plan.dedicated_monthly_usd:,.0f}/month) vs multi-LoRA {plan.multi_lora_gpus} GPU "
           f"(${plan.multi_lora_monthly_usd:,.0f}/month): {plan.savings_pct:g}% saved")
@@ -148,7 +149,8 @@ def _parser() -> argparse.ArgumentParser:
                       help="how the adapters arrive: static (a fixed list at start), resolver (vLLM loads a "
                            "tenant's folder on its first request), runtime (loaded by a call); default static")
     plan.add_argument("--adapter-dir", default=DEFAULT_ADAPTER_DIR, metavar="DIR",
-                      help=f"the folder holding one PEFT folder per tenant (tenant-1, ...); default {DEFAULT_ADAPTER_DIR}")
+                      help="the folder holding one PEFT folder per tenant (tenant-1, ...); "
+                           f"default {DEFAULT_ADAPTER_DIR}")
     plan.add_argument("--memory-fraction", type=float, default=0.9,
                       help="share of the GPU's memory the engine may take; default 0.9")
     plan.add_argument("--tenant-qps", type=float, default=0.5, metavar="REQ_PER_S",
@@ -206,9 +208,8 @@ def _print_plan(args: argparse.Namespace) -> None:
     calibration = _measured(args)
     usable = None if calibration.smi is None else calibration.usable_mib
     adapters = adapter_loading(args.adapters, args.tenants, directory=args.adapter_dir)
-    plans = serving_plan(args.model, args.gpu, tenants=args.tenants, rank=args.rank, context_tokens=args.context,
-                         target_modules=args.targets, slots=args.slots, memory_fraction=args.memory_fraction,
-                         tp=args.tp, adapters=adapters, usable_mib=usable)
+    assumptions = plan_assumptions(args, usable_mib=usable)
+    plans = assumptions.engine_plans(adapters)
     first = plans[0]
     served = served_name(args.model)
     gpus = f"{args.tp} x {args.gpu} (tensor parallel, per GPU below)" if args.tp > 1 else f"one {args.gpu}"
@@ -232,18 +233,26 @@ def _print_plan(args: argparse.Namespace) -> None:
         print(f"\nadapters: {adapters.mode}, one PEFT folder per tenant in {adapters.directory} "
               f"({adapters.names[0]} ... {adapters.names[-1]})")
         _print_commands(plans)
-    _print_fleet(args, first)
+    _print_fleet(args, assumptions)
 
 
-def _print_fleet(args: argparse.Namespace, plan: EnginePlan) -> None:
-    fleet = plan_fleet(plan, tenants=args.tenants, tenant_qps=args.tenant_qps, gpu_qps=args.gpu_qps,
-                       gpu_hourly_usd=args.price)
+def plan_assumptions(args: argparse.Namespace, *, usable_mib: float | None = None) -> ServingAssumptions:
+    """Return the one set of assumptions the plan's table, commands and fleet line all read (the vLLM plan's)."""
+    return ServingAssumptions(model=args.model, gpu=args.gpu, rank=args.rank, context_tokens=args.context,
+                              target_modules=args.targets, tenants=args.tenants, slots=args.slots,
+                              memory_fraction=args.memory_fraction, tp=args.tp, usable_mib=usable_mib)
+
+
+def _print_fleet(args: argparse.Namespace, assumptions: ServingAssumptions) -> None:
+    plan = assumptions.plan
+    fleet = assumptions.fleet(tenant_qps=args.tenant_qps, gpu_qps=args.gpu_qps, gpu_hourly_usd=args.price)
     unit = f"replicas of {args.tp} GPUs" if args.tp > 1 else "GPUs"
-    print(f"\nfleet: every replica runs the {plan.engine} plan above (the base, {plan.lora_mib:,.1f} MiB of slot buffers "
-          f"shared by the {args.tenants} tenants, the rest in host memory, and the KV cache left: {plan.sequences:,} "
-          f"sequences of {args.context:,} tokens); {DYNAMIC_OVERHEAD:.0%} dynamic overhead")
+    print(f"\nfleet: every replica runs the {plan.engine} plan above (the base, {plan.lora_mib:,.1f} MiB of slot "
+          f"buffers shared by the {args.tenants} tenants, the rest in host memory, and the KV cache left: "
+          f"{plan.sequences:,} sequences of {args.context:,} tokens); {DYNAMIC_OVERHEAD:.0%} dynamic overhead")
     print(f"  {fleet.tenants} tenants at {args.tenant_qps:g} requests/s on {unit} of {args.gpu_qps:g} requests/s at "
-          f"${args.price * args.tp:.2f}/hour: dedicated {fleet.dedicated_gpus} (${fleet.dedicated_monthly_usd:,.0f}/month), "
+          f"${args.price * args.tp:.2f}/hour: dedicated {fleet.dedicated_gpus} "
+          f"(${fleet.dedicated_monthly_usd:,.0f}/month), "
           f"multi-LoRA {fleet.multi_lora_gpus} (${fleet.multi_lora_monthly_usd:,.0f}/month, sized by "
           f"{fleet.binding_constraint}): {fleet.savings_pct:g}% saved")
 

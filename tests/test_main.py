@@ -29,7 +29,8 @@ def test_worked_example_is_deterministic_and_complete():
     assert "VersionExistsError" in first
     assert "['1.9.0', '1.10.0', '2.1.0']" in first
     assert "97.5% saved" in first
-    assert "as its driver reports it (79.6 GiB) - base 15.0 GiB" in first and "80 GB" not in first
+    assert "as its driver reports it (79.6 GiB) x 0.9 for the engine (71.7 GiB) - base 15.0 GiB" in first
+    assert "80 GB" not in first
 
 
 def test_plan_prints_memory_buffers_kv_and_both_commands():

@@ -18,8 +18,15 @@ from ..batching import break_even_utilisation
 from ..capacity import DYNAMIC_OVERHEAD, GIB, memory_split
 from ..kv_cache import kv_bytes_per_sequence
 from ..model_config import exact_adapter_mb
-from ..sim.scenarios.capstone import (CAPSTONE_DESIGN, DYNAMIC, MERGED, CapstoneDesign, DesignReport, DesignScenario,
-                                      evaluate_design)
+from ..sim.scenarios.capstone import (
+    CAPSTONE_DESIGN,
+    DYNAMIC,
+    MERGED,
+    CapstoneDesign,
+    DesignReport,
+    DesignScenario,
+    evaluate_design,
+)
 from .exercise import Exercise
 from .verdict import Verdict, _printer
 
@@ -34,7 +41,7 @@ RIGHT_DESIGN = {"sequences": 24, "flagship": MERGED, "quiet": DYNAMIC, "replicas
 def _max_sequences(scenario: DesignScenario, dynamic_mb: float) -> int:
     """Return the most KV sequences per GPU that still leave one replica room for ``dynamic_mb`` of adapters."""
     split = memory_split(scenario.model, scenario.gpu, sequences=0, context_tokens=scenario.context_tokens)
-    free = (split.gpu_gib - split.base_gib) * GIB - dynamic_mb * 2**20
+    free = (split.budget_gib - split.base_gib) * GIB - dynamic_mb * 2**20
     return max(0, math.floor(free / kv_bytes_per_sequence(scenario.model, scenario.context_tokens)))
 
 

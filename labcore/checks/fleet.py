@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from ..adapter import tenant_adapters
-from ..capacity import DYNAMIC_OVERHEAD
+from ..capacity import DYNAMIC_OVERHEAD, TEACHING
 from ..fleet import GPU_QPS, FleetPlan, fleet_plan
 from .exercise import Exercise
 from .rules import NumberRule, graded
@@ -40,13 +40,13 @@ HOURS_PER_MONTH = 730.0
 
 
 def _plan(tenants: int, gpu_hourly_usd: float) -> FleetPlan:
-    return fleet_plan(tenant_adapters(tenants), gpu_hourly_usd=gpu_hourly_usd)
+    return fleet_plan(tenant_adapters(tenants), gpu_hourly_usd=gpu_hourly_usd, **TEACHING.split().fleet_kwargs())
 
 
 def _loaded_plan(tenants: int, tenant_qps: float, gpu_qps: float, *, gpu_hourly_usd: float = 3.20,
                  dynamic_overhead: float = DYNAMIC_OVERHEAD) -> FleetPlan:
     return fleet_plan(tenant_adapters(tenants), tenant_qps=tenant_qps, gpu_qps=gpu_qps, gpu_hourly_usd=gpu_hourly_usd,
-                      dynamic_overhead=dynamic_overhead)
+                      dynamic_overhead=dynamic_overhead, **TEACHING.split().fleet_kwargs())
 
 
 def _distinct(mistakes: list[Mistake], expected: float) -> list[Mistake]:

@@ -2,8 +2,8 @@
 
 >>> grade_kv_bytes_per_token(lambda cfg: cfg.num_hidden_layers * cfg.kv_dim * 2 * 2).ok
 True
->>> print(grade_adapters_beside_kv(3205).message)
-✗ 3,205 adapters is the chapter's split (24 sequences of 8,192 tokens); here the KV cache holds 8 × 32,768 = 262,144 tokens, 32 GiB.
+>>> print(grade_adapters_beside_kv(2577).message)
+✗ 2,577 adapters is the chapter's split (24 sequences of 8,192 tokens); here the KV cache holds 8 × 32,768 = 262,144 tokens, 32 GiB.
 """
 
 from __future__ import annotations
@@ -161,7 +161,7 @@ def rule_adapters_beside_kv(*, model: str = COURSE_MODEL, gpu: str = COURSE_GPU,
     A prediction within half a percent is right (the GiB figures are read rounded); the value is
     :func:`labcore.capacity.memory_split`'s, the one the chapter's split panel shows.
 
-    >>> grade_adapters_beside_kv(2574).ok, grade_adapters_beside_kv(2567).ok
+    >>> grade_adapters_beside_kv(1947).ok, grade_adapters_beside_kv(1940).ok
     (True, True)
     """
     targets = ["q_proj", "v_proj"]
@@ -174,8 +174,8 @@ def rule_adapters_beside_kv(*, model: str = COURSE_MODEL, gpu: str = COURSE_GPU,
                                                     load_model_config(model).num_hidden_layers, targets))
     card = load_gpu(gpu)
 
-    def fit(gpu_gib: float, base_gib: float) -> int:
-        return max(0, math.floor((gpu_gib - base_gib - split.kv_gib) * 1024 / adapter))
+    def fit(gpu_gib: float, base_gib: float, share: float = split.memory_fraction) -> int:
+        return max(0, math.floor((gpu_gib * share - base_gib - split.kv_gib) * 1024 / adapter))
 
     tokens = sequences * context_tokens
     mistakes: list[Mistake] = [
@@ -189,12 +189,14 @@ def rule_adapters_beside_kv(*, model: str = COURSE_MODEL, gpu: str = COURSE_GPU,
         (fit(split.gpu_gib, 16.0), f"uses a 16 GiB base; {model}'s weights are {split.base_gib:.1f} GiB "
                                    "(its parameter count × 2 bytes)."),
         (math.floor(split.pool_gib * 1000 / adapter), "uses 1000 MiB per GiB; a GiB is 1024 MiB."),
+        (fit(split.gpu_gib, split.base_gib, 1.0), f"gives the engine the whole GPU; it takes "
+                                                  f"{split.memory_fraction:g} of it, {split.budget_gib:.1f} GiB."),
     ]
     mistakes = [(v, h) for v, h in mistakes if not _close(v, expected, 0.005)]
     return NumberRule(expected, unit="adapters", what="the number of adapters that fit", mistakes=mistakes,
                       rel_tol=0.005, integer=True,
-                      fallback=f"Adapters = ⌊(GPU − base − KV) / adapter⌋: ({split.gpu_gib:.1f} − {split.base_gib:.1f} − "
-                               f"KV of {tokens:,} tokens × {kv_bytes_per_token(model) // 1024} KiB) / {adapter:g} "
+                      fallback=f"Adapters = ⌊({split.memory_fraction:g} × GPU − base − KV) / adapter⌋: "
+                               f"({split.memory_fraction:g} × {split.gpu_gib:.1f} − {split.base_gib:.1f} − KV of {tokens:,} tokens × {kv_bytes_per_token(model) // 1024} KiB) / {adapter:g} "
                                "MiB.")
 
 

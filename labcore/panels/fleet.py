@@ -1,8 +1,9 @@
 """Panels for the fleet plan: the bill of one GPU per tenant against many adapters per GPU.
 
 Chapters 1 and 6 open their panels on the same experiment: 40 tenants with the lab's 16 MiB adapters,
-each sending 0.25 requests/s, on H100s at USD 3.20 an hour that sustain 20 requests/s, with the course's
-GPU split and its 5% dynamic overhead (:mod:`labcore.capacity`).
+each sending 0.25 requests/s, on H100s at USD 3.20 an hour that sustain 20 requests/s, with the chapters' GPU
+split (:data:`labcore.capacity.TEACHING`) and the 5% dynamic overhead. The fleet calculator prices the engine's
+plan instead, from :data:`CALCULATOR` (:func:`labcore.capacity.fleet_quote`, as ``python -m labcore plan``).
 
 >>> p = fleet_savings_panel()
 >>> p.row()["savings_pct"], p.row()["multi_lora_gpus"]
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..capacity import DYNAMIC_OVERHEAD, fleet_quote, fleet_under_load
+from ..capacity import COURSE, COURSE_ADAPTER_MB, DYNAMIC_OVERHEAD, TEACHING, fleet_quote, fleet_under_load
 from ..fleet import GPU_QPS, FleetPlan
 from ..implementation import YOURS_COLOR, Implementation, Missing, implementation, on_your_code
 from ..plots import OKABE_ITO
@@ -75,8 +76,9 @@ def _price() -> Control:
 
 
 def _size(values: tuple[float, ...] = ADAPTER_SIZES_MB) -> Control:
-    names = {16.0: "16 MiB (r=16 q,v on 8B)", 256.0: "256 MiB", 1024.0: "1 GiB", 4096.0: "4 GiB"}
-    return Control("adapter_vram_mb", "adapter size (MiB)", values=values, default=16.0,
+    lab = f"{COURSE_ADAPTER_MB:g} MiB (r={TEACHING.rank} {TEACHING.modules} on 8B)"
+    names = {COURSE_ADAPTER_MB: lab, 256.0: "256 MiB", 1024.0: "1 GiB", 4096.0: "4 GiB"}
+    return Control("adapter_vram_mb", "adapter size (MiB)", values=values, default=COURSE_ADAPTER_MB,
                    labels=tuple(names[v] for v in values))
 
 
@@ -100,7 +102,7 @@ def fleet_savings_panel() -> Panel:
 
 
 def fleet_load_panel() -> Panel:
-    """Raise the load per tenant: the saving shrinks toward the dedicated fleet's idle share, less the overhead (ch. 6)."""
+    """Raise the load per tenant: the saving falls to the dedicated fleet's idle share less the overhead (ch. 6)."""
     return Panel(
         "fleet_load_panel",
         title="Under load the shared fleet grows: the saving shrinks",
@@ -121,39 +123,51 @@ def fleet_load_panel() -> Panel:
 CALCULATOR_MODELS: tuple[str, ...] = ("llama-3.2-3b", "llama-3.1-8b", "qwen2.5-7b", "mistral-7b", "gemma-2-9b",
                                       "qwen3-14b", "llama-3.3-70b")
 CALCULATOR_GPUS: tuple[str, ...] = ("L4-24GB", "A100-40GB", "A100-80GB", "H100-80GB", "H200-141GB")
+#: The calculator's assumptions: :data:`labcore.capacity.COURSE` on Llama-3.1-8B with rank-16 adapters on q and v,
+#: the launch panel's defaults; the panel changes only the model, the GPU and the tenants.
+CALCULATOR = COURSE.but(model="llama-3.1-8b", target_modules=("q_proj", "v_proj"))
 
 
 def _quote_state(tenants: int, tenant_qps: float, model: str, gpu: str, gpu_hourly_usd: float) -> dict[str, Any]:
-    q = fleet_quote(model, gpu, tenants=tenants, tenant_qps=tenant_qps, gpu_hourly_usd=gpu_hourly_usd)
-    s = q.split
-    row: dict[str, Any] = {"gpu_gib": s.gpu_gib, "base_gib": s.base_gib, "kv_gib": s.kv_gib,
-                           "adapter_mb": s.adapter_mb, "fits": q.fits}
-    if q.plan is None:
+    q = fleet_quote(CALCULATOR.but(model=model, gpu=gpu, tenants=tenants), tenant_qps=tenant_qps,
+                    gpu_hourly_usd=gpu_hourly_usd)
+    p = q.plan
+    row: dict[str, Any] = {"gpu_gib": p.usable_mib / 1024, "budget_gib": p.budget_mib / 1024,
+                           "adapter_mb": q.assumptions.adapter_mb, "base_gib": p.base_mib / 1024,
+                           "lora_mib": p.lora_mib, "sequences": p.sequences, "short_mib": p.short_mib,
+                           "fits": q.fits}
+    if q.fleet is None:
         keys = ("dedicated_gpus", "multi_lora_gpus", "dedicated_monthly_usd", "multi_lora_monthly_usd", "savings_usd",
                 "savings_pct", "memory_bound_gpus", "load_bound_gpus", "binding")
         return row | dict.fromkeys(keys)
-    return row | plan_measures(q.plan)
+    return row | plan_measures(q.fleet)
 
 
 def _quote_readout(r: Any) -> str:
-    head = (f"{r['model']}: {r['base_gib']:,.1f} GiB in bf16; "
-            f"{r['gpu']}: {r['gpu_gib']:,.1f} GiB")
+    head = (f"{r['model']}: {r['base_gib']:,.1f} GiB in bf16\n"
+            f"{r['gpu']}: {r['budget_gib']:,.1f} GiB for the engine")
     if not r["fits"]:
-        return (f"{head}\nthe base and a {r['kv_gib']:,.1f} GiB KV cache do not fit one GPU:\n"
-                "pick a bigger GPU (sharding is not modelled here)")
-    return f"{head}\nadapter (r=16 on q,v) {r['adapter_mb']:,.1f} MiB\n{plan_readout(r)}"
+        return (f"{head}\nweights + slots + one sequence: {r['short_mib']:,.0f} MiB over;\n"
+                "a bigger GPU or tensor parallel (python -m labcore plan)")
+    return (f"{head}\nslots {r['lora_mib']:,.0f} MiB (r={CALCULATOR.rank} on q,v), "
+            f"{r['sequences']:,} sequences\n{plan_readout(r)}")
 
 
 def fleet_calculator_panel() -> Panel:
-    """Quote both fleets for your tenants, load, model, GPU and price (the fleet calculator page)."""
+    """Quote both fleets for your tenants, load, model, GPU and price on the engine's plan (the fleet calculator).
+
+    >>> row = fleet_calculator_panel().row()
+    >>> row["sequences"], row["multi_lora_gpus"], row["binding"]
+    (56, 2, 'load')
+    """
     return Panel(
         "fleet_calculator_panel",
         title="Your fleet: one GPU per tenant vs one base with many adapters",
         controls=[
-            Control("tenants", "tenants", values=(10, 40, 100, 200, 500), default=40),
+            Control("tenants", "tenants", values=(10, 40, 100, 200, 500), default=CALCULATOR.tenants),
             Control("tenant_qps", "load per tenant (requests/s)", values=(0.1, 0.5, 1.0, 2.0, 5.0), default=0.5),
-            Control("model", "base model", values=CALCULATOR_MODELS, default="llama-3.1-8b"),
-            Control("gpu", "GPU", values=CALCULATOR_GPUS, default="H100-80GB"),
+            Control("model", "base model", values=CALCULATOR_MODELS, default=CALCULATOR.model),
+            Control("gpu", "GPU", values=CALCULATOR_GPUS, default=CALCULATOR.gpu),
             Control("gpu_hourly_usd", "GPU price (USD/hour)", values=(1.0, 2.0, 3.2, 6.0), default=3.2),
         ],
         compute=_quote_state,
@@ -163,12 +177,14 @@ def fleet_calculator_panel() -> Panel:
     )
 
 
-
 YOUR_LOADS: tuple[float, ...] = tuple(round(0.25 * i, 2) for i in range(1, 21))  # 0.25 ... 5.0 requests/s per tenant
 
 
 def your_fleet_state(lab: Implementation, tenant_qps: float, tenants: int) -> dict[str, Any]:
     """Plan ``tenants`` 16 MiB adapters at ``tenant_qps`` each with the reference's ``fleet_plan`` and ``lab``'s.
+
+    Both run with ``fleet_plan``'s own defaults (the lab's function, as the learner writes it): at these loads the
+    traffic sizes the fleet, never the adapters' memory.
 
     >>> from labcore.implementation import implementation
     >>> s = your_fleet_state(implementation("reference"), 1.0, 40)

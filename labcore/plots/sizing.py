@@ -64,21 +64,21 @@ def plot_adapter_vram(
 def plot_gpu_split(split: GpuMemorySplit | MemorySplit, *, ax: Axes | None = None) -> Figure:
     """Plot one GPU as a bar split into base weights, KV-cache pool and adapter pool.
 
-    ``split`` is the course's split of a real GPU (:func:`labcore.capacity.memory_split`: the driver's
-    memory, the base from its parameter count, the KV pool in tokens) or the lab's split of round numbers
-    (:func:`labcore.sizing.gpu_memory_split`).
+    ``split`` is the course's split of a real GPU (:func:`labcore.capacity.memory_split`: the engine's share of
+    the driver's memory, the base from its parameter count, the KV pool in tokens; the bar is that share) or the
+    lab's split of round numbers (:func:`labcore.sizing.gpu_memory_split`).
 
     >>> from labcore.capacity import memory_split
     >>> fig = plot_gpu_split(memory_split(adapter_mb=13.0))
     >>> fig.axes[0].get_title()
-    '3,205 adapters fit in 40.7 GiB'
+    '2,577 adapters fit in 32.7 GiB'
     >>> from labcore.sizing import gpu_memory_split
     >>> plot_gpu_split(gpu_memory_split(80, base_vram_gb=16, kv_cache_gb=24, adapter_vram_mb=16)).axes[0].get_title()
     '2,560 adapters fit in 40.0 GiB'
     """
     fig, ax = _axes(ax)
     if isinstance(split, MemorySplit):
-        gpu_gb, base_gb, kv_gb, pool_gb = split.gpu_gib, split.base_gib, split.kv_gib, max(split.pool_gib, 0.0)
+        gpu_gb, base_gb, kv_gb, pool_gb = split.budget_gib, split.base_gib, split.kv_gib, max(split.pool_gib, 0.0)
         adapter_mb = split.adapter_mb
     else:
         gpu_gb, base_gb, kv_gb = split.gpu_vram_gb, split.base_vram_gb, split.kv_cache_gb

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from ..capacity import DYNAMIC_OVERHEAD, fleet_quote
+from ..capacity import DYNAMIC_OVERHEAD, fleet_under_load
 from ..fleet import GPU_QPS
 from ..sim import CAPSTONE
 from ._quiz import Choice, MultipleChoice, Numeric, Quiz
@@ -18,11 +18,11 @@ __all__ = ["capstone_quiz"]
 
 
 def capstone_quiz() -> Quiz:
-    """Return chapter 16's quiz; its numbers come from :data:`labcore.sim.CAPSTONE` and :func:`fleet_quote`."""
+    """Return chapter 16's quiz; its numbers come from :data:`labcore.sim.CAPSTONE` and :func:`fleet_under_load`."""
     s = CAPSTONE
     load_gpus = 3 * s.tenants * s.tenant_qps * (1 + DYNAMIC_OVERHEAD) / GPU_QPS
-    tripled = fleet_quote(s.model, s.gpu, tenants=s.tenants, tenant_qps=3 * s.tenant_qps,
-                          gpu_hourly_usd=s.gpu_hourly_usd, rank=s.rank, targets=s.targets).plan
+    a = s.assumptions  # the chapters' split for this customer (labcore.capacity.TEACHING)
+    tripled = fleet_under_load(s.tenants, s.gpu_hourly_usd, a.adapter_mb, 3 * s.tenant_qps, assumptions=a)
     return Quiz("capstone_quiz", "Chapter 16: putting it together", (
         MultipleChoice(
             "A request names llama-3-8b:tenant-07@1.0.0. Which check stops an adapter that was trained on another "

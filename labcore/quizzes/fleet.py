@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 from ..adapter import tenant_adapters
-from ..capacity import COURSE_ADAPTER_MB, DYNAMIC_OVERHEAD
+from ..capacity import COURSE_ADAPTER_MB, DYNAMIC_OVERHEAD, TEACHING
 from ..fleet import GPU_QPS, FleetPlan, fleet_plan
 from ._quiz import Choice, MultipleChoice, Numeric, Quiz
 
@@ -29,7 +29,7 @@ GPU_HOURLY_USD = 3.20
 QUIET_TENANT_QPS = 0.25      # the chapters' experiment: a quiet tenant (the panels' default load)
 LOADED_TENANT_QPS = 5.0      # chapter 1's "busy tenants"
 DOUBLED_TENANTS = 80         # chapter 1, question 1
-BIG_ADAPTER_OPTION_MB = 1024.0  # chapter 1, question 1: an adapter 64 times the lab's
+BIG_ADAPTER_OPTION_MB = 256.0  # chapter 1, question 1: an adapter 16 times the lab's (on the panel's slider)
 GROWN_TENANTS = 160          # chapter 1, question 2
 DEARER_USD = 4.80            # chapter 1, question 1 (on the panel's price slider)
 BUSY_TENANT_QPS = 12.0       # chapter 6, question 2
@@ -40,7 +40,8 @@ def _plan(tenants: int = TENANTS, *, vram_mb: float = COURSE_ADAPTER_MB, tenant_
           gpu_hourly_usd: float = GPU_HOURLY_USD, dynamic_overhead: float = DYNAMIC_OVERHEAD) -> FleetPlan:
     """The chapters' fleet: ``tenants`` adapters at ``tenant_qps`` each, one GPU sustaining GPU_QPS."""
     return fleet_plan(tenant_adapters(tenants, vram_mb=vram_mb), gpu_hourly_usd=gpu_hourly_usd,
-                      tenant_qps=tenant_qps, gpu_qps=GPU_QPS, dynamic_overhead=dynamic_overhead)
+                      tenant_qps=tenant_qps, gpu_qps=GPU_QPS, dynamic_overhead=dynamic_overhead,
+                      **TEACHING.split().fleet_kwargs())
 
 
 def _gpus(n: int) -> str:
@@ -58,7 +59,7 @@ def why_multi_lora_quiz() -> Quiz:
     dearer = _plan(gpu_hourly_usd=DEARER_USD)
     grown = _plan(GROWN_TENANTS)
     grown_bare = _plan(GROWN_TENANTS, dynamic_overhead=0.0)
-    grown_memory = fleet_plan(tenant_adapters(GROWN_TENANTS, vram_mb=adapter_mb))
+    grown_memory = fleet_plan(tenant_adapters(GROWN_TENANTS, vram_mb=adapter_mb), **TEACHING.split().fleet_kwargs())
     loaded = _plan(tenant_qps=LOADED_TENANT_QPS)
     doubled_qps = DOUBLED_TENANTS * QUIET_TENANT_QPS
     return Quiz("why_multi_lora_quiz", "Chapter 1: why multi-LoRA", (
@@ -70,8 +71,8 @@ def why_multi_lora_quiz() -> Quiz:
                     f"{pool_mb / 1024:.1f} GiB pool), but {DOUBLED_TENANTS} × {QUIET_TENANT_QPS:g} × {overhead:g} = "
                     f"{doubled_qps * overhead:g} requests/s pass one GPU's {GPU_QPS:g}: "
                     f"{_gpus(doubled.multi_lora_gpus)}."),
-             Choice(f"Adapters of {BIG_ADAPTER_OPTION_MB / 1024:g} GiB instead of {adapter_mb:g} MiB", False,
-                    f"No: {TENANTS} × {BIG_ADAPTER_OPTION_MB / 1024:g} GiB = {TENANTS * BIG_ADAPTER_OPTION_MB / 1024:g}"
+             Choice(f"Adapters of {BIG_ADAPTER_OPTION_MB:g} MiB instead of {adapter_mb:g} MiB", False,
+                    f"No: {TENANTS} × {BIG_ADAPTER_OPTION_MB:g} MiB = {TENANTS * BIG_ADAPTER_OPTION_MB / 1024:g}"
                     f" GiB still fits one GPU's {pool_mb / 1024:.1f} GiB pool: "
                     f"{_gpus(big.multi_lora_gpus)}."),
              Choice(f"A GPU price of USD {DEARER_USD:.2f} an hour instead of USD {GPU_HOURLY_USD:.2f}", False,

@@ -1,8 +1,9 @@
 """The self-check quiz of chapter 2 (an adapter is a delta): scaling the size, the shared GPU, PEFT's shapes.
 
 Every number comes from :func:`labcore.sizing.adapter_vram_mb` (the lab's square formula),
-:func:`labcore.capacity.memory_split` (the course's facts: the H100 as its driver reports it, Llama-3-8B's
-weights from its parameter count, a KV-cache pool of 24 sequences of 8,192 tokens) and Llama-3-8B's
+:func:`labcore.capacity.memory_split` (the chapters' assumptions, :data:`labcore.capacity.TEACHING`: the engine's
+share of the H100 as its driver reports it, Llama-3-8B's weights from its parameter count, a KV-cache pool of 24
+sequences of 8,192 tokens) and Llama-3-8B's
 ``config.json`` (:func:`labcore.model_config.load_model_config`), with the chapter's parameters: r=16 on q and
 v in bf16, sized exactly (:func:`labcore.model_config.exact_adapter_mb`) where the GPU is split.
 
@@ -59,7 +60,8 @@ def sizing_quiz() -> Quiz:
                 (new_mb * MIB / 1e6, "is in MB (10^6 bytes); the course counts MiB (2^20 bytes)."),
             )),
         MultipleChoice(
-            f"On chapter 2's H100 ({h100.gpu_gib:.1f} GiB as its driver reports it; {h100.base_gib:.1f} GiB of "
+            f"On chapter 2's H100 ({h100.gpu_gib:.1f} GiB as its driver reports it, of which the engine takes "
+            f"{h100.memory_fraction:g}: {h100.budget_gib:.1f} GiB; {h100.base_gib:.1f} GiB of "
             f"Llama-3-8B weights; a KV-cache pool for {h100.sequences} sequences of {h100.context_tokens:,} tokens, "
             f"{h100.kv_gib:g} GiB), {h100.adapters_that_fit:,} exact-size adapters of {exact_mb:g} MiB fit. The "
             f"engine is asked to keep {MORE_SEQUENCES} sequences instead. How many adapters fit now?",
@@ -71,7 +73,7 @@ def sizing_quiz() -> Quiz:
                     f"No: the adapter pool does not halve; it loses the {bigger_kv.kv_gib - h100.kv_gib:g} GiB the KV "
                     f"cache gains, {h100.pool_gib:.1f} → {bigger_kv.pool_gib:.1f} GiB."),
              Choice(f"{h100.adapters_that_fit:,}", False,
-                    f"No: both pools live in the same {h100.gpu_gib:.1f} GiB; what the KV cache takes, the adapters "
+                    f"No: both pools live in the same {h100.budget_gib:.1f} GiB; what the KV cache takes, the adapters "
                     "lose."))),
         MultipleChoice(
             f"In PEFT's convention, which shapes does an r={RANK} adapter store for Llama-3-8B's v_proj "

@@ -109,13 +109,14 @@ def test_adapters_beside_kv_is_the_split_panels_state():
     from labcore.panels.sizing import gpu_split_panel
 
     shown = gpu_split_panel().row(**TRADE_CASE)["adapters"]
-    assert grade_adapters_beside_kv(shown, **TRADE_CASE).ok and shown == 2574
+    assert grade_adapters_beside_kv(shown, **TRADE_CASE).ok and shown == 1947
 
 
 @pytest.mark.parametrize(
     ("answer", "hint"),
-    [(3205, "chapter's split"), (2092, "square formula"), (2602, "spec sheet"), (2492, "16 GiB base"),
-     (2514, "1000 MiB per GiB"), (1000, "⌊(GPU − base − KV) / adapter⌋"), (2574.5, "not a whole number")],
+    [(2577, "chapter's split"), (1582, "square formula"), (1972, "spec sheet"), (1865, "16 GiB base"),
+     (1901, "1000 MiB per GiB"),
+     (1000, "⌊(0.9 × GPU − base − KV) / adapter⌋"), (1947.5, "not a whole number")],
 )
 def test_adapters_beside_kv_hints(answer, hint):
     verdict = grade_adapters_beside_kv(answer)
@@ -123,4 +124,4 @@ def test_adapters_beside_kv_hints(answer, hint):
 
 
 def test_adapters_beside_kv_accepts_a_prediction_from_rounded_figures():
-    assert grade_adapters_beside_kv(math.floor((79.6 - 15.0 - 32) * 1024 / 13)).ok
+    assert grade_adapters_beside_kv(math.floor((0.9 * 79.6 - 15.0 - 32) * 1024 / 13)).ok

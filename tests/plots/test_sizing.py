@@ -45,9 +45,9 @@ def test_plot_gpu_split_segments_add_up_to_the_gpu():
 def test_plot_gpu_split_draws_the_courses_split_of_a_real_gpu():
     from labcore.capacity import memory_split
 
-    split = memory_split(adapter_mb=13.0)   # Llama-3-8B on an H100 as its driver reports it, 24 sequences of 8,192
+    split = memory_split(adapter_mb=13.0)   # Llama-3-8B in 0.9 of an H100 as its driver reports it, 24 sequences
     ax = plot_gpu_split(split).axes[0]
     widths = [p.get_width() for p in ax.patches]
-    assert widths[:2] == [split.base_gib, split.kv_gib] and ax.get_xlim() == (0, split.gpu_gib)
-    assert sum(widths) == pytest.approx(split.gpu_gib)
+    assert widths[:2] == [split.base_gib, split.kv_gib] and ax.get_xlim() == (0, split.budget_gib)
+    assert sum(widths) == pytest.approx(split.budget_gib) and split.budget_gib == pytest.approx(0.9 * split.gpu_gib)
     assert ax.get_title() == f"{split.adapters_that_fit:,} adapters fit in {split.pool_gib:.1f} GiB"

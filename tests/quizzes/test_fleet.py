@@ -10,7 +10,8 @@ from labcore import fleet_plan, tenant_adapters
 from labcore.fleet import GPU_QPS
 from labcore.panels.fleet import fleet_load_panel, fleet_savings_panel
 from labcore.quizzes import fleet_quiz, why_multi_lora_quiz
-from labcore.quizzes.fleet import QUIET_TENANT_QPS
+from labcore.capacity import TEACHING
+from labcore.quizzes.fleet import BIG_ADAPTER_OPTION_MB, QUIET_TENANT_QPS
 
 from ._helpers import assert_chapter_shape, right
 
@@ -23,7 +24,8 @@ def test_both_quizzes_have_the_chapter_shape():
 def _quiet(tenants=40, **kwargs):
     """The chapters' experiment: tenants at 0.25 req/s on GPUs of GPU_QPS, with the course's facts and overhead."""
     return fleet_plan(tenant_adapters(tenants, vram_mb=kwargs.pop("vram_mb", 16.0)),
-                      tenant_qps=kwargs.pop("tenant_qps", QUIET_TENANT_QPS), gpu_qps=GPU_QPS, **kwargs)
+                      tenant_qps=kwargs.pop("tenant_qps", QUIET_TENANT_QPS), gpu_qps=GPU_QPS,
+                      **TEACHING.split().fleet_kwargs(), **kwargs)
 
 
 def test_the_quizzes_use_the_panels_default_load():
@@ -38,10 +40,10 @@ def test_chapter_1_doubling_the_tenants_needs_a_second_gpu_for_the_traffic():
     assert _quiet(80).multi_lora_gpus == 2 and _quiet(80).binding_constraint == "load"  # 80 × 0.25 × 1.05 = 21 req/s
     assert _quiet(80, dynamic_overhead=0.0).multi_lora_gpus == 1                         # 20 req/s would just fit
     # the two wrong choices really leave the fleet at one GPU, and the panel shows all three states
-    assert _quiet(vram_mb=1024.0).multi_lora_gpus == 1 and _quiet(gpu_hourly_usd=4.80).multi_lora_gpus == 1
+    assert _quiet(vram_mb=BIG_ADAPTER_OPTION_MB).multi_lora_gpus == 1 and _quiet(gpu_hourly_usd=4.80).multi_lora_gpus == 1
     panel = fleet_savings_panel()
     assert [panel.lookup(**state)["multi_lora_gpus"] for state in
-            ({"tenants": 80}, {"adapter_vram_mb": 1024.0}, {"gpu_hourly_usd": 4.8})] == [2, 1, 1]
+            ({"tenants": 80}, {"adapter_vram_mb": BIG_ADAPTER_OPTION_MB}, {"gpu_hourly_usd": 4.8})] == [2, 1, 1]
 
 
 def test_chapter_1_the_saving_at_160_tenants_is_three_gpus_against_160():
@@ -83,7 +85,7 @@ def test_chapter_6_under_load_the_saving_is_the_idle_share_less_the_overhead():
 
 def test_chapter_6_the_shared_fleet_is_the_larger_of_the_two_counts():
     q = fleet_quiz().questions[2]
-    pool_mb = fleet_plan(tenant_adapters(40)).adapter_pool_mb_per_gpu
+    pool_mb = fleet_plan(tenant_adapters(40), **TEACHING.split().fleet_kwargs()).adapter_pool_mb_per_gpu  # ch. 1's
     memory = math.ceil(40 * 4096 / pool_mb)
     load = math.ceil(40 * 5 * 1.05 / GPU_QPS)
     plan = _quiet(vram_mb=4096.0, tenant_qps=5)

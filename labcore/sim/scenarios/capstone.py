@@ -18,11 +18,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..._validate import choice, count, instance, number, text
 from ...adapter import Adapter
-from ...capacity import COURSE_CONTEXT_TOKENS, DYNAMIC_OVERHEAD, memory_split
+from ...capacity import COURSE_CONTEXT_TOKENS, DYNAMIC_OVERHEAD, TEACHING, ServingAssumptions, memory_split
 from ...fleet import GPU_QPS, fleet_plan
 from ...model_config import exact_adapter_mb
-from ..._validate import choice, count, instance, number, text
 from ..replay import simulate, single_replica_router
 from ..result import SimResult
 from ..workload import Workload, make_trace
@@ -72,6 +72,17 @@ class CapstoneScenario(ByName):
     def rate_per_s(self) -> float:
         """Requests per second the whole customer base sends: ``tenants * tenant_qps``."""
         return self.tenants * self.tenant_qps
+
+    @property
+    def assumptions(self) -> ServingAssumptions:
+        """Return the chapters' assumptions (:data:`labcore.capacity.TEACHING`) for this customer's model and adapters.
+
+        >>> a = CAPSTONE.assumptions
+        >>> a.target_modules, a.sequences, round(a.adapter_mb, 1)
+        (('q_proj', 'v_proj'), 24, 13.0)
+        """
+        return TEACHING.but(model=self.model, gpu=self.gpu, rank=self.rank, target_modules=self.targets,
+                            tenants=self.tenants)
 
 
 #: Forty support bots on Llama-3-8B (r=16 on q and v), 0.5 requests per second each, H100s at $3.20 an hour.
@@ -298,8 +309,7 @@ def evaluate_design(design: Any, scenario: DesignScenario = CAPSTONE_DESIGN) -> 
                             vram_mb=size[c.name], merged=d.mode(c.name) == MERGED)
                     for c in scenario.classes for i in range(1, c.tenants + 1)]
         plan = fleet_plan(adapters, gpu_hourly_usd=scenario.gpu_hourly_usd, hours_per_month=scenario.hours_per_month,
-                          gpu_vram_gb=split.gpu_gib, base_vram_gb=split.base_gib, kv_cache_gb=split.kv_gib,
-                          tenant_qps=[c.qps for c in scenario.classes for _ in range(c.tenants)],
+                          tenant_qps=[c.qps for c in scenario.classes for _ in range(c.tenants)], **split.fleet_kwargs(),
                           gpu_qps=scenario.gpu_qps, dynamic_overhead=DYNAMIC_OVERHEAD)
         merged_gpus = plan.merged_gpus
         need_memory = plan.memory_bound_gpus if dynamic else 0
@@ -315,8 +325,8 @@ def evaluate_design(design: Any, scenario: DesignScenario = CAPSTONE_DESIGN) -> 
     # memory
     if split.pool_gib <= 0:
         failures.append(("memory", f"base {split.base_gib:.1f} GiB + KV {split.kv_gib:.1f} GiB ({d.sequences} "
-                                   f"sequences of {scenario.context_tokens:,} tokens) exceed the GPU's "
-                                   f"{split.gpu_gib:.1f} GiB: no room for any adapter"))
+                                   f"sequences of {scenario.context_tokens:,} tokens) exceed the engine's "
+                                   f"{split.budget_gib:.1f} GiB of the GPU: no room for any adapter"))
     elif dynamic and 0 < d.replicas < need_memory:
         failures.append(("memory", f"each shared replica's adapter pool is {split.pool_gib:.2f} GiB, room for "
                                    f"{split.adapters_that_fit} adapters; the {sum(c.tenants for c in dynamic)} dynamic "
