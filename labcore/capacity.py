@@ -44,6 +44,7 @@ from .adapter import tenant_adapters
 from .base_model import base_weights_gib
 from .engines.adapters import AdapterLoading
 from .engines.allocation import ALLOCATING_ENGINES, VLLM_ENGINE
+from .engines.launch import DEFAULT_SLOTS
 from .engines.plan import EnginePlan, PlanInputs, plan_fleet, serving_plan
 from .fleet import GPU_QPS, FleetPlan, fleet_plan
 from .gpus import load_gpu
@@ -156,6 +157,11 @@ class ServingAssumptions:
     def sequences(self) -> int:
         """Return the KV cache's sequences of ``context_tokens``: ``kv_sequences``, or all the engine's plan leaves."""
         return self.plan.sequences if self.kv_sequences is None else self.kv_sequences
+
+    @property
+    def slot_count(self) -> int:
+        """Return the adapter slots vLLM keeps on the GPU (``--max-loras``): ``slots``, or the tenants up to eight."""
+        return min(self.tenants, DEFAULT_SLOTS) if self.slots is None else self.slots
 
     @property
     def targets(self) -> tuple[str, ...]:
