@@ -5,7 +5,8 @@ sets text, code, figures and panels. ``scripts/slide_metadata.py`` lays cells ou
 :func:`cell_px`; :func:`coursebuild.slides.deck_notebook` splits a markdown cell taller than a slide at its
 paragraphs (:func:`split_markdown`), each part after the first a sub-slide of its own, then (:func:`split_full_slides`)
 starts a sub-slide at a cell that would overfill its slide and shows a code cell taller than a slide as its code, then
-its output on the next slide.
+its output on the next slide. A quiz (``labcore.quizzes``, shown by jupyterquiz) of more than one question is shown
+one question to a slide (:func:`split_quizzes`), so that none scrolls inside its slide.
 
 >>> [len(part) for part in split_markdown("a\n\nb", budget=10_000)]
 [4]
@@ -15,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Mapping
@@ -25,7 +27,7 @@ from labcore.site import VEGALITE_MIME
 from .speaker_notes import source as _source
 
 __all__ = ["SLIDE_HEIGHT_PX", "SLIDE_PX", "SLIDE_WIDTH_PX", "cell_px", "markdown_px", "slide_type", "split_full_slides",
-           "split_markdown", "split_table_html", "split_tall_prose", "split_tall_tables"]
+           "split_markdown", "split_quizzes", "split_table_html", "split_tall_prose", "split_tall_tables"]
 
 #: the decks' slide (reveal's width and height; coursebuild/slides.py's DECK_CSS sizes its text)
 SLIDE_WIDTH_PX, SLIDE_HEIGHT_PX = 1200, 700
@@ -37,6 +39,8 @@ CODE_LINE_PX, CODE_CHARS = 25, 98
 TABLE_ROW_PX = 34
 PANEL_PX = 520
 FIGURE_PX = 420
+#: a quiz question: its box, question and feedback lines, then one line of answer buttons or a number box
+QUIZ_PX, QUIZ_LINE_PX, QUIZ_CHARS, QUIZ_ANSWER_PX = 120, 27, 48, 62
 _SVG_SIZE = re.compile(r'<svg[^>]*?\bheight="([\d.]+)(pt|px)?"[^>]*?\bwidth="([\d.]+)(pt|px)?"'
                        r'|<svg[^>]*?\bwidth="([\d.]+)(pt|px)?"[^>]*?\bheight="([\d.]+)(pt|px)?"', re.S)
 
@@ -82,6 +86,8 @@ def outputs_px(cell: Mapping[str, Any]) -> int:
             px += _svg_px("".join(data["image/svg+xml"]))
         elif "image/png" in data:
             px += FIGURE_PX
+        elif "text/html" in data and _QUIZ_DIV.search("".join(data["text/html"])):
+            px += quiz_px(cell, "".join(data["text/html"]))
         elif "text/html" in data or "text/markdown" in data:
             text = "".join(data.get("text/markdown") or data["text/html"])
             plain = re.sub(r"<[^>]+>", "", text)
@@ -324,4 +330,109 @@ def split_tall_tables(cells: list[dict[str, Any]], *, budget: int = SLIDE_PX) ->
             shown = _as_subslide(copy.deepcopy(cell), id=f"{cell.get('id', 'cell')}-rows-{n}", outputs=[output])
             shown["metadata"].setdefault("transient", {})["remove_source"] = True
             out.append(shown)
+    return out
+
+
+#: jupyterquiz's container (``render_div``): its id names the script's ``questions<id>`` array
+_QUIZ_DIV = re.compile(r'<div id="(?P<id>[A-Za-z]\w*)" data-shufflequestions="False"')
+#: which of its quiz's questions a part made by :func:`split_quizzes` shows
+_QUIZ_PART = re.compile(r'data-lc-question="(\d+)"')
+
+
+def quiz_questions(cell: Mapping[str, Any]) -> tuple[str, list[dict[str, Any]]] | None:
+    """Return a code cell's jupyterquiz container id and questions (jupyterquiz's JSON) when it shows a quiz, else None.
+
+    The questions are read from the script output, which declares them as ``var questions<id>=[...]``.
+    """
+    if cell.get("cell_type") != "code":
+        return None
+    outputs = [o.get("data", {}) for o in cell.get("outputs", [])]
+    found = next((m for d in outputs if (m := _QUIZ_DIV.search("".join(d.get("text/html", ""))))), None)
+    if found is None:
+        return None
+    declared = f"var questions{found['id']}="
+    for data in outputs:
+        script = "".join(data.get("application/javascript", ""))
+        if declared in script:
+            questions, _ = json.JSONDecoder().raw_decode(script, script.index(declared) + len(declared))
+            return found["id"], questions
+    raise ValueError(f"cell {cell.get('id')!r} shows quiz container {found['id']!r}, but no script output declares "
+                     f"its questions ({declared!r})")
+
+
+def quiz_px(cell: Mapping[str, Any], html: str) -> int:
+    """Estimate the height of a quiz's output: every question, or the one a part of :func:`split_quizzes` shows."""
+    found = quiz_questions(cell)
+    if found is None:
+        return FIGURE_PX
+    questions = found[1]
+    part = _QUIZ_PART.search(html)
+    shown = [questions[int(part[1])]] if part else questions
+
+    def lines(text: str) -> int:
+        return max(1, math.ceil(len(re.sub(r"<[^>]+>|&\w+;", " ", text)) / QUIZ_CHARS))
+
+    return sum(QUIZ_PX + QUIZ_LINE_PX * lines(q.get("question", "")) + (
+        sum(QUIZ_ANSWER_PX // 2 + QUIZ_LINE_PX * lines(a.get("answer", "")) for a in q.get("answers", []))
+        if q.get("type") == "multiple_choice" else QUIZ_ANSWER_PX) for q in shown)
+
+
+def split_quizzes(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return ``cells`` with a quiz of several questions shown one question to a slide.
+
+    The quiz's cell repeats once per question, each after the first a sub-slide with no code. Each copy renders the
+    whole quiz in a container of its own (the container id made unique in its HTML and script) and shows only its
+    question: jupyterquiz numbers questions in order (``data-qnum``), so what a learner answers right on any slide is
+    kept under the right question (``labcore.progress``). Each part says which question it is. The notes that follow
+    the quiz stay with its first question.
+
+    >>> quiz = lambda n: {"cell_type": "code", "id": "q", "metadata": {}, "source": "quiz.show()", "outputs": [
+    ...     {"output_type": "display_data", "data": {"text/html": '<div id="abc" data-shufflequestions="False">'}},
+    ...     {"output_type": "display_data", "data": {"application/javascript": "var questionsabc=" +
+    ...                                                                     json.dumps([{"question": "?"}] * n)}}]}
+    >>> parts = split_quizzes([quiz(3)])
+    >>> [slide_type(c) for c in parts], [c["outputs"][1]["data"]["application/javascript"][:16] for c in parts]
+    ([None, 'subslide', 'subslide'], ['var questionsabc', 'var questionsabc', 'var questionsabc'])
+    >>> [quiz_questions(c)[0] for c in parts], [len(quiz_questions(c)[1]) for c in parts]
+    (['abcQuestionA', 'abcQuestionB', 'abcQuestionC'], [3, 3, 3])
+    >>> len(split_quizzes([quiz(1)]))
+    1
+    """
+    import copy
+
+    out: list[dict[str, Any]] = []
+    i = 0
+    while i < len(cells):
+        cell = cells[i]
+        i += 1
+        found = quiz_questions(cell)
+        if found is None or len(found[1]) < 2:
+            out.append(cell)
+            continue
+        div_id, questions = found
+        for n in range(len(questions)):
+            part_id = f"{div_id}Question{chr(ord('A') + n)}"  # letters only: it also names a script variable
+            outputs = []
+            for output in copy.deepcopy(cell.get("outputs", [])):
+                data = output.get("data", {})
+                for mime, value in data.items():
+                    text = "".join(value) if isinstance(value, list) else value
+                    if isinstance(text, str):
+                        data[mime] = text.replace(div_id, part_id)
+                html = data.get("text/html")
+                if isinstance(html, str) and _QUIZ_DIV.search(html):
+                    data["text/html"] = (
+                        f'<p class="lc-quiz-part" data-lc-question="{n}">Question {n + 1} of {len(questions)}</p>'
+                        f"<style>#{part_id} .Quiz[data-qnum]:not([data-qnum=\"{n}\"]) {{ display: none; }}</style>"
+                        + html)
+                outputs.append(output)
+            if n == 0:
+                out.append({**cell, "outputs": outputs})
+                while i < len(cells) and slide_type(cells[i]) == "notes":
+                    out.append(cells[i])
+                    i += 1
+                continue
+            part = _as_subslide(cell, id=f"{cell.get('id', 'cell')}-question-{n + 1}", outputs=outputs)
+            part["metadata"].setdefault("transient", {})["remove_source"] = True
+            out.append(part)
     return out

@@ -41,12 +41,19 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from .panels_site import SCRIPTS as PANEL_SCRIPTS
 from labcore.site import VEGALITE_MIME
 
+from .panels_site import SCRIPTS as PANEL_SCRIPTS
 from .panels_site import panel_html
-from .slide_layout import (SLIDE_HEIGHT_PX, SLIDE_WIDTH_PX, slide_type, split_full_slides, split_tall_prose,
-                           split_tall_tables)
+from .slide_layout import (
+    SLIDE_HEIGHT_PX,
+    SLIDE_WIDTH_PX,
+    slide_type,
+    split_full_slides,
+    split_quizzes,
+    split_tall_prose,
+    split_tall_tables,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -161,7 +168,7 @@ def deck_notebook(nb: Mapping[str, Any], glue: Mapping[str, str] | None, *,
                 if not cell["outputs"]:
                     continue
         cells.append(cell)
-    nb["cells"] = split_full_slides(split_tall_tables(split_tall_prose(cells)))
+    nb["cells"] = split_full_slides(split_quizzes(split_tall_tables(split_tall_prose(cells))))
     return nb
 
 

@@ -90,12 +90,14 @@
     for (const t of entry.texts) t.pre.textContent = String(row[t.field] == null ? "" : row[t.field]);
   }
 
-  // On a slide (a reveal.js deck) every text of the panel is set at 19 px (18 px on a 1280x720 screen), readable from the back row.
+  // On a slide (a reveal.js deck) every text of the panel is set at 19 px (18 px on a 1280x720 screen), readable from the back row;
+  // a legend label is never cut short (Vega's labelLimit, 160 px by default, cut "naive: layers x targets x 2 x r x d" at
+  // 19 px; 0 is no limit: the longest label, about 370 px, and the legend's row fit in the slide's chart).
   const DECK_PX = 19;
   function forDeck(spec) {
     spec.config = Object.assign({}, spec.config, {
       axis: Object.assign({}, (spec.config || {}).axis, { labelFontSize: DECK_PX, titleFontSize: DECK_PX }),
-      legend: Object.assign({}, (spec.config || {}).legend, { labelFontSize: DECK_PX }),
+      legend: Object.assign({}, (spec.config || {}).legend, { labelFontSize: DECK_PX, labelLimit: 0 }),
     });
     if (spec.title) spec.title = Object.assign({}, spec.title, { fontSize: DECK_PX + 2 });
     for (const part of spec.vconcat || []) {

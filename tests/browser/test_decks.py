@@ -22,12 +22,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import browser_site as site
 from coursebuild.session_plans import load_plans
 from coursebuild.slide_layout import slide_type
 from coursebuild.slides import SLIDES_DIR, SUFFIX, deck_name, deck_notebook, has_slides
-from labcore.panels import show
 from labcore.panels._panel import READOUT
+from tests.browser import browser_site as site
 from tests.browser.test_browser_pages import wait_for_panels
 from tests.browser.test_panels import _MOVE_JS, _wait_readout
 
@@ -53,9 +52,11 @@ PROJECTOR = {"width": 1280, "height": 720}
 #: each slide shown in turn, as a projector shows it (1280x720), measured against what the back row needs:
 #: ``tall``/``wide``: content outside the slide; ``clipped``: code run off a box, or a figure inside a box that hides
 #: part of it (an ancestor with overflow other than visible whose content is taller or wider than it); ``shrunk``: a
-#: figure shown under half its own width; ``small``: the smallest on-screen size (computed font size times reveal's
-#: scale, and an SVG's own scale) of any visible text under 18 px; ``reprs``: printed output that is a raw tuple or a
-#: dataclass repr; and the start of the slide's text (the session plans name slides by number)
+#: figure shown under half its own width; ``boxes``: any other element of the slide (a quiz, a table, an output) whose
+#: content runs past a box that scrolls or hides it; ``small``: the smallest on-screen size (computed font size times
+#: reveal's scale, and an SVG's own scale) of any visible text under 18 px; ``truncated``: a chart's text cut short with
+#: an ellipsis (Vega truncates a legend label longer than its ``labelLimit``); ``reprs``: printed output that is a raw
+#: tuple or a dataclass repr; and the start of the slide's text (the session plans name slides by number)
 _MEASURE_JS = """async () => {
   const H = Reveal.getConfig().height, W = Reveal.getConfig().width, MIN_PX = 18, out = [];
   const FIGURE = '.jp-OutputArea-output img, .jp-OutputArea-output > svg, .lc-panel svg.marks';
@@ -98,11 +99,21 @@ _MEASURE_JS = """async () => {
       sizes.push(px);
     }
     const small = sizes.filter(px => px < MIN_PX - 0.05);
+    // a box with content past its edge (scrolled or hidden); a visually hidden one (1 px, for screen readers) is none
+    const boxes = [...slide.querySelectorAll('*')].filter(e => {
+      if (!visible(e) || e.closest('aside.notes') || e.clientHeight <= 2 || e.clientWidth <= 2) return false;
+      const s = getComputedStyle(e);
+      return (s.overflowY !== 'visible' && e.scrollHeight > e.clientHeight + 1)
+        || (s.overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1);
+    }).map(e => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')} ${e.scrollWidth}x${e.scrollHeight} in ` +
+              `${e.clientWidth}x${e.clientHeight}`);
+    const truncated = [...slide.querySelectorAll('svg text')].filter(visible).map(t => t.textContent)
+      .filter(text => text.trim().endsWith('\u2026'));
     const printed = [...slide.querySelectorAll('.jp-OutputArea-output pre')].map(p => p.textContent);
     const reprs = printed.filter(text => REPR.some(r => r.test(text))).map(text => text.trim().slice(0, 80));
     out.push({at: `${at.h}/${at.v || 0}`, title, height: slide.scrollHeight, tall: slide.scrollHeight > H + 2,
               wide: slide.scrollWidth > W + 2, clipped: code + clippedFigures, clippedFigures, shrunk,
-              small: small.length ? Math.min(...small) : null, reprs,
+              boxes, truncated, small: small.length ? Math.min(...small) : null, reprs,
               text: slide.textContent.replace(/\\s+/g, ' ').slice(0, 400)});
   }
   Reveal.slide(0, 0);
@@ -290,6 +301,8 @@ def _unreadable(slide: dict) -> list[str]:
         (slide["clipped"] - slide["clippedFigures"], f"{slide['clipped'] - slide['clippedFigures']} code box(es) clipped"),
         (slide["clippedFigures"], f"{slide['clippedFigures']} figure(s) cut by a box"),
         (slide["shrunk"], f"figures shown at {slide['shrunk']}% of their width"),
+        (slide["boxes"], f"content scrolls or is hidden in {slide['boxes']}"),
+        (slide["truncated"], f"chart text cut short {slide['truncated']}"),
         (slide["small"], f"text at {slide['small'] or 0:.1f} px"), (slide["reprs"], f"raw output {slide['reprs']}")) if flag]
     return problems
 
@@ -297,7 +310,8 @@ def _unreadable(slide: dict) -> list[str]:
 @pytest.mark.parametrize("rel", deck_rels(), ids=lambda r: Path(r).name.removesuffix(SUFFIX))
 def test_deck_reads_from_the_back_row(built_site, open_page, rel: str) -> None:  # noqa: ANN001
     """At 1280x720, on every slide: nothing outside the slide, no figure cut by a box or shown under half its width, no
-    code clipped, every text 18 px or more on the screen, and no raw tuple or dataclass repr printed."""
+    code clipped, nothing (a quiz included) in a box that scrolls or hides part of it, no chart text (a legend label)
+    cut short, every text 18 px or more on the screen, and no raw tuple or dataclass repr printed."""
     measured = _deck(open_page, rel)["measured"]
     assert len(measured["slides"]) > 1, f"{rel}: {len(measured['slides'])} slides measured"
     bad = {f"{s['at']} {s['title']!r}": found for s in measured["slides"] if (found := _unreadable(s))}
