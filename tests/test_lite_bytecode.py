@@ -20,7 +20,7 @@ import pytest
 
 from coursebuild.lite import bytecode as lite_bytecode
 from coursebuild.lite.bytecode import add_bytecode, bytecode_name, compile_wheels
-from coursebuild.lite.wheels import write_wheel
+from coursebuild.lite.wheels import record_text
 
 FILES = {
     "demo_pkg/__init__.py": b"from .mod import VALUE\n",
@@ -30,9 +30,23 @@ FILES = {
 }
 
 
+def write_wheel(dest: Path, name: str, version: str, files: dict[str, bytes]) -> Path:
+    """Write a minimal pure-Python wheel of ``files`` (archive path -> bytes) into ``dest``; return its path."""
+    info = f"{name}-{version}.dist-info"
+    files = {**files, f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode(),
+             f"{info}/WHEEL": b"Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
+    files[f"{info}/RECORD"] = record_text(files, f"{info}/RECORD").encode()
+    dest.mkdir(parents=True, exist_ok=True)
+    path = dest / f"{name}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for arc, data in files.items():
+            zf.writestr(zipfile.ZipInfo(arc, date_time=(2020, 1, 1, 0, 0, 0)), data)
+    return path
+
+
 @pytest.fixture
 def wheel(tmp_path: Path) -> Path:
-    return write_wheel(tmp_path / "in", "demo_pkg", "1.0", FILES, "a test wheel")
+    return write_wheel(tmp_path / "in", "demo_pkg", "1.0", FILES)
 
 
 def _unpack(whl: Path, dest: Path) -> dict[str, bytes]:

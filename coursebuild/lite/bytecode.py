@@ -29,8 +29,10 @@ book's venv 3.11. Pyodide's own CPython under Node is the one interpreter here t
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
+import tempfile
 import zipfile
 from pathlib import Path, PurePosixPath
 
@@ -116,12 +118,22 @@ def compile_wheels(wheels: list[Path], pyodide_dir: Path, cache: Path, *, keep_s
         if shutil.which("node") is None:
             raise RuntimeError("node is missing: the live site's bytecode is compiled by Pyodide under Node "
                                "(apt-get install nodejs; npm brings it)")
-        for job in jobs:
-            Path(job["dst"]).parent.mkdir(parents=True, exist_ok=True)
-        spec = cache / "jobs.json"
-        spec.write_text(json.dumps(jobs), encoding="utf-8")
-        subprocess.run(["node", str(NODE_SCRIPT), str(pyodide_dir.resolve()), str(Path(__file__).resolve().parents[2]),
-                        str(spec.resolve())], check=True)
+        cache.mkdir(parents=True, exist_ok=True)
+        # written beside the cache, then moved into place whole (the marker .json last): a build compiling the same
+        # wheels at once (the Live tests' two workers) never reads a wheel still being written
+        with tempfile.TemporaryDirectory(dir=cache) as tmp:
+            staged = [{**job, "dst": str(Path(tmp) / str(i) / Path(job["dst"]).name)} for i, job in enumerate(jobs)]
+            for job in staged:
+                Path(job["dst"]).parent.mkdir(parents=True)
+            spec = Path(tmp) / "jobs.json"
+            spec.write_text(json.dumps(staged), encoding="utf-8")
+            subprocess.run(["node", str(NODE_SCRIPT), str(pyodide_dir.resolve()), str(Path(__file__).resolve().parents[2]),
+                            str(spec)], check=True)
+            for job, final in zip(staged, jobs, strict=True):
+                dst = Path(final["dst"])
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(job["dst"], dst)
+                os.replace(Path(job["dst"]).with_suffix(".json"), dst.with_suffix(".json"))
     done = {}
     for whl, (out, _keep) in compiled_copy.items():
         done[whl.name] = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))["compiled"]

@@ -28,7 +28,6 @@ import re
 import shutil
 import subprocess
 import sys
-import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -101,35 +100,6 @@ def record_text(files: dict[str, bytes], record_name: str) -> str:
         writer.writerow([arc, f"sha256={digest}", len(data)])
     writer.writerow([record_name, "", ""])
     return record.getvalue()
-
-
-def write_wheel(dest: Path, name: str, version: str, files: dict[str, bytes], summary: str) -> Path:
-    """Write a minimal pure-Python wheel of ``files`` (archive path -> bytes) into ``dest``.
-
-    Not used by the site build (labcore's wheel comes from :func:`build_wheel`): ``tests/test_lite_bytecode.py``
-    makes its small test wheel with it.
-    """
-    info = f"{name}-{version}.dist-info"
-    files = dict(files)
-    files[f"{info}/METADATA"] = (
-        f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\nSummary: {summary}\n"
-        "Requires-Python: >=3.11\n"
-    ).encode()
-    files[f"{info}/WHEEL"] = (
-        b"Wheel-Version: 1.0\nGenerator: coursebuild.lite.wheels\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
-    )
-    files[f"{info}/RECORD"] = record_text(files, f"{info}/RECORD").encode()
-    dest.mkdir(parents=True, exist_ok=True)
-    for old in dest.glob(f"{name}-*.whl"):
-        old.unlink()
-    path = dest / f"{name}-{version}-py3-none-any.whl"
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
-        for arc, data in files.items():
-            zi = zipfile.ZipInfo(arc, date_time=(2020, 1, 1, 0, 0, 0))
-            zi.external_attr = 0o644 << 16
-            zi.compress_type = zipfile.ZIP_DEFLATED
-            zf.writestr(zi, data)
-    return path
 
 
 def build_wheel(project: Path, outdir: Path) -> Path:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import tempfile
@@ -54,7 +55,7 @@ def cached_node_output(script: Path, pyodide_dir: Path, job: dict[str, Any], inp
         raise RuntimeError(f"node is missing: {what} is made by Pyodide under Node (apt-get install nodejs; "
                            "npm brings it)")
     cache.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=cache) as tmp:  # beside the cache: moved into place whole
         job_file, part = Path(tmp) / "job.json", Path(tmp) / f"out{suffix}"
         job_file.write_text(json.dumps({**(job if run_job is None else run_job), "out": str(part)}), encoding="utf-8")
         done = subprocess.run(["node", str(script), str(pyodide_dir.resolve()), str(job_file)],
@@ -64,5 +65,5 @@ def cached_node_output(script: Path, pyodide_dir: Path, job: dict[str, Any], inp
             reason = (done.stderr.strip().splitlines() or ["no error output"])[-1][-500:]
             raise RuntimeError(f"{what} could not be made: {reason}")
         print(done.stdout, end="")
-        shutil.move(part, cached)
+        os.replace(part, cached)
     return cached
