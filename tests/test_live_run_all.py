@@ -26,15 +26,17 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from coursebuild.live_code import HIDDEN_NAMES_HEAD, cell_names
 from coursebuild.lite.notebooks import live_copy
 from coursebuild.lite.site import stage_book_build
+from coursebuild.live_code import HIDDEN_NAMES_HEAD, cell_names
 from labcore import progress
 from labcore.chapters import EXERCISES
 from labcore.site import BOOK_BUILD, FIGURES_ENV, GRIDS_ENV, PANELS_DIR, PROGRESS_KEY, figures_index_path
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted(p.name for p in (ROOT / "book").glob("[0-9][0-9]_*.ipynb"))
+#: the other notebook the live site serves (coursebuild lite_notebooks): it has no exercise, so it only runs
+CALCULATOR = "fleet_calculator.ipynb"
 #: the kernel as the live site's: no matplotlib, the book build's panel grids and figures (as the live setup cell
 #: points labcore at them), and labcore.progress taking it for the browser's (the one switch the test turns)
 AS_LIVE_KERNEL = """\
@@ -92,7 +94,7 @@ class _Kernel:
         self.client = NotebookClient(scratch, timeout=600, kernel_name="python3", allow_errors=True,
                                      resources={"metadata": {"path": str(ROOT)}})  # results/ beside the notebook
 
-    def __enter__(self) -> "_Kernel":
+    def __enter__(self) -> _Kernel:
         self._setup = self.client.setup_kernel()
         self._setup.__enter__()
         self.run(nbformat.v4.new_code_cell(self.setup), len(self.client.nb.cells) - 1)
@@ -120,7 +122,8 @@ def _answerable(chapter: str, nb: nbformat.NotebookNode):  # noqa: ANN202
                      if c.cell_type == "markdown" and f"Exercise {exercise.label}." in c.source)
         index = next(i for i, c in enumerate(nb.cells) if i > asked and _shown(c) and f"{check}(" in c.source)
         if literal and PLACEHOLDER.search(nb.cells[index].source):
-            typed = PLACEHOLDER.sub(lambda m: f"{m[1]} = {exercise.right!r}", nb.cells[index].source, count=1)
+            typed = PLACEHOLDER.sub(lambda m, right=exercise.right: f"{m[1]} = {right!r}", nb.cells[index].source,
+                                    count=1)
             return exercise, index, nbformat.v4.new_code_cell(typed)
     raise AssertionError(f"{chapter}: no exercise whose answer is a value with a `name = None` placeholder")
 
@@ -141,7 +144,17 @@ def test_run_all_stores_nothing_and_an_answer_stores_itself(chapter: str, tmp_pa
     assert [(e["kind"], e["key"], e["value"]) for e in stored] == [("exercises", exercise.key, {"ok": True})]
 
 
-@pytest.mark.parametrize("chapter", CHAPTERS)
+@pytest.mark.slow
+def test_the_calculators_live_copy_runs_all_and_stores_nothing(tmp_path: Path) -> None:
+    nb = _live(CALCULATOR)
+    with _Kernel(CALCULATOR, tmp_path, len(nb.cells)) as kernel:
+        stored = [e for i, cell in enumerate(nb.cells) if cell.cell_type == "code" for e in _stored(kernel.run(cell, i))]
+    assert stored == []
+    ran = [c for c in nb.cells if c.cell_type == "code" and "calibrate(" in c.source]
+    assert ran and any("shared GPUs" in o.get("text", "") for o in ran[0].outputs)  # the reader's-files cell printed
+
+
+@pytest.mark.parametrize("chapter", [*CHAPTERS, CALCULATOR])
 def test_every_shown_cell_reads_only_names_shown_above_it(chapter: str) -> None:
     known = set(dir(builtins)) | {"display", "get_ipython", "In", "Out"}
     unknown = []
