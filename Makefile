@@ -122,11 +122,13 @@ test-quick: $(STAMP)
 # The engines' facts at the releases the course cites (labcore/engines/releases.py RELEASES): pip download each
 # wheel once into ENGINE_CACHE (vLLM 0.33.0 is 336 MB, SGLang 0.5.23 39 MB), read its source without importing it,
 # and write labcore/data/engines/<engine>-<version>-<date>.json; make test checks the course against those files.
-# It also parses every printed SGLang command with SGLang's own parser (six small imports pip-installed into
-# ENGINE_CACHE/sglang-parser-deps, about 1 GB with triton); vLLM's parser needs its CUDA dependency set.
+# Then every command the plan prints goes through each engine's own parser (scripts/engine_parsers.py): the release
+# pip-installed once into ENGINE_CACHE/venv-<engine>-<version> (vLLM 9.5 GB with its CUDA torch, SGLang 11 GB;
+# both import on this CPU, with VLLM_TARGET_DEVICE=cpu for vLLM), verdicts in labcore/data/engines/parsed/<engine>-<version>-<date>.json.
 ENGINE_CACHE ?= $(HOME)/.cache/labcore-engines
 engines:
 	$(BIN)/python scripts/engine_facts.py --cache $(ENGINE_CACHE) --out labcore/data/engines
+	$(BIN)/python scripts/engine_parsers.py --cache $(ENGINE_CACHE)
 	@git diff --stat -- labcore/data/engines || true
 
 # LoRAX (TAGGED_RELEASES: a Rust launcher, no PyPI package) is read at its release tag from a git clone of

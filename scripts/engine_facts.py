@@ -130,7 +130,7 @@ def value(wheel: Wheel, node: ast.expr, mod: Module, depth: int = 0) -> Any:
         return [value(wheel, e, mod, depth + 1) for e in node.elts]
     if isinstance(node, ast.Dict):
         return {value(wheel, k, mod, depth + 1): value(wheel, v, mod, depth + 1)
-                for k, v in zip(node.keys, node.values) if k is not None}
+                for k, v in zip(node.keys, node.values, strict=True) if k is not None}
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         inner = value(wheel, node.operand, mod, depth + 1)
         return -inner if isinstance(inner, (int, float)) else Unresolved(ast.unparse(node))
@@ -496,72 +496,6 @@ def cited_files(wheel: Wheel, engine: str, course: Path) -> dict[str, list[str]]
     return out
 
 
-# ---- the engine's own parser ----------------------------------------------------------------------------------
-
-#: What SGLang 0.5.23's ServerArgs needs to import on a CPU machine beside the project's torch (found by importing it).
-SGLANG_PARSER_DEPS = ("orjson==3.13.0", "pybase64==1.5.1", "msgspec==0.23.0", "aiohttp==3.14.5", "starlette==1.10.0",
-                      "triton==3.9.0")
-_PARSE = """
-import argparse, json, sys
-from sglang.srt.server_args import ServerArgs
-parser = argparse.ArgumentParser(prog="sglang serve", exit_on_error=False)
-ServerArgs.add_cli_args(parser)
-out = {"checked": 0, "failures": []}
-for argv in json.load(sys.stdin):
-    out["checked"] += 1
-    try:
-        parser.parse_args(argv)
-    except (SystemExit, argparse.ArgumentError) as exc:
-        out["failures"].append([argv, str(exc)])
-print(json.dumps(out))
-"""
-
-
-def printed_commands(engine: str) -> list[list[str]]:
-    """Return the argv of every command ``python -m labcore plan`` prints for ``engine`` (each model, GPU, route)."""
-    from labcore.engines import adapter_loading, fit_options, serving_plan
-    from labcore.gpus import known_gpus
-
-    commands = []
-    for model in known_models():
-        for gpu in known_gpus():
-            for mode, targets, rank in (("static", None, 16), ("resolver", ("q_proj", "v_proj"), 24)):
-                args = dict(tenants=12, rank=rank, context_tokens=8192, target_modules=targets)
-                plans = serving_plan(model, gpu, **args, adapters=adapter_loading(mode, 12))
-                if not all(p.fits for p in plans):
-                    tp = fit_options(model, gpu, **args)[0]
-                    if "--tp " not in tp:
-                        continue
-                    plans = serving_plan(model, gpu, **args, adapters=adapter_loading(mode, 12),
-                                         tp=int(tp.split("--tp ")[1].split(":")[0]))
-                command = next(p.command for p in plans if p.engine == engine)
-                if command is not None:
-                    commands.append(list(command.argv[3 if engine == "sglang" else 2:]))
-    return commands
-
-
-def sglang_parser_check(wheel_path: Path, cache: Path) -> dict[str, Any]:
-    """Parse every printed SGLang command with SGLang's own argument parser (its wheel's source, on this CPU)."""
-    src = cache / wheel_path.name.replace(".whl", "-src")
-    if not (src / "sglang").is_dir():
-        with zipfile.ZipFile(wheel_path) as z:
-            z.extractall(src, [n for n in z.namelist() if n.startswith("sglang/")])
-    deps = cache / "sglang-parser-deps"
-    if not deps.is_dir():
-        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--target", str(deps),
-                        *SGLANG_PARSER_DEPS], check=True)
-    commands = printed_commands("sglang")
-    control = [commands[0] + ["--max-loras-per-bach", "8"]]  # a misspelt flag: the parser must refuse it
-    env = {**__import__("os").environ, "PYTHONPATH": f"{src}:{deps}"}
-    run = subprocess.run([sys.executable, "-c", _PARSE], input=json.dumps(commands + control), capture_output=True,
-                         text=True, env=env, check=True)
-    result = json.loads(run.stdout.strip().splitlines()[-1])
-    refused = [f for f in result["failures"] if f[0] == control[0]]
-    return {"parser": "sglang.srt.server_args.ServerArgs.add_cli_args", "checked": len(commands),
-            "failures": [f for f in result["failures"] if f[0] != control[0]],
-            "misspelt_flag_refused": bool(refused), "imports_beside_torch": list(SGLANG_PARSER_DEPS)}
-
-
 # ---- the run --------------------------------------------------------------------------------------------------
 
 def download(engine: str, version: str, cache: Path) -> Path:
@@ -593,9 +527,6 @@ def facts(engine: str, version: str, wheel_path: Path, today: str, cache: Path) 
         layers = sorted(n for n in wheel.names if n.startswith("vllm/lora/layers/") and n.endswith(".py"))
         # vLLM's LoRA layers size their buffers from the wrapped layer, which the model built from its config
         out["config_reads"] = config_reads(wheel, layers, frozenset({"base_layer"}))
-        out["parser_check"] = {"skipped": "vLLM's parser imports its whole dependency set with a CUDA torch (about "
-                                          "8.6 GB); the printed commands are checked against the flag table above",
-                               "commands": len(printed_commands("vllm"))}
     else:
         out["flags"] = sglang_flags(wheel)
         out["architectures"] = sglang_architectures(wheel, archs)
@@ -606,7 +537,6 @@ def facts(engine: str, version: str, wheel_path: Path, today: str, cache: Path) 
                                       "source": common.path}
         out["config_reads"] = config_reads(wheel, ["sglang/srt/lora/utils.py", "sglang/srt/lora/mem_pool.py"],
                                            frozenset({"config", "base_hf_config", "hf_config", "text_config"}))
-        out["parser_check"] = sglang_parser_check(wheel_path, cache)
     out["cited_files"] = cited_files(wheel, engine, Path(__file__).resolve().parents[1] / "labcore" / "engines")
     return out
 

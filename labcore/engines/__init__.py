@@ -5,7 +5,8 @@ its part), ``summary`` its short version for a slide, ``allocation`` the LoRA bu
 preallocate, ``kv`` one sequence's KV cache as vLLM reserves it, ``launch`` the launch commands with the
 memory each flag costs, ``adapters`` how the tenants' adapters reach the engine, ``plan`` one GPU's memory
 plan per engine (and what fits when it does not), ``measured`` the reader's own nvidia-smi and vllm bench
-files, and ``releases`` the engine releases the facts are read at (``make engines``).
+files, ``releases`` the engine releases the facts are read at (``make engines``), and ``parser_record`` what each
+engine's own argument parser said of every command the plan prints.
 
 >>> lora_slot_bytes("vllm", "llama-3-8b", slots=8, max_rank=64, target_modules=["qkv_proj"]) // 2**20
 576

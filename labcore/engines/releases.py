@@ -3,7 +3,7 @@
 ``make engines`` (``scripts/engine_facts.py``) downloads each release's wheel with ``pip download
 --no-deps``, reads its Python source without importing it, and writes one JSON file per release into
 ``labcore/data/engines``, named with the release and the date it was read
-(``vllm-0.33.0-2026-12-04.json``): every CLI flag with its default and choices, the LoRA target modules
+(``vllm-0.33.0-2026-12-05.json``): every CLI flag with its default and choices, the LoRA target modules
 each architecture the course ships declares, the environment variables and plugins the adapters' routes
 use, and the config fields the LoRA buffer shapes read. The tests check the course's engine facts and
 every printed command against these files; the next release is re-checked by changing :data:`RELEASES`,
@@ -38,7 +38,7 @@ def release_facts_name(engine: str) -> str:
     """Return the committed facts file of ``engine``'s release (the latest date read, if several).
 
     >>> release_facts_name("vllm")
-    'vllm-0.33.0-2026-12-04.json'
+    'vllm-0.33.0-2026-12-05.json'
     """
     versions = {**RELEASES, **TAGGED_RELEASES}
     if engine not in versions:

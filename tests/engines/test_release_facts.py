@@ -261,15 +261,6 @@ def test_the_gemma_2_9b_window_at_8k_is_a_third_more_than_the_window_alone():
     assert round(reserved / alone - 1, 3) == 0.335  # two batches in flight by default (async scheduling)
 
 
-def test_make_engines_parsed_every_printed_sglang_command_with_sglangs_own_parser():
-    """make engines imports SGLang 0.5.23's ServerArgs on CPU and parses each printed command; vLLM's needs CUDA."""
-    check = FACTS["sglang"]["parser_check"]
-    assert check["parser"] == "sglang.srt.server_args.ServerArgs.add_cli_args"
-    assert check["checked"] > 300 and check["failures"] == [] and check["misspelt_flag_refused"]
-    assert "8.6 GB" in FACTS["vllm"]["parser_check"]["skipped"]
-    assert FACTS["vllm"]["parser_check"]["commands"] == check["checked"]
-
-
 def test_the_bench_fields_the_plan_reads_are_vllm_bench_serves():
     """request_throughput and the mean TTFT/ITL are BenchmarkMetrics fields at 0.33.0 (p99_* come from its
     default percentile 99 over the same metrics)."""
