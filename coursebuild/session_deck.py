@@ -18,8 +18,17 @@ from typing import Any
 
 from . import speaker_notes
 from .handouts import exercise_text, givens_text, site_address, site_card_html
-from .session_plans import (BOOK_DIR, Plan, Section, Slot, chapter_deck, chapter_notebook, clock, heading_slides,
-                            load_plans)
+from .session_plans import (
+    BOOK_DIR,
+    Plan,
+    Section,
+    Slot,
+    chapter_deck,
+    chapter_notebook,
+    clock,
+    heading_slides,
+    load_plans,
+)
 from .speaker_notes import as_written, headings, minutes_text, retime
 
 __all__ = ["session_deck_notebook", "session_deck_sections", "write_session_decks"]
@@ -148,7 +157,7 @@ def session_deck_sections(plan: Plan, deck: Mapping[str, Any]) -> list[tuple[Slo
     wanted = [(slot, section) for slot in plan.slots for section in slot.sections]
     if [h for h, _ in firsts] != [s.heading for _, s in wanted]:
         raise ValueError(f"the deck of plan {plan.key!r} does not show its sections in the plan's order")
-    return [(slot, section, first) for (slot, section), (_, first) in zip(wanted, firsts)]
+    return [(slot, section, first) for (slot, section), (_, first) in zip(wanted, firsts, strict=True)]
 
 
 def write_session_decks(decks: Mapping[str, Mapping[str, Any]], slides_dir: Path, *,

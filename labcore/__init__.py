@@ -8,32 +8,23 @@ checkpoint digests, a VRAM-budgeted LRU cache, a router with a latency model, an
 16.0
 """
 
-from .admission import AdmissionController
 from .adapter import Adapter, tenant_adapters
+from .admission import AdmissionController
 from .affinity import AffinityFleet, FleetRun, rendezvous_owner
-from .batching import BatchCostModel, fit_sgmv, merged_vs_dynamic
-from .base_model import BaseParams, MoeLoraSize, MoeTargets, base_params, base_weights_gib, moe_lora_params, moe_lora_targets, published_params
-from .cache import AdapterCache, CacheAccess, CacheStats, FifoAdapterCache
-from .errors import (
-    AdapterInUseError,
-    AdapterNotFoundError,
-    AdapterFileError,
-    AdapterTooLargeError,
-    BaseDigestMismatchError,
-    CheckpointDigestError,
-    InvalidAdapterError,
-    InvalidModelRefError,
-    InvalidVersionError,
-    LabcoreError,
-    ModelConfigError,
-    QueueFullError,
-    RegistryFileError,
-    UnknownBaseError,
-    UnsafeAdapterFormatError,
-    VersionExistsError,
-    WrongBaseError,
+from .base_model import (
+    BaseParams,
+    MoeLoraSize,
+    MoeTargets,
+    base_params,
+    base_weights_gib,
+    moe_lora_params,
+    moe_lora_targets,
+    published_params,
 )
+from .batching import BatchCostModel, fit_sgmv, merged_vs_dynamic
+from .cache import AdapterCache, CacheAccess, CacheStats, FifoAdapterCache
 from .canary import CanaryController, CanarySplit, CanaryThresholds
+from .demo import load_demo_results
 from .digest import checkpoint_digest, is_digest
 from .engines import (
     EnginePlan,
@@ -49,8 +40,29 @@ from .engines import (
     production_mapping,
     serving_plan,
 )
+from .errors import (
+    AdapterFileError,
+    AdapterInUseError,
+    AdapterNotFoundError,
+    AdapterTooLargeError,
+    BaseDigestMismatchError,
+    CheckpointDigestError,
+    InvalidAdapterError,
+    InvalidModelRefError,
+    InvalidVersionError,
+    LabcoreError,
+    ModelConfigError,
+    QueueFullError,
+    RegistryFileError,
+    UnknownBaseError,
+    UnsafeAdapterFormatError,
+    VersionExistsError,
+    WrongBaseError,
+)
 from .fleet import FleetPlan, fleet_plan
 from .gpus import Gpu, UnknownGpuError, known_gpus, load_gpu
+from .kv_cache import kv_bytes_per_sequence, kv_bytes_per_token, kv_layer_windows, tokens_in_bytes
+from .links import LAB_HOST_TO_GPU, TRANSFER_ASSUMPTIONS, Link, transfer_table
 from .model_config import (
     ModelConfig,
     exact_adapter_mb,
@@ -60,8 +72,8 @@ from .model_config import (
     peft_lora_params,
     target_dims,
 )
-from .demo import load_demo_results
 from .peft_files import PeftAdapterFiles, adapter_from_dir, read_peft_adapter, variant_table
+from .percentiles import percentile
 from .prefix_cache import PrefixCache, PrefixLookup
 from .refs import AdapterKey, parse_adapter_ref
 from .registry import AdapterRegistry
@@ -75,13 +87,10 @@ from .router import (
     RouteDecision,
     parse_model_ref,
 )
-from .percentiles import percentile
 from .sim import Join, SimResult, Trace, Workload, make_trace, simulate, single_replica_router
 from .sim.scenarios import compare_policies, run_policy
 from .sizing import GpuMemorySplit, adapter_vram_mb, gpu_memory_split
 from .slots import SlotOutcome, SlotRequest, SlotScheduler, slot_pool_mb
-from .kv_cache import kv_bytes_per_sequence, kv_bytes_per_token, kv_layer_windows, tokens_in_bytes
-from .links import LAB_HOST_TO_GPU, TRANSFER_ASSUMPTIONS, Link, transfer_table
 from .tiers import TieredCache
 from .versions import Version, format_version, parse_version
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 
+from ._validate import count, flag, number, text
 from .errors import InvalidAdapterError
 from .refs import REF_SEPARATORS, AdapterKey
 from .versions import Version, parse_version
-from ._validate import count, flag, number, text
 
 _count = count  # tenant_adapters' own ``count`` argument shadows the helper
 

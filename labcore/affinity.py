@@ -39,7 +39,7 @@ from .hashing import stable_hash
 from .links import LAB_HOST_TO_GPU
 from .percentiles import percentiles
 from .registry import AdapterRegistry
-from .router import MODE_DYNAMIC, AdapterTier, ModelRef, MultiLoRARouter, RouteDecision, parse_model_ref
+from .router import MODE_DYNAMIC, ModelRef, MultiLoRARouter, RouteDecision, parse_model_ref
 
 __all__ = ["POLICY_ROUND_ROBIN", "POLICY_LEAST_LOADED", "POLICY_RENDEZVOUS", "POLICY_BOUNDED", "POLICIES",
            "rendezvous_ranking", "rendezvous_owner", "modulo_owner", "moved_fraction", "replica_names",

@@ -49,9 +49,9 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ._validate import count, number
 from .capacity import DYNAMIC_OVERHEAD
 from .popularity import zipf_weights
-from ._validate import count, number
 
 __all__ = [
     "PUNICA_FIG8_SINGLE_US",
@@ -176,7 +176,7 @@ def fit_sgmv(
     sxx = sum((x - mx) ** 2 for x in xs)
     if sxx == 0:
         raise ValueError(f"the points need at least two distinct ranks, got {sorted(points)}")
-    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sxx
     return BatchCostModel(single_us=single_us, extra_us_intercept=my - slope * mx, extra_us_per_rank=slope,
                           reference_batch=reference_batch, single_adapter_overhead=single_adapter_overhead,
                           max_loras=max_loras)

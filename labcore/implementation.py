@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from ._validate import choice
 from .contract import contract_root
 from .site import LAB_MINE
-from ._validate import choice
 
 __all__ = ["CHOICES", "Implementation", "Missing", "implementation", "run_on", "missing_function", "on_your_code",
            "YOURS_COLOR"]

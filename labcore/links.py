@@ -23,8 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .sizing import MIB
 from ._validate import instance, number, text
+from .sizing import MIB
 
 __all__ = [
     "Link",

@@ -32,8 +32,8 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .site import PROGRESS_KEY
 from ._validate import choice, count, text
+from .site import PROGRESS_KEY
 
 __all__ = ["KINDS", "FRESH_MS", "entry", "script", "record", "record_lab", "record_exercise", "exercise_key", "quiz_hook",
            "in_browser_kernel"]

@@ -388,7 +388,7 @@ def requests_from(arrival_ms: Sequence[float], adapters: Sequence[SlotKey | None
     """
     if len(arrival_ms) != len(adapters):
         raise ValueError(f"need one adapter per arrival, got {len(arrival_ms)} arrivals and {len(adapters)} adapters")
-    return [SlotRequest(i, t, a, output_tokens) for i, (t, a) in enumerate(zip(arrival_ms, adapters))]
+    return [SlotRequest(i, t, a, output_tokens) for i, (t, a) in enumerate(zip(arrival_ms, adapters, strict=True))]
 
 
 def slot_pool_mb(max_slots: int, *, max_lora_rank: int, model: ModelConfig | str = "llama-3-8b",

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ._validate import instance
 from .adapter import Adapter
 from .cache import AdapterCache, CacheAccess, CacheStats
 from .errors import AdapterTooLargeError
-from .refs import AdapterKey
 from .links import OBJECT_STORE, PCIE4_X16, Link, serial
-from ._validate import instance, number, text
+from .refs import AdapterKey
 
 __all__ = [
     "TieredCache",

@@ -22,14 +22,13 @@ from __future__ import annotations
 
 import filecmp
 import shutil
-from pathlib import Path
 from typing import Any
 
 from . import progress
-from .contract_table import FreshTable
-from .contract import GIVEN_MODULES, LAB_MODULES, ContractRun, contract_root, run_contract_suite
-from .site import LAB_MINE, LAB_SKELETON
 from ._validate import choice, flag
+from .contract import GIVEN_MODULES, LAB_MODULES, ContractRun, contract_root, run_contract_suite
+from .contract_table import FreshTable
+from .site import LAB_MINE, LAB_SKELETON
 
 __all__ = ["Workbench"]
 

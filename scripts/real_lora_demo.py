@@ -45,23 +45,20 @@ import time
 import warnings
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-try:
-    import labcore  # noqa: F401
-except ImportError:  # running from a clone without `pip install -e .`
-    sys.path.insert(0, str(ROOT))
-
 import peft
 import torch
 import transformers
 from peft import LoraConfig, PeftModel, get_peft_model, get_peft_model_state_dict
 from transformers import LlamaConfig, LlamaForCausalLM
 
+# labcore comes from the environment (requirements.txt installs it with `-e .`), not from a sys.path edit
 from labcore.demo import DEMO_RESULTS_FORMAT, adapter_sizes, register_on_each_checkpoint
 from labcore.digest import checkpoint_digest
 from labcore.model_config import exact_adapter_mb, load_model_config, lora_params
 from labcore.peft_files import LOW_RANK_ROLES, read_peft_adapter
 from labcore.sizing import MIB, adapter_vram_mb
+
+ROOT = Path(__file__).resolve().parents[1]
 
 MODEL_NAME = "tiny-llama-demo"  # the base name the adapter records and the registry serves
 LETTERS = "abcdefgh"  # Atbash on 8 letters: a<->h, b<->g, c<->f, d<->e (an involution)
@@ -170,7 +167,7 @@ def load_base(folder: Path) -> LlamaForCausalLM:
 @torch.no_grad()
 def relative_change(a: torch.nn.Module, b: torch.nn.Module) -> float:
     """Return ``||W_b - W_a|| / ||W_a||`` over all parameters together (Frobenius norm)."""
-    diff = sum(((pb - pa) ** 2).sum() for pa, pb in zip(a.parameters(), b.parameters()))
+    diff = sum(((pb - pa) ** 2).sum() for pa, pb in zip(a.parameters(), b.parameters(), strict=True))
     norm = sum((pa**2).sum() for pa in a.parameters())
     return float(torch.sqrt(diff / norm))
 

@@ -30,18 +30,15 @@ from __future__ import annotations
 
 import argparse
 import ast
-import math
 import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from coursebuild.speaker_notes import (NOTES_DIR, NOTES_TAG, headings, is_notes, load_notes,  # noqa: F401
-                                       notes_cells_for)
 from coursebuild.slide_layout import SLIDE_PX, cell_px
+from coursebuild.speaker_notes import NOTES_DIR, NOTES_TAG, headings, is_notes, load_notes, notes_cells_for  # noqa: F401
 from coursebuild.speaker_notes import source as _source
-from labcore.site import VEGALITE_MIME
 
 ROOT = Path(__file__).resolve().parents[1]
 #: cells no slide shows: hidden on the page too, or tagged ``deck-skip`` (on the page, left out of the deck: a long
@@ -139,7 +136,7 @@ def apply(nb: Any, stem: str, notes: Mapping[str, Any] | None) -> Any:
                 note.id = f"notes-{index}-{n}"
                 merged.append(note)
         cells = merged
-    for cell, kind in zip(cells, slide_types(cells)):
+    for cell, kind in zip(cells, slide_types(cells), strict=True):
         cell.metadata["slideshow"] = {"slide_type": kind}
     nb.cells = cells
     nb.metadata["rise"] = dict(RISE_METADATA)

@@ -9,8 +9,8 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from labcore import Adapter, AdapterCache, AdapterNotFoundError, AdapterRegistry, AdapterTooLargeError, MultiLoRARouter
 from labcore.admission import AdmissionController, AdmissionStats, QueueFullError
-from labcore.sim import single_replica_router
 from labcore.refs import AdapterKey
+from labcore.sim import single_replica_router
 
 K = AdapterKey.parse  # a key from its text, as a client writes it
 

@@ -168,7 +168,7 @@ def test_a_run_counts_the_distinct_adapters_each_replica_served():
     for policy in (POLICY_ROUND_ROBIN, POLICY_RENDEZVOUS):
         fleet = AffinityFleet(registry(40), "llama-3-8b", replicas=4, policy=policy, cache_budget_mb=12 * 16.0)
         trace = make_trace(w)
-        latencies = [fleet.route(ref, arrival_ms=t).latency_ms for t, ref in zip(trace.arrival_ms, trace.model_refs)]
+        latencies = [fleet.route(ref, arrival_ms=t).latency_ms for t, ref in zip(trace.arrival_ms, trace.model_refs, strict=True)]
         runs[policy] = fleet.summary(latencies)
     assert runs[POLICY_ROUND_ROBIN].adapters_per_replica == (40, 40, 40, 40)  # spraying: every adapter everywhere
     assert sum(runs[POLICY_RENDEZVOUS].adapters_per_replica) == 40            # a home each: every adapter once

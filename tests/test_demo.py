@@ -8,8 +8,13 @@ from pathlib import Path
 import pytest
 
 from labcore.demo import (
-    DEMO_CHECKPOINTS, checkpoint_rows, load_demo_results, register_on_each_checkpoint, write_demo_adapter,
-    write_digest_checkpoints, write_refused_adapters,
+    DEMO_CHECKPOINTS,
+    checkpoint_rows,
+    load_demo_results,
+    register_on_each_checkpoint,
+    write_demo_adapter,
+    write_digest_checkpoints,
+    write_refused_adapters,
 )
 from labcore.digest import checkpoint_digest
 from labcore.errors import AdapterFileError, UnsafeAdapterFormatError

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import pickle
 import shutil
@@ -187,7 +188,7 @@ def test_memory_is_one_chunk_whatever_the_tensor_size(tmp_path: Path) -> None:
     folder = make_checkpoint(tmp_path / "c", {"model.safetensors": shard(big, ["w"])})
     sizes: list[int] = []
     checkpoint_digest(folder, chunk_bytes=2**20, progress=lambda p: sizes.append(p.file_bytes_done))
-    assert [b - a for a, b in zip(sizes, sizes[1:])] == [2**20] * 3 + [5]
+    assert [b - a for a, b in itertools.pairwise(sizes)] == [2**20] * 3 + [5]
     assert checkpoint_digest(folder) == reference_digest(big)
 
 

@@ -76,4 +76,4 @@ def test_bad_records_are_refused(kwargs: dict, match: str) -> None:
 def test_a_card_without_a_driver_total_says_why() -> None:
     gpu = Gpu("X-1GB", memory_gb=1, memory_type="HBM", source="a datasheet", usable_source="no nvidia-smi log found")
     with pytest.raises(ValueError, match="no driver-reported memory total is recorded \\(no nvidia-smi log found\\)"):
-        gpu.usable_bytes
+        _ = gpu.usable_bytes  # reading the property raises

@@ -8,7 +8,15 @@ import pytest
 
 from labcore.cache import AdapterCache
 from labcore.links import (
-    LAB_HOST_TO_GPU, LINKS, NVME, OBJECT_STORE, PCIE4_X16, PCIE5_X16, TRANSFER_ASSUMPTIONS, Link, serial,
+    LAB_HOST_TO_GPU,
+    LINKS,
+    NVME,
+    OBJECT_STORE,
+    PCIE4_X16,
+    PCIE5_X16,
+    TRANSFER_ASSUMPTIONS,
+    Link,
+    serial,
     transfer_table,
 )
 from labcore.sim import CACHE_TRANSFER_MB_PER_MS, route_examples

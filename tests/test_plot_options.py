@@ -6,11 +6,11 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 
-from labcore.sim.scenarios.affinity import affinity_runs  # noqa: E402
 from labcore.batching import fit_sgmv  # noqa: E402
-from labcore.sim.scenarios.canary import canary_log  # noqa: E402
 from labcore.plots import plot_break_even, plot_canary_log, plot_sim_timeline  # noqa: E402
 from labcore.sim import onboarding_timeline  # noqa: E402
+from labcore.sim.scenarios.affinity import affinity_runs  # noqa: E402
+from labcore.sim.scenarios.canary import canary_log  # noqa: E402
 
 
 def test_affinity_runs_can_run_a_subset_of_policies():

@@ -31,9 +31,9 @@ peft = pytest.importorskip("peft", reason="the real stack is optional: pip insta
 transformers = pytest.importorskip("transformers", reason="the real stack is optional: pip install -r requirements-real.txt")
 safetensors_torch = pytest.importorskip("safetensors.torch", reason="the real stack is optional")
 
+from labcore.demo import load_demo_results  # noqa: E402
 from labcore.digest import checkpoint_digest, is_digest  # noqa: E402
 from labcore.model_config import TARGETS, load_model_config, lora_params  # noqa: E402
-from labcore.demo import load_demo_results  # noqa: E402
 from labcore.peft_files import read_peft_adapter, read_safetensors_header  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -5,7 +5,8 @@ import pickle
 from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import labcore
 from labcore import Adapter, AdapterCache, AdapterRegistry, MultiLoRARouter

@@ -55,7 +55,7 @@ def test_each_section_names_the_slides_its_deck_gives_it(key: str) -> None:
 def test_every_slot_states_teaching_and_exercise_minutes_and_the_room_gets_its_exercises(key: str) -> None:
     """As the Carpentries' lesson plans do: each deck or lab slot states both, and each exercise given has minutes."""
     raw = yaml.safe_load(session_plans.PLANS_FILE.read_text(encoding="utf-8"))[key]["slots"]
-    for slot, entry in zip(PLANS[key].slots, raw):
+    for slot, entry in zip(PLANS[key].slots, raw, strict=True):
         if slot.kind in ("deck", "lab"):
             assert {"teaching", "exercises"} <= set(entry) and slot.minutes == slot.teaching + slot.exercises
             assert bool(slot.give) == (slot.exercises > 0) or slot.kind == "lab"
@@ -129,7 +129,7 @@ def test_the_plan_table_has_a_row_per_slot_with_its_time_and_slides(key: str) ->
     plan = PLANS[key]
     rows = plan_markdown(plan).splitlines()[2:]
     assert len(rows) == len(plan.slots)
-    for row, slot in zip(rows, plan.slots):
+    for row, slot in zip(rows, plan.slots, strict=True):
         assert row.startswith(f"| {clock(slot.start)}-{clock(slot.end)} |")
         if slot.kind in ("deck", "lab"):
             assert f"| {slot.teaching:g} min | {slot.exercises:g} min |" in row

@@ -19,9 +19,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from labcore.site import VEGALITE_MIME
 from coursebuild.slide_layout import slide_type
 from coursebuild.slides import DeckWriter, deck_notebook, has_slides, page_links
+from labcore.site import VEGALITE_MIME
 from scripts import slide_metadata
 
 ROOT = Path(__file__).resolve().parents[1]

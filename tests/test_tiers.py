@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from labcore import Adapter, AdapterInUseError, AdapterTooLargeError
-from labcore.sim import Workload, make_trace, simulate, single_replica_router
-from labcore.links import NVME, OBJECT_STORE, PCIE4_X16
-from labcore.tiers import TieredCache, single_tier_cache
+from labcore.links import NVME, PCIE4_X16
 from labcore.refs import AdapterKey
+from labcore.sim import Workload, make_trace, simulate, single_replica_router
+from labcore.tiers import TieredCache, single_tier_cache
 
 K = AdapterKey.parse  # a key from its text, as a client writes it
 

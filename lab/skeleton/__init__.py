@@ -5,7 +5,7 @@
 """The learner's copy of the labcore contract (generated; see lab/README.md)."""
 from .adapter import Adapter, tenant_adapters
 from .cache import AdapterCache, CacheAccess, CacheStats, FifoAdapterCache
-from .errors import AdapterInUseError, AdapterNotFoundError, AdapterFileError, AdapterTooLargeError, BaseDigestMismatchError, CheckpointDigestError, InvalidAdapterError, InvalidModelRefError, InvalidVersionError, LabcoreError, ModelConfigError, QueueFullError, RegistryFileError, UnknownBaseError, UnsafeAdapterFormatError, VersionExistsError, WrongBaseError
+from .errors import AdapterFileError, AdapterInUseError, AdapterNotFoundError, AdapterTooLargeError, BaseDigestMismatchError, CheckpointDigestError, InvalidAdapterError, InvalidModelRefError, InvalidVersionError, LabcoreError, ModelConfigError, QueueFullError, RegistryFileError, UnknownBaseError, UnsafeAdapterFormatError, VersionExistsError, WrongBaseError
 from .fleet import FleetPlan, fleet_plan
 from .refs import AdapterKey, parse_adapter_ref
 from .registry import AdapterRegistry

@@ -105,7 +105,7 @@ def instance(name: str, value: object, kind: type[_T], *, error: type[Exception]
     return value
 
 
-def choice(name: str, value: _T, options: "tuple[_T, ...] | list[_T]", *, error: type[Exception] = ValueError) -> _T:
+def choice(name: str, value: _T, options: tuple[_T, ...] | list[_T], *, error: type[Exception] = ValueError) -> _T:
     """Return ``value`` if it is one of ``options`` (compared with ``==``, so ``1`` and ``True`` stay apart by type)."""
     if not any(type(value) is type(o) and value == o for o in options):
         raise error(f"{name} must be one of {', '.join(repr(o) for o in options)}, got {value!r}")

@@ -14,10 +14,10 @@ version, printed ``name@version``): the registry, the cache and the router all c
 from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
+from ._validate import count, flag, number, text
 from .errors import InvalidAdapterError
 from .refs import REF_SEPARATORS, AdapterKey
 from .versions import Version, parse_version
-from ._validate import count, flag, number, text
 _count = count
 __all__ = ['Adapter', 'tenant_adapters']
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ._validate import text
 from .errors import InvalidAdapterError, InvalidModelRefError, InvalidVersionError
 from .versions import Version, format_version, parse_version
-from ._validate import text
 
 __all__ = ["REF_SEPARATORS", "AdapterKey", "ModelRef", "adapter_ref_parts", "parse_adapter_ref"]
 

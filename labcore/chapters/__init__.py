@@ -28,8 +28,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ._chapter import DECLARED_NEEDS, LIVE_NEEDS, Chapter
 from ..checks.exercise import Exercise
+from ._chapter import DECLARED_NEEDS, LIVE_NEEDS, Chapter
 
 __all__ = ["Chapter", "CHAPTERS", "DECLARED_NEEDS", "EXERCISES", "LIVE_NEEDS", "PANELS", "QUIZZES", "chapter",
            "manifests", "registries"]

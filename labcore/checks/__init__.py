@@ -18,7 +18,11 @@ True
 
 from __future__ import annotations
 
-from .verdict import Mistake, Verdict
+from .admission import check_admitted_after_finish, check_refused, grade_admitted_after_finish, grade_refused
+from .affinity import check_bounded_capacity, check_moved_fraction, grade_bounded_capacity, grade_moved_fraction
+from .batching import check_break_even_pct, check_expected_distinct, grade_break_even_pct, grade_expected_distinct
+from .cache import EVICTION_EXERCISE, check_lru_evictions, check_miss_load_ms, grade_lru_evictions, grade_miss_load_ms
+from .canary import check_requests_before_judging, check_sticky_share, grade_requests_before_judging, grade_sticky_share
 from .exercise import Exercise
 from .fleet import (
     check_fleet_gpus,
@@ -30,7 +34,8 @@ from .fleet import (
     grade_savings_pct,
     grade_savings_under_load_pct,
 )
-from .sizing import check_adapter_vram_mb, check_adapters_that_fit, grade_adapter_vram_mb, grade_adapters_that_fit
+from .prefix_cache import STALE_EXERCISE, check_stale_hits, grade_stale_hits
+from .real_files import check_exact_adapter_mb, check_peft_tensor_bytes, grade_exact_adapter_mb, grade_peft_tensor_bytes
 from .registry import (
     VERSION_KEY_PROBE,
     check_releases_behind,
@@ -38,15 +43,9 @@ from .registry import (
     grade_releases_behind,
     grade_version_key,
 )
-from .cache import EVICTION_EXERCISE, check_lru_evictions, check_miss_load_ms, grade_lru_evictions, grade_miss_load_ms
 from .router import check_cache_budget_mb, check_route_latency_ms, grade_cache_budget_mb, grade_route_latency_ms
 from .sim import check_p99_ms, check_pool_adapters, grade_p99_ms, grade_pool_adapters
-from .tiers import check_cold_load_ms, check_host_hit_ms, grade_cold_load_ms, grade_host_hit_ms
-from .affinity import check_bounded_capacity, check_moved_fraction, grade_bounded_capacity, grade_moved_fraction
-from .canary import check_requests_before_judging, check_sticky_share, grade_requests_before_judging, grade_sticky_share
-from .batching import check_break_even_pct, check_expected_distinct, grade_break_even_pct, grade_expected_distinct
-from .admission import check_admitted_after_finish, check_refused, grade_admitted_after_finish, grade_refused
-from .real_files import check_exact_adapter_mb, check_peft_tensor_bytes, grade_exact_adapter_mb, grade_peft_tensor_bytes
+from .sizing import check_adapter_vram_mb, check_adapters_that_fit, grade_adapter_vram_mb, grade_adapters_that_fit
 from .slots import (
     SLOT_WAIT_EXERCISE,
     check_slot_pool_mb,
@@ -54,7 +53,8 @@ from .slots import (
     grade_slot_pool_mb,
     grade_ttft_behind_slots,
 )
-from .prefix_cache import STALE_EXERCISE, check_stale_hits, grade_stale_hits
+from .tiers import check_cold_load_ms, check_host_hit_ms, grade_cold_load_ms, grade_host_hit_ms
+from .verdict import Mistake, Verdict
 
 #: The package's public names: the record types, and every ``grade_``/``check_`` function and exercise constant it
 #: imports above. The exercises themselves, each on its chapter's page, are :data:`labcore.chapters.EXERCISES`.

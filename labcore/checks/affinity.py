@@ -109,24 +109,24 @@ def _cap(loads: Sequence[int], c: float) -> int:
 
 #: Known wrong rules, each with the hint its answers earn (checked in this order).
 _WRONG_RULES: tuple[tuple[Callable[..., int], str], ...] = (
-    (lambda r, l, c: r[0], "Your rule never leaves home: that is plain rendezvous, and the hot tenant's replica "
+    (lambda r, ld, c: r[0], "Your rule never leaves home: that is plain rendezvous, and the hot tenant's replica "
                            "takes everything. Move on down the ranking when home is at the cap."),
-    (lambda r, l, c: l.index(min(l)), "Your rule picks the least-loaded replica: that scatters every tenant over "
+    (lambda r, ld, c: ld.index(min(ld)), "Your rule picks the least-loaded replica: that scatters every tenant over "
                                       "every replica, and every cache must then hold every adapter. Start at the "
                                       "tenant's home and walk its ranking."),
-    (lambda r, l, c: r[0] if l[r[0]] + 1 <= _cap(l, c) else l.index(min(l)),
+    (lambda r, ld, c: r[0] if ld[r[0]] + 1 <= _cap(ld, c) else ld.index(min(ld)),
      "Your rule leaves home right but then picks the least-loaded replica; walk the tenant's own ranking, so the "
      "overflow always goes to the same second choice and keeps the hot adapter warm there."),
-    (lambda r, l, c: next((i for i in [(r[0] + k) % len(l) for k in range(len(l))] if l[i] + 1 <= _cap(l, c)), r[0]),
+    (lambda r, ld, c: next((i for i in [(r[0] + k) % len(ld) for k in range(len(ld))] if ld[i] + 1 <= _cap(ld, c)), r[0]),
      "Your rule overflows to the next replica by index; walk the tenant's ranking instead (its second choice is "
      "ranking[1], not home + 1)."),
-    (lambda r, l, c: _first_under(r, l, math.ceil(c * sum(l) / len(l))),
+    (lambda r, ld, c: _first_under(r, ld, math.ceil(c * sum(ld) / len(ld))),
      "Your cap forgets the arriving request: use L + 1 requests in flight, cap = ceil(c × (L + 1) / R)."),
-    (lambda r, l, c: _first_under(r, l, math.floor(c * (sum(l) + 1) / len(l))),
+    (lambda r, ld, c: _first_under(r, ld, math.floor(c * (sum(ld) + 1) / len(ld))),
      "Your cap rounds down; round it up (ceil) so the bound never starves the fleet."),
-    (lambda r, l, c: _first_under(r, l, math.ceil((sum(l) + 1) / len(l))),
+    (lambda r, ld, c: _first_under(r, ld, math.ceil((sum(ld) + 1) / len(ld))),
      "Your cap leaves out the load factor c: a replica may hold c times the mean, not the mean."),
-    (lambda r, l, c: _first_under(r, l, _cap(l, c), strict=True),
+    (lambda r, ld, c: _first_under(r, ld, _cap(ld, c), strict=True),
      "Your rule keeps a replica's load + 1 strictly below the cap; a replica may reach the cap (load + 1 ≤ cap)."),
 )
 
@@ -148,14 +148,14 @@ def grade_bounded_choice(answer: Any, *,
                               "that returns a replica index.")
     if not callable(answer):
         return Verdict(False, f"✗ Expected a function of (ranking, loads, load_factor), got {answer!r}.")
-    cases = [(list(r), list(l), float(c)) for r, l, c in probes]
-    expected = [bounded_choice(r, l, c) for r, l, c in cases]
+    cases = [(list(r), list(ld), float(c)) for r, ld, c in probes]
+    expected = [bounded_choice(r, ld, c) for r, ld, c in cases]
     got = []
-    for r, l, c in cases:
+    for r, ld, c in cases:
         try:
-            value = answer(list(r), list(l), c)
+            value = answer(list(r), list(ld), c)
         except Exception as error:  # a learner's function may raise anything
-            return Verdict(False, f"✗ Your function raised {type(error).__name__}: {error} on ranking={r}, loads={l}, "
+            return Verdict(False, f"✗ Your function raised {type(error).__name__}: {error} on ranking={r}, loads={ld}, "
                                   f"load_factor={c:g}.")
         if value is None:
             return Verdict(False, "✗ Not answered yet: your function returns None; return a replica index, one of "
@@ -168,13 +168,13 @@ def grade_bounded_choice(answer: Any, *,
         return Verdict(True, f"✓ Correct: your rule sends all {len(cases)} probe requests where bounded-load "
                              "rendezvous does.")
     for rule, hint in _WRONG_RULES:
-        if got == [rule(r, l, c) for r, l, c in cases]:
+        if got == [rule(r, ld, c) for r, ld, c in cases]:
             return Verdict(False, f"✗ {hint}")
-    n = next(k for k, (g, e) in enumerate(zip(got, expected)) if g != e)
-    r, l, c = cases[n]
-    return Verdict(False, f"✗ For ranking={r}, loads={l}, load_factor={c:g} your rule picks {got[n]}; the cap is "
-                          f"ceil({c:g} × ({sum(l)} + 1) / {len(l)}) = {_cap(l, c)}, and the first replica in the "
-                          f"ranking with load + 1 ≤ {_cap(l, c)} is {expected[n]}.")
+    n = next(k for k, (g, e) in enumerate(zip(got, expected, strict=True)) if g != e)
+    r, ld, c = cases[n]
+    return Verdict(False, f"✗ For ranking={r}, loads={ld}, load_factor={c:g} your rule picks {got[n]}; the cap is "
+                          f"ceil({c:g} × ({sum(ld)} + 1) / {len(ld)}) = {_cap(ld, c)}, and the first replica in the "
+                          f"ranking with load + 1 ≤ {_cap(ld, c)} is {expected[n]}.")
 
 
 grade_moved_fraction = graded(rule_moved_fraction)
@@ -197,5 +197,5 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise("10.2", "compute", grade_bounded_capacity, right=13, wrong=(10, 12.5),
              gives_away=("13 requests",)),
     Exercise("10.3", "code", grade_bounded_choice, right=_reference_choice,
-             wrong=(lambda r, l, c: r[0], lambda r, l, c: l.index(min(l)))),
+             wrong=(lambda r, ld, c: r[0], lambda r, ld, c: ld.index(min(ld)))),
 )

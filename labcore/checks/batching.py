@@ -6,7 +6,6 @@ Exercise 12.3 is graded against the chapter's fit (:func:`labcore.batching.fit_s
 
 from __future__ import annotations
 
-
 from ..batching import FLAT_OVERHEAD, PUNICA_FIG9_BATCH, break_even_utilisation, expected_distinct, fit_sgmv
 from .exercise import Exercise
 from .rules import NumberRule, graded

@@ -23,8 +23,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..progress import exercise_key
 from .._validate import choice, instance, text
+from ..progress import exercise_key
 from .rules import Rule, rule_of
 from .verdict import Verdict
 

@@ -18,12 +18,12 @@ from typing import Any
 
 import labcore
 
+from .._validate import choice
 from ..cache import AdapterCache, FifoPolicy
 from ..implementation import Implementation, implementation
 from ..links import LAB_HOST_TO_GPU
 from ..panels.router import your_router_state
 from ..router import MultiLoRARouter
-from .._validate import choice
 from .exercise import Exercise
 from .rules import ChoiceRule, NumberRule, graded
 from .verdict import Mistake, Verdict, _printer

@@ -10,7 +10,7 @@ from ..links import LAB_HOST_TO_GPU, LINKS, PCIE4_X16
 from ..panels.router import route_latency_panel
 from ..registry import AdapterRegistry
 from ..router import MultiLoRARouter
-from ..sizing import MIB, adapter_vram_mb
+from ..sizing import MIB
 from .exercise import Exercise
 from .rules import NumberRule, graded
 from .verdict import Mistake, _printer

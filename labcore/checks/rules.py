@@ -219,7 +219,7 @@ def graded(rule: Callable[..., Rule]) -> Callable[..., Verdict]:
 
     grade.__name__ = grade.__qualname__ = rule.__name__.replace("rule_", "grade_", 1)
     del grade.__wrapped__  # its signature is (answer, **kwargs), not the rule's
-    setattr(grade, "rule", rule)
+    setattr(grade, "rule", rule)  # noqa: B010 - a function attribute: ``grade.rule = ...`` is not in its type
     return grade
 
 

@@ -4,7 +4,6 @@ hit rate after a join read off the onboarding panel (chapter 8)."""
 from __future__ import annotations
 
 import math
-
 from collections.abc import Sequence
 
 from ..panels.sim import onboarding_panel

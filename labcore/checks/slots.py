@@ -64,7 +64,7 @@ def rule_slot_pool_mb(*, max_slots: int = 8, max_lora_rank: int = 64, adapter_ra
     mistakes = [(v, h) for i, (v, h) in enumerate(candidates)
                 if not _close(v, expected, 1e-9) and not any(_close(v, w, 1e-9) for w, _ in candidates[:i])]
     return NumberRule(expected, unit="MiB", what="the VRAM of the slot buffers", mistakes=mistakes,
-                      fallback=f"Slots x, per decoder layer and slice, A (r x input) + B (output x r) at --max-lora-rank, "
+                      fallback="Slots x, per decoder layer and slice, A (r x input) + B (output x r) at --max-lora-rank, "
                                "over every supported module (qkv_proj with k and v at the grouped-query width, o_proj, "
                                "gate_up_proj at the intermediate size, down_proj), plus embed_tokens and lm_head, at 2 "
                                "bytes: labcore.engines.lora_buffers lists them.")

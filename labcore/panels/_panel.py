@@ -38,7 +38,7 @@ from typing import Any
 
 from ..site import GRIDS_ENV, VEGALITE_MIME, grid_path
 from ._chart import lines_layer
-from ._grid import grid_key, spec_grid_key
+from ._grid import grid_key
 
 __all__ = ["Control", "Series", "Text", "Lines", "Panel", "VEGALITE_MIME", "READOUT"]
 
@@ -93,7 +93,7 @@ class Control:
             raise ValueError(f"control {self.name!r}: {len(self.labels)} labels for {len(values)} values")
         step = None
         if len(values) > 2 and not self.labels and all(_is_number(v) for v in values):
-            gaps = [b - a for a, b in zip(values, values[1:])]
+            gaps = [b - a for a, b in itertools.pairwise(values)]
             if gaps[0] > 0 and all(math.isclose(g, gaps[0], rel_tol=1e-9, abs_tol=1e-12) for g in gaps):
                 step = gaps[0]
         object.__setattr__(self, "step", step)
@@ -274,7 +274,7 @@ class Panel:
                 names = [c.name for c in self.controls]
                 known = {} if self._source is None else {tuple(r[n] for n in names): r for r in self._source.rows()}
                 grid = itertools.product(*(c.values for c in self.controls))
-                stored = [known.get(combo) or self.row(**dict(zip(names, combo))) for combo in grid]
+                stored = [known.get(combo) or self.row(**dict(zip(names, combo, strict=True))) for combo in grid]
             self._rows = stored
         return self._rows
 
@@ -311,7 +311,7 @@ class Panel:
         grid = list(itertools.product(*(c.values for c in self.controls)))
         if not isinstance(rows, list) or len(rows) != len(grid):
             return None
-        if any(not isinstance(r, dict) or [r.get(n) for n in names] != list(combo) for r, combo in zip(rows, grid)):
+        if any(not isinstance(r, dict) or [r.get(n) for n in names] != list(combo) for r, combo in zip(rows, grid, strict=True)):
             return None
         default = self.defaults()
         at = grid.index(tuple(default[n] for n in names))

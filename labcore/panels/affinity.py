@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..sim.scenarios.affinity import AFFINITY_DEFAULTS, AFFINITY_TRACE, affinity_runs
 from ..plots import OKABE_ITO
+from ..sim.scenarios.affinity import AFFINITY_DEFAULTS, AFFINITY_TRACE, affinity_runs
 from ._panel import Control, Lines, Panel, Series
 
 __all__ = ["affinity_panel"]

@@ -9,8 +9,8 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from ..sim.scenarios.canary import canary_log
 from ..plots import OKABE_ITO
+from ..sim.scenarios.canary import canary_log
 from ._panel import Control, Lines, Panel, Series
 
 __all__ = ["canary_panel"]

@@ -97,18 +97,18 @@ SPLIT_RANKS: tuple[int, ...] = (8, 16, 32, 64)
 SPLIT_TARGETS = ("q_proj", "v_proj")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _split(model: str, gpu: str, sequences: int, context_tokens: int) -> MemorySplit:
     """The split without its adapter size (the grid asks each one for every rank: computed once)."""
     return memory_split(model, gpu, sequences=sequences, context_tokens=context_tokens)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _exact_mb(model: str, rank: int) -> float:
     return exact_adapter_mb(model, rank, list(SPLIT_TARGETS))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _slides(model: str) -> bool:
     return any(window is not None for window in kv_layer_windows(model))
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..plots import OKABE_ITO
 from ..plots.slots import TTFT_COLORS
 from ..sim.scenarios.slots import FIX_AFFINITY, FIX_NONE, FIX_PIN, FIX_ROUND_ROBIN, SLOT_CLIFF, slot_run
 from ..slots import slot_pool_mb

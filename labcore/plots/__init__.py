@@ -26,8 +26,8 @@ from .batching import RANK_COLORS, plot_break_even
 from .cache import CACHE_METRICS, CACHE_POLICY_COLORS, plot_cache_over_time, plot_hit_rate_vs_budget, plot_vram_used
 from .canary import CANARY_ACTION_STYLE, plot_canary_log
 from .fleet import plot_fleet_costs, plot_savings_sweep
-from .prefix_cache import KEY_POLICY_COLORS, plot_stale_hits
 from .offline import HAVE_MATPLOTLIB, OfflinePyplot, figure_skipped_note, needs_matplotlib, offline_pyplot
+from .prefix_cache import KEY_POLICY_COLORS, plot_stale_hits
 from .real_files import (
     DEMO_CHECKPOINT_LABELS,
     DEMO_CHECKPOINTS,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .sim import SIM_COLORS
 from .offline import needs_matplotlib
+from .sim import SIM_COLORS
 from .style import OKABE_ITO, _axes, set_axis_units
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -26,11 +26,11 @@ def plot_admission(results: Mapping[int, Any], *, highlight: int, ax: Axes | Non
     total = {x: results[x].requests for x in xs}
     refused = [100 * results[x].refused / total[x] for x in xs]
     waited = [100 * results[x].queued / total[x] for x in xs]
-    at_once = [100 - r - w for r, w in zip(refused, waited)]
+    at_once = [100 - r - w for r, w in zip(refused, waited, strict=True)]
     pos = list(range(len(xs)))
     ax.bar(pos, at_once, color=SIM_COLORS["admitted"], label="admitted at once")
     ax.bar(pos, waited, bottom=at_once, color=SIM_COLORS["waited"], label="waited for VRAM")
-    ax.bar(pos, refused, bottom=[a + w for a, w in zip(at_once, waited)], color=SIM_COLORS["refused"],
+    ax.bar(pos, refused, bottom=[a + w for a, w in zip(at_once, waited, strict=True)], color=SIM_COLORS["refused"],
            label="refused (queue full)")
     i = xs.index(highlight)
     ax.bar([i], [100], fill=False, edgecolor=OKABE_ITO["black"], linewidth=2)

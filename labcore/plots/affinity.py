@@ -44,7 +44,7 @@ def plot_policy_comparison(runs: Mapping[str, Any], *, p99_max_ms: float | None 
     ticks = [t for t in (10, 30, 100, 300, 1000, 3000, 10000, 30000, 100000) if t <= top]
     ax.set_yticks(ticks, [f"{t:,}" for t in ticks])
     ax.minorticks_off()
-    for bar, n in zip(bars, names):
+    for bar, n in zip(bars, names, strict=True):
         r = runs[n]
         ax.annotate(f"{r.p99_ms:,.0f} ms\nhit {r.hit_rate:.0%}\nload x{r.imbalance:.2f}",
                     (bar.get_x() + bar.get_width() / 2, r.p99_ms), textcoords="offset points", xytext=(0, 3),

@@ -45,11 +45,11 @@ def plot_cache_over_time(runs: Mapping[str, Any], *, metric: str = "hit_rate", t
         window = run.window
         xs = [window * (i + 1) for i in range(len(run.window_hits))]
         if metric == "hit_rate":
-            ys = [100 * h / n for h, n in zip(run.window_hits, run.window_requests)]
+            ys = [100 * h / n for h, n in zip(run.window_hits, run.window_requests, strict=True)]
         elif metric == "evictions":
             ys = list(run.window_evictions)
         else:
-            ys = [ms / n for ms, n in zip(run.window_load_ms, run.window_requests)]
+            ys = [ms / n for ms, n in zip(run.window_load_ms, run.window_requests, strict=True)]
         ax.plot(xs, ys, color=CACHE_POLICY_COLORS.get(policy, GREY), linewidth=2, marker="o", markersize=3,
                 label=policy)
     if metric == "hit_rate":

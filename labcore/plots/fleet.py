@@ -35,7 +35,7 @@ def plot_fleet_costs(plan: Any, *, usd_max: float | None = None, ax: Axes | None
     bars = ax.bar(names, bills, color=colors, width=0.55)
     top = usd_max if usd_max is not None else max(bills) * 1.15
     ax.set_ylim(0, top)
-    for bar, bill, n in zip(bars, bills, gpus):
+    for bar, bill, n in zip(bars, bills, gpus, strict=True):
         ax.annotate(f"{n:,} GPU{'s' if n != 1 else ''}",
                     (bar.get_x() + bar.get_width() / 2, bill), textcoords="offset points",
                     xytext=(0, 4), ha="center", va="bottom", fontsize=10)

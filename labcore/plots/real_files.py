@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 from ..demo import DEMO_CHECKPOINTS
 from ..model_config import exact_adapter_mb, load_model_config
 from ..sizing import adapter_vram_mb
-from .sizing import DEFAULT_RANKS
 from .offline import needs_matplotlib
+from .sizing import DEFAULT_RANKS
 from .style import GREY, OKABE_ITO, _axes, legend_patches, set_axis_units
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -57,7 +57,7 @@ def plot_size_comparison(rows: Sequence[tuple[str, float, float]], *, title: str
     exact = [r[2] for r in rows]
     ax.bar([x - width / 2 for x in xs], naive, width, color=SIZE_COLORS["naive"], label="naive (d x d)")
     ax.bar([x + width / 2 for x in xs], exact, width, color=SIZE_COLORS["exact"], label="exact (config.json)")
-    for x, n, e in zip(xs, naive, exact):
+    for x, e in zip(xs, exact, strict=True):
         ax.annotate(f"{e:,.1f}", (x + width / 2, e), textcoords="offset points", xytext=(0, 2), ha="center",
                     va="bottom", fontsize=9)
     ax.set_xticks(xs, [r[0] for r in rows])
@@ -126,7 +126,7 @@ def plot_wrong_base(deterministic: Mapping[str, Any], *, ax: Axes | None = None)
     ax.bar(xs, scores, color=colors, width=0.6)
     ax.plot(xs, [metrics[k]["base_copy_exact_match"] for k in keys], "o", color=OKABE_ITO["black"],
             label="base model on its own task")
-    for x, k, s in zip(xs, keys, scores):
+    for x, k, s in zip(xs, keys, scores, strict=True):
         ax.annotate(f"{s:.2f}\nbase moved {change[k]:.0%}", (x, s), textcoords="offset points", xytext=(0, 3),
                     ha="center", va="bottom", fontsize=9)
     ax.set_xticks(xs, [DEMO_CHECKPOINT_LABELS.get(k, k) for k in keys])

@@ -55,7 +55,7 @@ def plot_latency_breakdown(decisions: Mapping[str, Any], *, latency_max_ms: floa
     bottom = [0.0] * len(names)
     for label, values in parts.items():
         ax.bar(names, values, bottom=bottom, color=LATENCY_PART_COLORS[label], label=label, width=0.6)
-        bottom = [b + v for b, v in zip(bottom, values)]
+        bottom = [b + v for b, v in zip(bottom, values, strict=True)]
     for i, n in enumerate(names):
         ax.annotate(f"{decisions[n].total_latency_ms:.1f}", (i, bottom[i]), textcoords="offset points",
                     xytext=(0, 3), ha="center", va="bottom", fontsize=10)
@@ -95,7 +95,7 @@ def plot_merge_vs_dynamic(cases: Mapping[str, Any], *, base_latency_ms: float, d
         xs = [i + (k - 0.5) * width for i in range(len(names))]
         gpus = [getattr(cases[n], attr) for n in names]
         ax.bar(xs, gpus, width=width * 0.95, color=MODE_COLORS[mode], label=label)
-        for x, g in zip(xs, gpus):
+        for x, g in zip(xs, gpus, strict=True):
             ax.annotate(f"{g:,}\n{latency:.0f} ms", (x, g), textcoords="offset points", xytext=(0, 2),
                         ha="center", va="bottom", fontsize=9)
     ax.set_yscale("log")

@@ -127,7 +127,7 @@ def plot_ms_bars(values: Mapping[str, float], *, title: str, quantity: str = "p9
     ys = range(len(labels))
     ax.barh(list(ys), [values[k] for k in labels], color=palette[: len(labels)])
     top = max(list(values.values()) + [1.0])
-    for y, k in zip(ys, labels):
+    for y, k in zip(ys, labels, strict=True):
         ax.annotate(f"{values[k]:,.1f} ms", (values[k], y), xytext=(4, 0), textcoords="offset points",
                     va="center", fontsize=8)
     ax.set_yticks(list(ys), labels)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .sim import SIM_COLORS
 from .offline import needs_matplotlib
+from .sim import SIM_COLORS
 from .style import GREY, OKABE_ITO, _axes, set_axis_units
 
 if TYPE_CHECKING:  # pragma: no cover - typing only

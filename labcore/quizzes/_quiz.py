@@ -25,7 +25,7 @@ import re
 import string
 import zlib
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from .._validate import instance, number, text
 from ..progress import quiz_hook
@@ -170,7 +170,7 @@ class Numeric:
         return {"question": html.escape(f"{self.question} ({self.unit})"), "type": "numeric", "answers": answers}
 
 
-Question = Union[MultipleChoice, Numeric]
+Question = MultipleChoice | Numeric
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,8 +12,7 @@ definition the chapter states (and whose claims the quiz's tests check on real f
 
 from __future__ import annotations
 
-from ..model_config import load_model_config, target_dims
-from ..model_config import exact_sizing
+from ..model_config import exact_sizing, load_model_config, target_dims
 from ..sizing import MIB
 from ._quiz import Choice, MultipleChoice, Numeric, Quiz
 

@@ -22,11 +22,11 @@ from .result import SimResult, Window
 from .scenarios import (
     ADMISSION,
     ADMISSION_POOLS,
-    CAPSTONE,
     CACHE_REQUESTS,
     CACHE_SEED,
     CACHE_TRANSFER_MB_PER_MS,
     CACHE_WINDOW,
+    CAPSTONE,
     ONBOARDING,
     ONBOARDING_TENANTS,
     ROUTER_BASE,

@@ -26,15 +26,13 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
 from .._validate import count, number
-from ..adapter import tenant_adapters
 from ..admission import AdmissionController
 from ..capacity import DYNAMIC_OVERHEAD
 from ..errors import QueueFullError
 from ..implementation import Implementation, implementation
 from ..links import OBJECT_STORE, PCIE4_X16, Link, serial
 from ..percentiles import percentiles
-from ..registry import AdapterRegistry
-from ..router import MODE_DYNAMIC, MODES, ModelRef, MultiLoRARouter, RouteDecision
+from ..router import MODE_DYNAMIC, MODES, ModelRef, RouteDecision
 from .result import SimResult, Window
 from .workload import DEFAULT_BASE, DEFAULT_BASE_DIGEST, Trace, Workload, make_trace
 

@@ -17,10 +17,10 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from .._validate import count, fraction, instance, number, text
 from ..adapter import Adapter, tenant_adapters
 from ..popularity import zipf_weights
 from ..refs import ModelRef
-from .._validate import count, fraction, instance, number, text
 
 __all__ = ["DEFAULT_BASE", "DEFAULT_BASE_DIGEST", "Join", "Workload", "zipf_weights", "Trace", "make_trace"]
 
@@ -154,7 +154,7 @@ class Trace:
         return len(self.refs)
 
     def __iter__(self) -> Iterator[tuple[float, str]]:
-        return zip(self.arrival_ms, self.refs)
+        return zip(self.arrival_ms, self.refs, strict=True)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Trace):

@@ -24,7 +24,6 @@ from __future__ import annotations
 import gzip
 import re
 from dataclasses import dataclass
-
 from pathlib import Path
 
 import pytest

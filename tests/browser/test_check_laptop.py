@@ -18,8 +18,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.browser import browser_site as site
 from coursebuild.workshop import CHECK_PAGE, SERVE_COMMAND
+from tests.browser import browser_site as site
 from tests.browser.test_browser_pages import axe_findings
 
 pytestmark = pytest.mark.browser

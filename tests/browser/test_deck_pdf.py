@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import browser_site as site
 from coursebuild.deck_pdf import print_decks
 from coursebuild.slide_layout import SLIDE_HEIGHT_PX, SLIDE_WIDTH_PX
+from tests.browser import browser_site as site
 from tests.browser.test_decks import _deck_notebook, expected_slides
 
 pytestmark = pytest.mark.browser

@@ -14,16 +14,14 @@ every exported rule at once, each with labcore's exact message.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
-
-from tests.browser import browser_site as site
-from tests.browser.test_browser_pages import axe_findings
 
 from coursebuild.lite.exercises import exercise_notebook_name
 from labcore.chapters import EXERCISES
 from labcore.checks.rules import ChoiceRule, ListRule
+from tests.browser import browser_site as site
+from tests.browser.test_browser_pages import axe_findings
 
 pytestmark = pytest.mark.browser
 #: each exercise's rule, made once (its grade function is that rule's verdict: tests/checks/test_rules.py)
@@ -187,7 +185,7 @@ def test_the_page_judges_many_answers_as_labcore_does(reader) -> None:  # noqa: 
     cases = [(e.label, RULES[e.label].to_json(), text, RULES[e.label].verdict(value).message)
              for e in IN_PAGE for text, value in _probes(e)]
     shown = page.evaluate("cases => cases.map(c => window.courseExercises.judgeText(c[1], c[2]).message)", cases)
-    differ = [(label, text, want, got) for (label, _, text, want), got in zip(cases, shown) if got != want]
+    differ = [(label, text, want, got) for (label, _, text, want), got in zip(cases, shown, strict=True) if got != want]
     assert not differ, f"{len(differ)} of {len(cases)} verdicts differ from labcore's: {differ[:5]}"
     assert len(cases) > 500
     page.close()

@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from tests.browser import browser_site as site
 from coursebuild.session_plans import load_plans
+from tests.browser import browser_site as site
 
 pytestmark = pytest.mark.browser
 

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import browser_site as site
-from labcore.panels import show
 from labcore.panels._panel import READOUT
+from tests.browser import browser_site as site
 from tests.browser.test_browser_pages import wait_for_panels
 
 pytestmark = pytest.mark.browser
@@ -68,7 +67,7 @@ async ([i, name, expected, back]) => {
   await p.view.runAsync();
   return seen;
 }
-""" % (_READOUT_JS.strip(), _FIGURE_JS.strip(), _MOVE_JS.strip())
+""" % (_READOUT_JS.strip(), _FIGURE_JS.strip(), _MOVE_JS.strip())  # noqa: UP031 - JavaScript: its braces would need doubling
 
 
 #: labcore's row of each (panel, full state) this module has asked for: a state's readout and the curves through it

@@ -9,9 +9,6 @@ reload, and "Forget my progress" (after its confirmation) brings everything back
 from __future__ import annotations
 
 import re
-from pathlib import Path
-
-from tests.browser import browser_site as site
 
 from labcore import progress
 from labcore.chapters import EXERCISES

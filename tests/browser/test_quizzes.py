@@ -24,9 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import browser_site as site
-
 from labcore.quizzes import QUIZZES, MultipleChoice
+from tests.browser import browser_site as site
 
 QUIZ_CALL = re.compile(r"\b(\w+_quiz)\(\)\.show\(\)")
 

@@ -39,7 +39,7 @@ def test_the_plans_own_deck_presents_its_sections_in_order(built_site, open_page
     wait_for_panels(page)
     deck = session_deck_notebook(plan)
     assert page.evaluate("() => Reveal.getTotalSlides()") == deck_sections(deck)[1]
-    for slot, section, first in session_deck_sections(plan, deck):
+    for _slot, section, first in session_deck_sections(plan, deck):
         text = page.evaluate(_SLIDE_TEXT_JS, first)
         assert text is not None and section.heading in text, f"{rel}: slide {first} is not {section.heading!r}"
     found = _checked(page, rel)

@@ -40,12 +40,12 @@ WRONG = [  # (grader, a known-wrong answer, a phrase its hint must contain)
     (grade_bounded_capacity, 10, "mean load"),
     (grade_bounded_capacity, 12.5, "L + 1"),
     (grade_bounded_choice, None, "Not answered yet"),
-    (grade_bounded_choice, lambda r, l, c: None, "returns None"),
-    (grade_bounded_choice, lambda r, l, c: r[0], "never leaves home"),
-    (grade_bounded_choice, lambda r, l, c: l.index(min(l)), "least-loaded"),
-    (grade_bounded_choice, lambda r, l, c: f"replica-{r[0]}", "an int"),
-    (grade_bounded_choice, lambda r, l, c: 1 / 0, "ZeroDivisionError"),
-    (grade_bounded_choice, lambda r, l, c: r[-1], "the first replica in the ranking"),
+    (grade_bounded_choice, lambda r, ld, c: None, "returns None"),
+    (grade_bounded_choice, lambda r, ld, c: r[0], "never leaves home"),
+    (grade_bounded_choice, lambda r, ld, c: ld.index(min(ld)), "least-loaded"),
+    (grade_bounded_choice, lambda r, ld, c: f"replica-{r[0]}", "an int"),
+    (grade_bounded_choice, lambda r, ld, c: 1 / 0, "ZeroDivisionError"),
+    (grade_bounded_choice, lambda r, ld, c: r[-1], "the first replica in the ranking"),
 ]
 
 
@@ -54,14 +54,14 @@ WRONG = [  # (grader, a known-wrong answer, a phrase its hint must contain)
 def test_each_wrong_rule_is_told_apart_on_the_probes(mistake):
     """Each known wrong rule earns its own hint: the probes tell every rule from every other."""
     rules = {
-        "L + 1": lambda r, l, c: next((i for i in r if l[i] + 1 <= math.ceil(c * sum(l) / len(l))), r[0]),
-        "rounds down": lambda r, l, c: next((i for i in r if l[i] + 1 <= math.floor(c * (sum(l) + 1) / len(l))), r[0]),
-        "load factor c": lambda r, l, c: next((i for i in r if l[i] + 1 <= math.ceil((sum(l) + 1) / len(l))), r[0]),
-        "strictly below": lambda r, l, c: next((i for i in r if l[i] + 1 < math.ceil(c * (sum(l) + 1) / len(l))), r[0]),
-        "by index": lambda r, l, c: next(((r[0] + k) % len(l) for k in range(len(l))
-                                          if l[(r[0] + k) % len(l)] + 1 <= math.ceil(c * (sum(l) + 1) / len(l))), r[0]),
-        "then picks the least-loaded": lambda r, l, c: (r[0] if l[r[0]] + 1 <= math.ceil(c * (sum(l) + 1) / len(l))
-                                                        else l.index(min(l))),
+        "L + 1": lambda r, ld, c: next((i for i in r if ld[i] + 1 <= math.ceil(c * sum(ld) / len(ld))), r[0]),
+        "rounds down": lambda r, ld, c: next((i for i in r if ld[i] + 1 <= math.floor(c * (sum(ld) + 1) / len(ld))), r[0]),
+        "load factor c": lambda r, ld, c: next((i for i in r if ld[i] + 1 <= math.ceil((sum(ld) + 1) / len(ld))), r[0]),
+        "strictly below": lambda r, ld, c: next((i for i in r if ld[i] + 1 < math.ceil(c * (sum(ld) + 1) / len(ld))), r[0]),
+        "by index": lambda r, ld, c: next(((r[0] + k) % len(ld) for k in range(len(ld))
+                                          if ld[(r[0] + k) % len(ld)] + 1 <= math.ceil(c * (sum(ld) + 1) / len(ld))), r[0]),
+        "then picks the least-loaded": lambda r, ld, c: (r[0] if ld[r[0]] + 1 <= math.ceil(c * (sum(ld) + 1) / len(ld))
+                                                        else ld.index(min(ld))),
     }
     verdict = grade_bounded_choice(rules[mistake])
     assert not verdict.ok and mistake in verdict.message, verdict.message

@@ -7,8 +7,8 @@ import math
 import pytest
 
 from labcore import fleet_plan, tenant_adapters
-from labcore.checks import grade_fleet_gpus, grade_monthly_bill_usd, grade_savings_pct, grade_savings_under_load_pct
 from labcore.chapters import EXERCISES as PLACED
+from labcore.checks import grade_fleet_gpus, grade_monthly_bill_usd, grade_savings_pct, grade_savings_under_load_pct
 from labcore.checks.fleet import BILL_CASE, EXERCISES, LOAD_CASE, grade_fleet_bill_usd
 
 from .graders import test_checker_accepts_the_answer, test_checker_names_the_known_mistake  # noqa: F401

@@ -5,8 +5,15 @@ from __future__ import annotations
 import pytest
 
 import labcore
-from labcore.checks.lab import (MISTAKES, check_lru_test, grade_lru_case_evicts, grade_lru_test,
-                                grade_mistake_miss_ms, lru_case, mistaken_lab)
+from labcore.checks.lab import (
+    MISTAKES,
+    check_lru_test,
+    grade_lru_case_evicts,
+    grade_lru_test,
+    grade_mistake_miss_ms,
+    lru_case,
+    mistaken_lab,
+)
 from labcore.implementation import implementation
 from labcore.panels import your_cache_panel, your_router_panel
 from labcore.panels.cache import your_cache_state

@@ -42,7 +42,7 @@ def pytest_collection_modifyitems(config, items) -> None:
     here = [i for i, item in enumerate(items) if item.path.parent.name == "contract"
             and item.path.parent.parent.name == "tests"]
     ordered = sorted((items[i] for i in here), key=_module_rank)
-    for i, item in zip(here, ordered):
+    for i, item in zip(here, ordered, strict=True):
         items[i] = item
 
 

@@ -4,7 +4,8 @@ with a latency model."""
 import string
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from .conftest import BASE, DIGEST
 

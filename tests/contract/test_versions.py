@@ -3,7 +3,8 @@
 import string
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 
 def test_parse_version_returns_int_tuple(lab):

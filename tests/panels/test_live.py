@@ -53,7 +53,7 @@ def _off_grid(control):  # noqa: ANN001, ANN202
     """Return a value a reader might type that is not on ``control``'s grid: between two values, or past the last."""
     values = sorted(control.values)
     if all(isinstance(v, int) for v in values):
-        between = [v for a, b in zip(values, values[1:]) for v in range(a + 1, b)]
+        between = [v for a, b in itertools.pairwise(values) for v in range(a + 1, b)]
         return between[len(between) // 2] if between else values[-1] + 1
     return round((values[0] + values[1]) / 2 + 0.001, 3)
 
@@ -197,7 +197,7 @@ def test_a_panels_curve_gives_its_rows_series(name) -> None:
     """Where a panel has a cheaper ``curve`` for the sweep, it gives the series values its rows hold, state by state."""
     panel = show(name)
     series = [s.field for s in panel.chart.series]
-    states = [dict(zip((c.name for c in panel.controls), combo)) for combo in
+    states = [dict(zip((c.name for c in panel.controls), combo, strict=True)) for combo in
               itertools.product(*(c.values for c in panel.controls))][::7]  # every 7th state of the grid
     for state in states:
         row = panel.row(**state)

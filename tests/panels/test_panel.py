@@ -163,5 +163,5 @@ def test_a_value_the_room_proposes_computes_only_its_new_states(tmp_path, monkey
     others = [c for c in original.controls if c.name != "tenants"]
     assert len(calls) == 1 + math.prod(len(c.values) for c in others)  # the stored file's check, then the new states
     assert {c["tenants"] for c in calls[1:]} == {41}
-    assert rows == [show("fleet_savings_panel").row(**dict(zip([c.name for c in room.controls], combo)))
+    assert rows == [show("fleet_savings_panel").row(**dict(zip([c.name for c in room.controls], combo, strict=True)))
                     for combo in itertools.product(*(c.values for c in room.controls))]

@@ -11,8 +11,14 @@ import pytest
 
 from labcore.contract import LAB_MODULES
 from labcore.implementation import Missing, implementation
-from labcore.panels import (PANELS, your_cache_panel, your_fleet_panel, your_registry_panel, your_router_panel,
-                            your_simulator_panel)
+from labcore.panels import (
+    PANELS,
+    your_cache_panel,
+    your_fleet_panel,
+    your_registry_panel,
+    your_router_panel,
+    your_simulator_panel,
+)
 
 from .. import lab_samples
 

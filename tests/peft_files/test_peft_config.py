@@ -6,7 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from labcore.peft_files import UNSUPPORTED_FEATURES, AdapterFileError, is_targeted, module_rank_and_alpha, read_peft_adapter
+from labcore.peft_files import (
+    UNSUPPORTED_FEATURES,
+    AdapterFileError,
+    is_targeted,
+    module_rank_and_alpha,
+    read_peft_adapter,
+)
 
 from .conftest import assert_file_error, write_adapter
 

@@ -22,8 +22,8 @@ def runs():
 def test_plot_cache_over_time_one_line_per_policy(runs, metric):
     ax = plot_cache_over_time(runs, metric=metric).axes[0]
     lines = ax.get_lines()
-    assert [l.get_label() for l in lines] == ["LRU", "FIFO"]
-    assert [l.get_color() for l in lines] == [CACHE_POLICY_COLORS["LRU"], CACHE_POLICY_COLORS["FIFO"]]
+    assert [line.get_label() for line in lines] == ["LRU", "FIFO"]
+    assert [line.get_color() for line in lines] == [CACHE_POLICY_COLORS["LRU"], CACHE_POLICY_COLORS["FIFO"]]
     assert ax.get_ylabel().endswith(")") and ax.get_xlabel() == "Requests"
     if metric == "evictions":
         assert sum(lines[0].get_ydata()) == runs["LRU"].evictions
@@ -38,7 +38,7 @@ def test_plot_cache_over_time_rejects_unknown_metric(runs):
 
 def test_plot_hit_rate_vs_budget_marks_working_set_and_budget():
     ax = plot_hit_rate_vs_budget(budget_sweep([128, 640], 40, 1.0), budget_mb=320).axes[0]
-    labels = [l.get_label() for l in ax.get_lines()]
+    labels = [line.get_label() for line in ax.get_lines()]
     assert labels == ["LRU", "FIFO", "working set 640 MiB", "budget 320 MiB"]
     assert ax.get_xlabel() == "VRAM budget for adapters (MiB)"
 

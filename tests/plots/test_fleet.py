@@ -48,4 +48,4 @@ def test_savings_sweep_draws_a_reference_curve():
     # the saving is the dedicated fleet's idle share, less what the 5% overhead costs on the shared GPUs
     assert [p.savings_pct for p in plans] == pytest.approx([100 * (1 - math.ceil(40 * q * 1.05 / 20) / 40)
                                                             for q in loads])
-    assert all(p.savings_pct < i for p, i in zip(plans, idle))
+    assert all(p.savings_pct < i for p, i in zip(plans, idle, strict=True))

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import matplotlib
 from pathlib import Path
 
+import matplotlib
 import pytest
 
-from labcore.model_config import exact_adapter_mb
 from labcore.demo import load_demo_results
+from labcore.model_config import exact_adapter_mb
 from labcore.plots import (
     DEMO_CHECKPOINTS,
     REGISTRY_COLORS,

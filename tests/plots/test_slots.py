@@ -13,8 +13,8 @@ def test_cliff_draws_both_percentiles_and_marks_the_slots():
     runs = slot_sweep([4, 8, 12, 16])
     ax = plot_ttft_cliff(runs).axes[0]
     lines = ax.get_lines()
-    assert [l.get_label() for l in lines] == ["TTFT median", "TTFT p99", "8 slots"]
-    assert [l.get_color() for l in lines[:2]] == [TTFT_COLORS["p50"], TTFT_COLORS["p99"]]
+    assert [line.get_label() for line in lines] == ["TTFT median", "TTFT p99", "8 slots"]
+    assert [line.get_color() for line in lines[:2]] == [TTFT_COLORS["p50"], TTFT_COLORS["p99"]]
     assert list(lines[1].get_ydata()) == [r.p99_ms for r in runs]
     assert ax.get_yscale() == "log" and ax.get_xlabel() == "Active adapters"
     assert "from 42 ms to" in ax.get_title() and "(12 adapters)" in ax.get_title()

@@ -7,10 +7,10 @@ import pytest
 from labcore.admission import AdmissionController
 from labcore.errors import QueueFullError
 from labcore.quizzes import admission_quiz
+from labcore.refs import AdapterKey
 from labcore.sim import admission_runs, single_replica_router
 
 from ._helpers import assert_chapter_shape, right
-from labcore.refs import AdapterKey
 
 K = AdapterKey.parse  # a key from its text, as a client writes it
 

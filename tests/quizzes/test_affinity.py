@@ -6,8 +6,8 @@ import pytest
 
 from labcore import Adapter, AdapterRegistry
 from labcore.affinity import AffinityFleet, modulo_owner, moved_fraction, rendezvous_ranking, replica_names
-from labcore.sim.scenarios.affinity import AFFINITY_DEFAULTS, affinity_runs
 from labcore.quizzes import affinity_quiz
+from labcore.sim.scenarios.affinity import AFFINITY_DEFAULTS, affinity_runs
 
 from ._helpers import assert_chapter_shape, right
 

@@ -7,8 +7,8 @@ import re
 import pytest
 
 from labcore.canary import CanarySplit, CanaryThresholds
-from labcore.sim.scenarios.canary import canary_log
 from labcore.quizzes import canary_quiz
+from labcore.sim.scenarios.canary import canary_log
 
 from ._helpers import assert_chapter_shape, right
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 
-from labcore.sim.scenarios.affinity import run_policy
 from labcore.quizzes import sim_quiz
 from labcore.sim import ONBOARDING, Workload, make_trace, onboarding_timeline, percentile, single_replica_router
+from labcore.sim.scenarios.affinity import run_policy
 from labcore.tiers import single_tier_cache
 
 from ._helpers import assert_chapter_shape, right

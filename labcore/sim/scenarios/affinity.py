@@ -35,7 +35,7 @@ class _Request(Protocol):
 def _arrivals(trace: Iterable[object], spacing_ms: float) -> Iterable[tuple[float, str | ModelRef]]:
     """Yield ``(arrival_ms, ref)`` from a :class:`Trace` (its parsed refs), refs, pairs, or records with those attributes."""
     if isinstance(trace, Trace) and trace.model_refs:
-        yield from zip(trace.arrival_ms, trace.model_refs)
+        yield from zip(trace.arrival_ms, trace.model_refs, strict=True)
         return
     for i, item in enumerate(trace):
         if isinstance(item, (str, ModelRef)):

@@ -16,9 +16,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..._validate import count, fraction, number
 from ...canary import DEFAULT_RAMP, CanaryController, CanaryDecision, CanarySplit, CanaryThresholds
 from ...hashing import unit_hash
-from ..._validate import count, fraction, number
 
 __all__ = ["VersionBehaviour", "simulate_canary", "canary_log"]
 

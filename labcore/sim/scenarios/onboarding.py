@@ -13,8 +13,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from ...implementation import Implementation
 from ..._validate import count, number
+from ...implementation import Implementation
 from ..replay import Progress, simulate, single_replica_router, tenant_sweep
 from ..result import SimResult
 from ..workload import Join, Trace, Workload, make_trace

@@ -14,11 +14,11 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..._validate import count, fraction, number
 from ...adapter import Adapter
 from ...prefix_cache import KEY_POLICIES, PrefixCache
 from ...refs import AdapterKey
 from ...registry import AdapterRegistry
-from ..._validate import count, fraction, number
 from ..workload import DEFAULT_BASE, DEFAULT_BASE_DIGEST, Workload, make_trace
 
 __all__ = ["PrefixScenario", "PREFIX_REPLACE", "PrefixCacheRun", "prefix_cache_run", "prefix_cache_runs"]
@@ -150,7 +150,7 @@ def prefix_cache_run(scenario: PrefixScenario = PREFIX_REPLACE, *, key_policy: s
     replaced_yet = False
     after_requests = after_hits = 0
     stale_at: list[float] = []
-    for at_ms, tenant, prefix in zip(arrivals, tenants, prefixes):
+    for at_ms, tenant, prefix in zip(arrivals, tenants, prefixes, strict=True):
         if not replaced_yet and at_ms >= replace_at_ms:
             registry.register(new)  # same name, new weights: "latest" now resolves to it
             replaced_yet = True

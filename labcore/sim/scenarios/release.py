@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...implementation import Implementation, implementation
 from ..._validate import count
+from ...implementation import Implementation, implementation
 
 __all__ = ["ReleaseTimeline", "release_timeline"]
 
@@ -33,7 +33,7 @@ class ReleaseTimeline:
     @property
     def stale_periods(self) -> int:
         """Periods in which the string sort served an older version than semver."""
-        return sum(s != v for s, v in zip(self.string_latest, self.semver_latest))
+        return sum(s != v for s, v in zip(self.string_latest, self.semver_latest, strict=True))
 
     @property
     def stale_share(self) -> float:
@@ -43,7 +43,7 @@ class ReleaseTimeline:
     @property
     def first_stale(self) -> int | None:
         """The index of the first release after which the string sort was wrong (None if never)."""
-        return next((i for i, (s, v) in enumerate(zip(self.string_latest, self.semver_latest)) if s != v), None)
+        return next((i for i, (s, v) in enumerate(zip(self.string_latest, self.semver_latest, strict=True)) if s != v), None)
 
     @property
     def releases_behind(self) -> int:

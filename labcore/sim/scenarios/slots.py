@@ -262,8 +262,8 @@ def slot_run(scenario: SlotScenario = SLOT_CLIFF, *, fix: str = FIX_NONE, max_sl
         peak = max(peak, scheduler.peak_distinct)
     p50, p95, p99 = percentiles(ttft, (50, 95, 99))
     pinned_set = set(pinned)
-    hot = [t for r, t in zip(requests, ttft) if r.adapter in pinned_set]
-    rest = [t for r, t in zip(requests, ttft) if r.adapter not in pinned_set]
+    hot = [t for r, t in zip(requests, ttft, strict=True) if r.adapter in pinned_set]
+    rest = [t for r, t in zip(requests, ttft, strict=True) if r.adapter not in pinned_set]
     return SlotRun(
         fix=fix, max_slots=slots, active_adapters=s.active_adapters, replicas=replicas, requests=len(requests),
         p50_ms=p50, p95_ms=p95, p99_ms=p99, max_ms=max(ttft), waited=waited, loads=loads, evictions=evictions,

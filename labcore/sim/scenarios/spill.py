@@ -17,8 +17,8 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from ...tiers import TieredCache
 from ..._validate import count
+from ...tiers import TieredCache
 from ..replay import tenant_sweep
 from ..result import SimResult
 from ..workload import Workload

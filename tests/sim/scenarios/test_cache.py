@@ -31,7 +31,7 @@ def test_replay_never_exceeds_budget_and_load_first_peaks_do(indices, slots, cls
     run = replay_cache(cls(16.0 * slots, 8.0), [pool[i] for i in indices], tenants=8, zipf_s=1.0, window=7)
     assert all(used <= run.budget_mb for used in run.used_mb)
     over = [p for p in run.load_first_peak_mb if p > run.budget_mb]
-    assert len(over) == sum(1 for u, p in zip(run.used_mb, run.load_first_peak_mb) if p != u)
+    assert len(over) == sum(1 for u, p in zip(run.used_mb, run.load_first_peak_mb, strict=True) if p != u)
     assert len(over) <= run.evictions  # one crossing per miss that had to evict
     assert run.hits + run.misses == len(indices) == sum(run.window_requests)
     assert run.policy == ("FIFO" if cls is FifoAdapterCache else "LRU")

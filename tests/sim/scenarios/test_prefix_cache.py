@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from labcore.prefix_cache import KEY_BY_IDENTITY, KEY_BY_NAME
+from labcore.refs import AdapterKey
 from labcore.sim.scenarios.prefix_cache import (
     PREFIX_REPLACE,
     PrefixCacheRun,
@@ -12,7 +13,6 @@ from labcore.sim.scenarios.prefix_cache import (
     prefix_cache_run,
     prefix_cache_runs,
 )
-from labcore.refs import AdapterKey
 
 K = AdapterKey.parse  # a key from its text, as a client writes it
 
