@@ -13,6 +13,15 @@ engine's own argument parser said of every command the plan prints.
 """
 
 from . import adapters, allocation, kv, launch, mapping, measured, plan, releases, summary
+from .adapters import (
+    ADAPTER_MODES,
+    DEFAULT_ADAPTER_DIR,
+    SGLANG_PORT,
+    VLLM_PORT,
+    AdapterLoading,
+    adapter_loading,
+    load_call,
+)
 from .allocation import (
     ALLOCATING_ENGINES,
     SGLANG_ENGINE,
@@ -26,10 +35,19 @@ from .allocation import (
     lora_buffers,
     lora_slot_bytes,
 )
-from .adapters import (ADAPTER_MODES, DEFAULT_ADAPTER_DIR, SGLANG_PORT, VLLM_PORT, AdapterLoading, adapter_loading,
-                       load_call)
-from .launch import (DEFAULT_SLOTS, FLAG_DEFAULTS, LaunchCommand, LaunchFlag, host_adapter_bytes, kv_bytes_per_gpu,
-                     launch_commands, model_inputs, served_name, vllm_rank)
+from .kv import KV_SOURCES, VLLM_BLOCK_TOKENS, VLLM_CONCURRENT_BATCHES, vllm_batched_tokens, vllm_kv_bytes_per_sequence
+from .launch import (
+    DEFAULT_SLOTS,
+    FLAG_DEFAULTS,
+    LaunchCommand,
+    LaunchFlag,
+    host_adapter_bytes,
+    kv_bytes_per_gpu,
+    launch_commands,
+    model_inputs,
+    served_name,
+    vllm_rank,
+)
 from .mapping import (
     ENGINES,
     KINDS,
@@ -37,6 +55,7 @@ from .mapping import (
     NONE,
     SGLANG,
     TENSORRT_LLM,
+    TENSORRT_LLM_UNVERIFIED,
     VLLM,
     EngineSetting,
     mapping_rows,
@@ -45,12 +64,23 @@ from .mapping import (
     resolve_labcore_name,
     settings_for,
 )
-from .summary import mapping_summary_html, summary_rows
-from .kv import KV_SOURCES, VLLM_BLOCK_TOKENS, VLLM_CONCURRENT_BATCHES, vllm_batched_tokens, vllm_kv_bytes_per_sequence
-from .measured import (BENCH_FIELDS, EXAMPLES, READER_FILES, BenchReading, Calibration, SmiReading, calibrate,
-                       parse_nvidia_smi, parse_vllm_bench, read_nvidia_smi, read_vllm_bench, reader_files)
+from .measured import (
+    BENCH_FIELDS,
+    EXAMPLES,
+    READER_FILES,
+    BenchReading,
+    Calibration,
+    SmiReading,
+    calibrate,
+    parse_nvidia_smi,
+    parse_vllm_bench,
+    read_nvidia_smi,
+    read_vllm_bench,
+    reader_files,
+)
 from .plan import TP_CHOICES, EnginePlan, PlanInputs, fit_options, plan_fleet, serving_plan
 from .releases import RELEASES, TAGGED_RELEASES, flag_fact, release_facts, release_facts_name
+from .summary import mapping_summary_html, summary_rows
 
 # Every public name of the modules, in their own order: today's mapping names first.
 __all__ = [*mapping.__all__, *summary.__all__, *allocation.__all__, *launch.__all__, *plan.__all__,

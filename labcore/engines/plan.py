@@ -27,8 +27,16 @@ from ..gpus import known_gpus, load_gpu
 from .adapters import AdapterLoading
 from .allocation import SGLANG_ENGINE, VLLM_ENGINE, VLLM_MAX_LORA_RANKS, lora_slot_bytes
 from .kv import vllm_kv_bytes_per_sequence
-from .launch import DEFAULT_SLOTS, MIB, LaunchCommand, kv_bytes_per_gpu, launch_commands, model_inputs, \
-    served_name, vllm_rank
+from .launch import (
+    DEFAULT_SLOTS,
+    MIB,
+    LaunchCommand,
+    kv_bytes_per_gpu,
+    launch_commands,
+    model_inputs,
+    served_name,
+    vllm_rank,
+)
 
 __all__ = ["EnginePlan", "PlanInputs", "serving_plan", "fit_options", "plan_fleet", "TP_CHOICES"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from .mapping import CELL_STYLE, TABLE_STYLE, ENGINES, NONE, EngineSetting, production_mapping
+from .mapping import CELL_STYLE, ENGINES, NONE, TABLE_STYLE, EngineSetting, production_mapping
 
 __all__ = ["summary_rows", "mapping_summary_html"]
 
@@ -42,12 +42,14 @@ def summary_rows(records: Sequence[EngineSetting] | None = None) -> list[dict[st
     rows = []
     for idea, settings in _SUMMARY:
         row = {"labcore": idea}
-        for engine, setting in zip(ENGINES, settings):
+        for engine, setting in zip(ENGINES, settings, strict=True):
             if setting is None:
                 row[engine] = "\u2014"
                 continue
             record = found[(engine, setting)]
             row[engine] = f"{record.setting} ({record.default})" if record.default else record.setting
+            if not record.verified:
+                row[engine] += ", unverified"
         rows.append(row)
     gaps = [r.setting for r in found.values() if r.engine == NONE]
     rows.append({"labcore": " and ".join(gaps), **{engine: "none" for engine in ENGINES}})

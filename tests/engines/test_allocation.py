@@ -20,8 +20,8 @@ from labcore.engines import (
     lora_buffers,
     lora_slot_bytes,
 )
-from labcore.errors import LabcoreError, ModelConfigError
 from labcore.engines.releases import release_facts
+from labcore.errors import LabcoreError, ModelConfigError
 from labcore.model_config import ModelConfig
 
 from .conftest import MIB

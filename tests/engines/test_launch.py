@@ -9,16 +9,25 @@ Every flag name and default here was read in the released wheels (vLLM 0.33.0: `
 
 from __future__ import annotations
 
-import pytest
-
 import json
 
-from labcore.engines import (DEFAULT_SLOTS, FLAG_DEFAULTS, LaunchFlag, adapter_loading, fit_options, launch_commands,
-                             lora_slot_bytes, served_name, serving_plan)
+import pytest
+
+from labcore.engines import (
+    DEFAULT_SLOTS,
+    FLAG_DEFAULTS,
+    LaunchFlag,
+    adapter_loading,
+    fit_options,
+    launch_commands,
+    lora_slot_bytes,
+    served_name,
+    serving_plan,
+)
 from labcore.errors import LabcoreError, ModelConfigError
-from labcore.model_config import known_models
 from labcore.gpus import load_gpu
 from labcore.kv_cache import kv_bytes_per_sequence
+from labcore.model_config import known_models
 
 from .conftest import MIB, SHIPPED
 
