@@ -19,9 +19,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ._validate import instance, number
 from .adapter import Adapter
 from .sizing import gib_to_mb
-from ._validate import instance, number
 
 __all__ = ["FleetPlan", "fleet_plan", "GPU_QPS"]
 
@@ -72,9 +72,11 @@ def fleet_plan(
     every tenant, or one per adapter) and ``gpu_qps`` (what one GPU sustains on the base), a
     tenant or a shared GPU may need more than one GPU; ``dynamic_overhead`` derates the shared GPUs.
 
-    The defaults are the course's one set of facts (:mod:`labcore.capacity`): an H100 80GB as its driver
-    reports it (81,559 MiB, 79.6 GiB), Llama-3-8B's 8,030,261,248 parameters in bf16 (15.0 GiB), a KV-cache
-    pool of 24 GiB (24 sequences of 8,192 tokens at 128 KiB a token), and 5% of dynamic overhead.
+    The defaults are the lab's round figures, the ones the learner's own ``fleet_plan`` has: a whole H100 80GB as
+    its driver reports it (81,559 MiB, 79.6 GiB), Llama-3-8B's 8,030,261,248 parameters in bf16 (15.0 GiB), a
+    KV-cache pool of 24 GiB (24 sequences of 8,192 tokens at 128 KiB a token), and 5% of dynamic overhead. The
+    chapters pass the split of :mod:`labcore.capacity` instead (``**TEACHING.split().fleet_kwargs()``: the engine's
+    0.9 share of the GPU), so their numbers come from the same assumptions as ``python -m labcore plan``.
     """
     adapters = list(adapters)
     if not adapters:
