@@ -135,13 +135,13 @@ def grade_kv_bytes_per_token(answer: Any, *, models: Sequence[str] = KV_PROBE_MO
         return Verdict(False, "✗ Not answered yet: your function returns None; make it return a number of bytes.")
     if not all(isinstance(g, (int, float)) and not isinstance(g, bool) for g in got):
         return Verdict(False, f"✗ Your function returns {got[0]!r}; return a number of bytes.")
-    if all(_close(g, e, 1e-9) for g, e in zip(got, expected)):
-        shown = ", ".join(f"{m} {e // 1024:,} KiB" for m, e in zip(models, expected))
+    if all(_close(g, e, 1e-9) for g, e in zip(got, expected, strict=True)):
+        shown = ", ".join(f"{m} {e // 1024:,} KiB" for m, e in zip(models, expected, strict=True))
         return Verdict(True, f"✓ Correct: one token's KV cache is {shown}.")
     for mistake, hint in _KV_MISTAKES:
-        if all(_close(g, mistake(c), 1e-9) for g, c in zip(got, configs)):
+        if all(_close(g, mistake(c), 1e-9) for g, c in zip(got, configs, strict=True)):
             return Verdict(False, f"✗ Your function {hint}")
-    wrong = next(i for i, (g, e) in enumerate(zip(got, expected)) if not _close(g, e, 1e-9))
+    wrong = next(i for i, (g, e) in enumerate(zip(got, expected, strict=True)) if not _close(g, e, 1e-9))
     return Verdict(False, f"✗ For {models[wrong]} your function gives {got[wrong]:,g} bytes, labcore "
                           f"{expected[wrong]:,} bytes. A token costs layers × KV heads × head_dim × 2 (K and V) × "
                           "2 bytes (bf16).")
