@@ -209,8 +209,8 @@ class AdmissionController:
 
     def stats(self) -> AdmissionStats:
         """Return the counters (validated to add up)."""
-        return AdmissionStats(self.started, self.admitted_now, self.queued, self.refused, self.admitted_later,
-                              self.finished, self.dropped, len(self._in_flight), len(self._queue))
+        return AdmissionStats(started=self.started, admitted_now=self.admitted_now, queued=self.queued, refused=self.refused, admitted_later=self.admitted_later,
+                              finished=self.finished, dropped=self.dropped, in_flight=len(self._in_flight), waiting=len(self._queue))
 
     def __repr__(self) -> str:
         return (

@@ -355,7 +355,7 @@ class AffinityFleet:
         self.spilled += spilled
         self.routes += 1
         queue_ms = start - arrival_ms
-        return FleetRoute(i, decision, arrival_ms, queue_ms, queue_ms + decision.total_latency_ms, spilled)
+        return FleetRoute(replica=i, decision=decision, arrival_ms=arrival_ms, queue_ms=queue_ms, latency_ms=queue_ms + decision.total_latency_ms, spilled=spilled)
 
     def reset_counters(self) -> None:
         """Zero the per-replica request, hit, miss, eviction and spill counters (caches stay warm)."""

@@ -256,7 +256,7 @@ def merged_vs_dynamic(tenant_qps: float, *, gpu_qps: float, overhead: float) -> 
     c = number("gpu_qps", gpu_qps, minimum=1e-12, inclusive=True)
     o = number("overhead", overhead, inclusive=True)
     merged = max(1, math.ceil(q / c - 1e-12))
-    return MergeChoice(q, c, o, merged, q * (1 + o) / c)
+    return MergeChoice(tenant_qps=q, gpu_qps=c, overhead=o, merged_gpus=merged, dynamic_gpus=q * (1 + o) / c)
 
 
 def break_even_utilisation(overhead: float) -> float:
@@ -297,7 +297,7 @@ def break_even_curve(
     out = []
     for d in distinct:
         o = model.overhead_fraction(d, rank)
-        out.append(BreakEvenPoint(d, rank, o, break_even_utilisation(o), flat))
+        out.append(BreakEvenPoint(distinct=d, rank=rank, overhead=o, break_even_utilisation=break_even_utilisation(o), flat_break_even_utilisation=flat))
     return out
 
 
@@ -320,5 +320,5 @@ def break_even_view(distinct: int = 32, rank: int = 16) -> BreakEvenView:
     (True, True)
     """
     overhead = fit_sgmv().overhead_fraction(int(distinct), int(rank))
-    return BreakEvenView(int(distinct), int(rank), overhead, break_even_utilisation(overhead),
-                         break_even_utilisation(FLAT_OVERHEAD))
+    return BreakEvenView(distinct=int(distinct), rank=int(rank), overhead=overhead, break_even_utilisation=break_even_utilisation(overhead),
+                         flat_break_even_utilisation=break_even_utilisation(FLAT_OVERHEAD))

@@ -286,7 +286,7 @@ class AdapterCache:
 
     def stats(self) -> CacheStats:
         """Return a snapshot of the counters."""
-        return CacheStats(self.hits, self.misses, len(self.eviction_log), len(self._entries), self.used_mb, self.budget_mb)
+        return CacheStats(hits=self.hits, misses=self.misses, evictions=len(self.eviction_log), resident=len(self._entries), used_mb=self.used_mb, budget_mb=self.budget_mb)
 
     def __len__(self) -> int:
         return len(self._entries)

@@ -200,7 +200,7 @@ class _Window:
         n = self.scored
         score = self.score_sum / n if n else None
         variance = max(0.0, (self.score_sq - n * score * score) / (n - 1)) if n > 1 and score is not None else 0.0
-        return VersionMetrics(version, len(lat), self.errors, p99, score, n, variance)
+        return VersionMetrics(version=version, requests=len(lat), errors=self.errors, p99_ms=p99, eval_score=score, scored=n, score_variance=variance)
 
 
 class CanaryController:
@@ -282,7 +282,7 @@ class CanaryController:
         if after != before:
             self.split = self.split.with_fraction(after)
             self._windows = {self.split.stable: _Window(), self.split.candidate: _Window()}
-        decision = CanaryDecision(len(self.log) + 1, action, before, after, reason, cand, stab, self.observed)
+        decision = CanaryDecision(step=len(self.log) + 1, action=action, fraction_before=before, fraction_after=after, reason=reason, candidate=cand, stable=stab, at_request=self.observed)
         self.log.append(decision)
         return decision
 

@@ -173,9 +173,9 @@ class ContractRun:
             mine = [o for o in self.outcomes if o.module == module]
             if mine:
                 red = [o for o in mine if o.outcome in ("failed", "error")]
-                rows.append(ModuleStatus(module, sum(o.outcome == "passed" for o in mine), len(mine),
-                                         red[0].message if red else None, tuple(o.name for o in red),
-                                         self.lab_module))
+                rows.append(ModuleStatus(module=module, passed=sum(o.outcome == "passed" for o in mine), total=len(mine),
+                                         first_failure=red[0].message if red else None, failing=tuple(o.name for o in red),
+                                         lab_module=self.lab_module))
         return tuple(rows)
 
     def __str__(self) -> str:
@@ -403,7 +403,7 @@ def run_contract_suite(lab_module: str = "labcore", *, select: str | None = None
     args = _targets(modules) + (["-k", select] if select else [])
     recorder = _Recorder(_cleaner(folder))  # the run adds its copy's path
     _pytest(args, folder, lab_module, recorder)
-    return ContractRun(lab_module, select, tuple(recorder.outcomes.values()), recorder.deselected)
+    return ContractRun(lab_module=lab_module, select=select, outcomes=tuple(recorder.outcomes.values()), deselected=recorder.deselected)
 
 
 def count_contract_tests(*, root: Any = None) -> int:

@@ -91,7 +91,7 @@ def load_demo_results(path: str | os.PathLike[str]) -> DemoResults:
     for section in ("deterministic", "timings", "environment"):
         if not isinstance(data.get(section), dict):
             raise AdapterFileError(path, f"section {section!r} is missing or not an object")
-    return DemoResults(str(path), data["deterministic"], data["timings"], data["environment"])
+    return DemoResults(path=str(path), deterministic=data["deterministic"], timings=data["timings"], environment=data["environment"])
 
 
 def adapter_sizes(files: PeftAdapterFiles) -> dict[str, Any]:

@@ -213,11 +213,11 @@ def _hash_file(
     index, h = 0, hashlib.sha256()
     while index < len(tensors) and tensors[index].nbytes == 0:
         t = tensors[index]
-        out.append(TensorDigest(t.name, t.dtype, t.shape, h.hexdigest(), f.relpath))
+        out.append(TensorDigest(name=t.name, dtype=t.dtype, shape=t.shape, sha256=h.hexdigest(), relpath=f.relpath))
         index, h = index + 1, hashlib.sha256()
     pos = 0
     if progress is not None:
-        progress(DigestProgress(f.relpath, 0, data, done, total))
+        progress(DigestProgress(relpath=f.relpath, file_bytes_done=0, file_bytes=data, bytes_done=done, bytes_total=total))
     try:
         with open(f.path, "rb") as fh:
             if os.fstat(fh.fileno()).st_size != header.file_bytes:
@@ -238,10 +238,10 @@ def _hash_file(
                     pos += take
                     while index < len(tensors) and pos == tensors[index].end:
                         t = tensors[index]
-                        out.append(TensorDigest(t.name, t.dtype, t.shape, h.hexdigest(), f.relpath))
+                        out.append(TensorDigest(name=t.name, dtype=t.dtype, shape=t.shape, sha256=h.hexdigest(), relpath=f.relpath))
                         index, h = index + 1, hashlib.sha256()
                 if progress is not None:
-                    progress(DigestProgress(f.relpath, pos, data, done + pos, total))
+                    progress(DigestProgress(relpath=f.relpath, file_bytes_done=pos, file_bytes=data, bytes_done=done + pos, bytes_total=total))
             if os.fstat(fh.fileno()).st_size != header.file_bytes:
                 raise CheckpointDigestError(
                     f"{f.path}: was {header.file_bytes} bytes when its header was read but is "

@@ -126,7 +126,7 @@ class PrefixCache:
         self._entries[key] = (adapter.key, adapter.base_digest)
         self._policy.admit(key)
         self.misses += 1
-        return PrefixLookup(False, False, adapter.key, adapter.base_digest)
+        return PrefixLookup(hit=False, stale=False, computed_with=adapter.key, base_digest=adapter.base_digest)
 
     def __len__(self) -> int:
         return len(self._entries)

@@ -112,4 +112,4 @@ def gpu_memory_split(
         number(name, value, inclusive=True)
     pool_mb = gib_to_mb(gpu_vram_gb - base_vram_gb - kv_cache_gb)
     fit = int(pool_mb // adapter_vram_mb) if pool_mb >= 0 else 0
-    return GpuMemorySplit(gpu_vram_gb, base_vram_gb, kv_cache_gb, pool_mb, adapter_vram_mb, fit)
+    return GpuMemorySplit(gpu_vram_gb=gpu_vram_gb, base_vram_gb=base_vram_gb, kv_cache_gb=kv_cache_gb, adapter_pool_mb=pool_mb, adapter_vram_mb=adapter_vram_mb, adapters_that_fit=fit)

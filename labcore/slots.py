@@ -351,7 +351,7 @@ class SlotScheduler:
                 del self._running[adapter]
                 self._dirty = True  # a slot came free
         start, loaded = self._started.pop(request.id)
-        self.outcomes.append(SlotOutcome(request, start, first, self.now_ms, request.id in self._skipped, loaded))
+        self.outcomes.append(SlotOutcome(request=request, start_ms=start, first_token_ms=first, finish_ms=self.now_ms, waited_for_slot=request.id in self._skipped, loaded=loaded))
         self._skipped.discard(request.id)
 
     # -- inspection --------------------------------------------------------------------------
@@ -388,7 +388,7 @@ def requests_from(arrival_ms: Sequence[float], adapters: Sequence[SlotKey | None
     """
     if len(arrival_ms) != len(adapters):
         raise ValueError(f"need one adapter per arrival, got {len(arrival_ms)} arrivals and {len(adapters)} adapters")
-    return [SlotRequest(i, t, a, output_tokens) for i, (t, a) in enumerate(zip(arrival_ms, adapters, strict=True))]
+    return [SlotRequest(id=i, arrival_ms=t, adapter=a, output_tokens=output_tokens) for i, (t, a) in enumerate(zip(arrival_ms, adapters, strict=True))]
 
 
 def slot_pool_mb(max_slots: int, *, max_lora_rank: int, model: ModelConfig | str = "llama-3-8b",

@@ -22,7 +22,7 @@ STABLE, CANDIDATE = "1.10.0", "2.0.0"
 
 
 def split(fraction: float = 0.05) -> CanarySplit:
-    return CanarySplit("support-bot", STABLE, CANDIDATE, fraction)
+    return CanarySplit(tenant="support-bot", stable=STABLE, candidate=CANDIDATE, fraction=fraction)
 
 
 def test_split_is_sticky_per_key():
@@ -61,11 +61,11 @@ def test_split_validates_its_fields():
     with pytest.raises(ValueError, match="fraction"):
         split(1.5)
     with pytest.raises(ValueError, match="must differ"):
-        CanarySplit("support-bot", STABLE, STABLE, 0.05)
+        CanarySplit(tenant="support-bot", stable=STABLE, candidate=STABLE, fraction=0.05)
     with pytest.raises(ValueError, match="tenant"):
-        CanarySplit("a:b", STABLE, CANDIDATE, 0.05)
+        CanarySplit(tenant="a:b", stable=STABLE, candidate=CANDIDATE, fraction=0.05)
     with pytest.raises(ValueError):
-        CanarySplit("support-bot", "1.10", CANDIDATE, 0.05)
+        CanarySplit(tenant="support-bot", stable="1.10", candidate=CANDIDATE, fraction=0.05)
 
 
 def feed(ctl: CanaryController, version: str, n: int, *, latency_ms: float = 40.0, errors: int = 0,
@@ -170,8 +170,8 @@ def test_records_validate():
         VersionMetrics("1.0.0", requests=3, errors=4, p99_ms=1.0)
     m = VersionMetrics("1.0.0", requests=3, errors=0, p99_ms=1.0)
     with pytest.raises(ValueError, match="unknown canary action"):
-        CanaryDecision(1, "ship-it", 0.05, 0.25, "why", m, m)
+        CanaryDecision(step=1, action="ship-it", fraction_before=0.05, fraction_after=0.25, reason="why", candidate=m, stable=m)
     with pytest.raises(ValueError, match="needs a reason"):
-        CanaryDecision(1, HOLD, 0.05, 0.05, "", m, m)
+        CanaryDecision(step=1, action=HOLD, fraction_before=0.05, fraction_after=0.05, reason="", candidate=m, stable=m)
     with pytest.raises(ValueError, match="z must be"):
         CanaryThresholds(z=-1)

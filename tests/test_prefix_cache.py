@@ -27,8 +27,8 @@ def lora(name: str = "support-bot", version: str = "1.0.0", digest: str = "sha25
 @pytest.mark.parametrize("policy", KEY_POLICIES)
 def test_a_second_lookup_of_the_same_adapter_and_prefix_hits(policy):
     cache = PrefixCache(4, key_policy=policy)
-    assert cache.lookup(lora(), "p") == PrefixLookup(False, False, K("support-bot@1.0.0"), "sha256:1111")
-    assert cache.lookup(lora(), "p") == PrefixLookup(True, False, K("support-bot@1.0.0"), "sha256:1111")
+    assert cache.lookup(lora(), "p") == PrefixLookup(hit=False, stale=False, computed_with=K("support-bot@1.0.0"), base_digest="sha256:1111")
+    assert cache.lookup(lora(), "p") == PrefixLookup(hit=True, stale=False, computed_with=K("support-bot@1.0.0"), base_digest="sha256:1111")
     assert (cache.hits, cache.misses, cache.stale_hits, len(cache)) == (1, 1, 0, 1)
 
 
@@ -65,7 +65,7 @@ def test_keys_and_bad_input():
     with pytest.raises(ValueError, match="adapter must be an Adapter"):
         PrefixCache(4, key_policy=KEY_BY_NAME).lookup("support-bot", "p")
     with pytest.raises(ValueError, match="only a hit can be stale"):
-        PrefixLookup(False, True, "a@1.0.0", "sha256:1")
+        PrefixLookup(hit=False, stale=True, computed_with="a@1.0.0", base_digest="sha256:1")
 
 
 ADAPTERS = st.builds(lora, name=st.sampled_from(["a", "b"]), version=st.sampled_from(["1.0.0", "1.1.0", "2.0.0"]),

@@ -23,7 +23,7 @@ def sched(**kw) -> SlotScheduler:
 
 def test_a_resident_adapter_starts_at_once_and_a_new_one_pays_the_copy():
     s = sched(max_slots=2)
-    out = run(s, [SlotRequest(0, 0.0, "a", 5), SlotRequest(1, 20.0, "a", 5)])
+    out = run(s, [SlotRequest(id=0, arrival_ms=0.0, adapter="a", output_tokens=5), SlotRequest(id=1, arrival_ms=20.0, adapter="a", output_tokens=5)])
     assert out[0].ttft_ms == 12.0 and out[0].loaded          # copy 2 ms + prefill 10 ms
     assert out[1].ttft_ms == 10.0 and not out[1].loaded      # resident: prefill only
     assert out[0].finish_ms == 12.0 + 4 * 1.0 and s.loads == 1 and s.evictions == 0
@@ -31,7 +31,7 @@ def test_a_resident_adapter_starts_at_once_and_a_new_one_pays_the_copy():
 
 def test_a_request_waits_until_every_request_of_another_adapter_finishes():
     s = sched(max_slots=1)
-    out = run(s, [SlotRequest(0, 0.0, "a", 50), SlotRequest(1, 1.0, "b", 5), SlotRequest(2, 2.0, "a", 50)])
+    out = run(s, [SlotRequest(id=0, arrival_ms=0.0, adapter="a", output_tokens=50), SlotRequest(id=1, arrival_ms=1.0, adapter="b", output_tokens=5), SlotRequest(id=2, arrival_ms=2.0, adapter="a", output_tokens=50)])
     # a's second request joins the batch (a holds the slot); b waits for both of a's requests
     assert not out[2].waited_for_slot and out[2].start_ms == 2.0
     a_done = max(out[0].finish_ms, out[2].finish_ms)
@@ -42,25 +42,25 @@ def test_a_request_waits_until_every_request_of_another_adapter_finishes():
 def test_later_requests_of_a_resident_adapter_overtake_a_blocked_one():
     """vLLM skips a request that would exceed max_loras and goes on down the queue."""
     s = sched(max_slots=1)
-    out = run(s, [SlotRequest(0, 0.0, "a", 100), SlotRequest(1, 1.0, "b", 1), SlotRequest(2, 5.0, "a", 1)])
+    out = run(s, [SlotRequest(id=0, arrival_ms=0.0, adapter="a", output_tokens=100), SlotRequest(id=1, arrival_ms=1.0, adapter="b", output_tokens=1), SlotRequest(id=2, arrival_ms=5.0, adapter="a", output_tokens=1)])
     assert out[2].start_ms == 5.0 < out[1].start_ms
 
 
 def test_batch_room_bounds_requests_and_is_given_in_arrival_order():
     s = sched(max_slots=4, max_batch=2)
-    out = run(s, [SlotRequest(i, float(i), "a", 20) for i in range(3)])
+    out = run(s, [SlotRequest(id=i, arrival_ms=float(i), adapter="a", output_tokens=20) for i in range(3)])
     assert out[2].start_ms == out[0].finish_ms and not out[2].waited_for_slot  # waited for room, not a slot
 
 
 def test_base_requests_need_no_slot():
     s = sched(max_slots=1)
-    out = run(s, [SlotRequest(0, 0.0, "a", 100), SlotRequest(1, 1.0, None, 1)])
+    out = run(s, [SlotRequest(id=0, arrival_ms=0.0, adapter="a", output_tokens=100), SlotRequest(id=1, arrival_ms=1.0, adapter=None, output_tokens=1)])
     assert out[1].start_ms == 1.0 and not out[1].loaded and s.peak_distinct == 1
 
 
 def test_pinned_adapters_hold_their_slots_and_are_never_evicted():
     s = sched(max_slots=2, pinned=("hot",))
-    out = run(s, [SlotRequest(0, 0.0, "a", 5), SlotRequest(1, 1.0, "b", 5), SlotRequest(2, 30.0, "hot", 5)])
+    out = run(s, [SlotRequest(id=0, arrival_ms=0.0, adapter="a", output_tokens=5), SlotRequest(id=1, arrival_ms=1.0, adapter="b", output_tokens=5), SlotRequest(id=2, arrival_ms=30.0, adapter="hot", output_tokens=5)])
     assert out[1].waited_for_slot          # only one slot is left for a and b
     assert not out[2].loaded and out[2].ttft_ms == 10.0
     assert "hot" in s.resident and s.evictions == 1
@@ -86,19 +86,19 @@ def test_bad_settings_are_refused(kwargs, message):
 
 def test_requests_cannot_arrive_in_the_simulated_past():
     s = sched(max_slots=1)
-    s.submit(SlotRequest(0, 10.0, "a", 1))
+    s.submit(SlotRequest(id=0, arrival_ms=10.0, adapter="a", output_tokens=1))
     s.step()
     with pytest.raises(ValueError, match="before the scheduler's clock"):
-        s.submit(SlotRequest(1, 5.0, "a", 1))
+        s.submit(SlotRequest(id=1, arrival_ms=5.0, adapter="a", output_tokens=1))
     with pytest.raises(ValueError, match="request must be a SlotRequest"):
         s.submit(("a", 1))
 
 
 def test_request_records_validate():
     with pytest.raises(ValueError, match="output_tokens must be a positive int"):
-        SlotRequest(0, 0.0, "a", 0)
+        SlotRequest(id=0, arrival_ms=0.0, adapter="a", output_tokens=0)
     with pytest.raises(ValueError, match="adapter must be a non-empty string"):
-        SlotRequest(0, 0.0, "", 1)
+        SlotRequest(id=0, arrival_ms=0.0, adapter="", output_tokens=1)
     with pytest.raises(ValueError, match="one adapter per arrival"):
         requests_from([0.0], [], output_tokens=1)
 
@@ -142,7 +142,7 @@ class SlotMachine(RuleBasedStateMachine):
     @rule(adapter=st.sampled_from(["p", "a", "b", "c", "d", None]), gap=st.floats(0, 6), tokens=st.integers(1, 8))
     def arrive(self, adapter, gap, tokens):
         self.clock = max(self.clock, self.s.now_ms) + gap
-        r = SlotRequest(len(self.submitted), self.clock, adapter, tokens)
+        r = SlotRequest(id=len(self.submitted), arrival_ms=self.clock, adapter=adapter, output_tokens=tokens)
         self.s.submit(r)
         self.submitted[r.id] = r
 
@@ -181,7 +181,7 @@ def test_adapters_that_fit_never_wait_for_a_slot(items, max_slots):
     t, requests = 0.0, []
     for i, (gap, adapter, tokens) in enumerate(items):
         t += gap
-        requests.append(SlotRequest(i, t, adapter, tokens))
+        requests.append(SlotRequest(id=i, arrival_ms=t, adapter=adapter, output_tokens=tokens))
     distinct = len({r.adapter for r in requests})
     s = sched(max_slots=max(max_slots, distinct))
     out = run(s, requests)

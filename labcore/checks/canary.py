@@ -64,7 +64,7 @@ def rule_requests_before_judging(*, min_requests: int = CanaryThresholds().min_r
 @functools.lru_cache(maxsize=8)
 def _widened_share(before: float, after: float, users: int) -> float:
     """Of the users on the candidate at ``after``, the share already on it at ``before`` (the chapter's users)."""
-    small, wide = CanarySplit(TENANT, STABLE, CANDIDATE, before), CanarySplit(TENANT, STABLE, CANDIDATE, after)
+    small, wide = CanarySplit(tenant=TENANT, stable=STABLE, candidate=CANDIDATE, fraction=before), CanarySplit(tenant=TENANT, stable=STABLE, candidate=CANDIDATE, fraction=after)
     keys = [f"user-{i}" for i in range(users)]
     on_wide = [k for k in keys if wide.in_canary(k)]
     return sum(small.in_canary(k) for k in on_wide) / len(on_wide)

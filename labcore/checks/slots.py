@@ -115,7 +115,7 @@ def _ttfts(requests: Sequence[tuple[float, str, int]], max_slots: int, prefill_m
            load_ms: float) -> dict[str, float]:
     s = SlotScheduler(max_slots=max_slots, prefill_ms=prefill_ms, decode_ms_per_token=decode_ms, load_ms=load_ms)
     for i, (at, adapter, tokens) in enumerate(requests):
-        s.submit(SlotRequest(i, at, adapter, tokens))
+        s.submit(SlotRequest(id=i, arrival_ms=at, adapter=adapter, output_tokens=tokens))
     return {o.request.adapter: o.ttft_ms for o in s.run()}  # type: ignore[misc]
 
 

@@ -146,7 +146,7 @@ def exact_sizing(model: str = "llama-3-8b", rank: int = 16, targets: str = "q,v"
     h, n = cfg.hidden_size, cfg.num_hidden_layers
     per_target = tuple((t.split("_")[0], adapter_vram_mb(rank, h, n, 1, bytes_per_param),
                         exact_adapter_mb(cfg, rank, [t], bytes=bytes_per_param)) for t in names)
-    return ExactSizing(model, rank, names, bytes_per_param, h, n,
-                       adapter_vram_mb(rank, h, n, len(names), bytes_per_param),
-                       exact_adapter_mb(cfg, rank, names, bytes=bytes_per_param),
-                       exact_adapter_mb(cfg, rank, names, bytes=4), per_target)
+    return ExactSizing(model=model, rank=rank, targets=names, bytes_per_param=bytes_per_param, hidden=h, layers=n,
+                       naive_mb=adapter_vram_mb(rank, h, n, len(names), bytes_per_param),
+                       exact_mb=exact_adapter_mb(cfg, rank, names, bytes=bytes_per_param),
+                       file_mb=exact_adapter_mb(cfg, rank, names, bytes=4), per_target=per_target)

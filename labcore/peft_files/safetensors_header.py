@@ -199,7 +199,7 @@ def read_safetensors_header(
         if not (isinstance(offsets, list) and len(offsets) == 2 and all(is_count(o) for o in offsets)):
             raise AdapterFileError(path, f"tensor {name!r} data_offsets must be [begin, end] ints >= 0, got {offsets!r}")
         try:
-            tensors.append(TensorInfo(name, dtype, tuple(shape), offsets[0], offsets[1]))
+            tensors.append(TensorInfo(name=name, dtype=dtype, shape=tuple(shape), begin=offsets[0], end=offsets[1]))
         except ValueError as exc:
             raise AdapterFileError(path, str(exc)) from exc
 
@@ -217,7 +217,7 @@ def read_safetensors_header(
         raise AdapterFileError(
             path, f"tensor data ends at offset {cursor} but the file holds {data_bytes} data bytes after the header"
         )
-    return SafetensorsHeader(str(path), tuple(tensors), dict(metadata), n, file_bytes)
+    return SafetensorsHeader(path=str(path), tensors=tuple(tensors), metadata=dict(metadata), header_bytes=n, file_bytes=file_bytes)
 
 
 def safetensors_bytes(
@@ -237,7 +237,7 @@ def safetensors_bytes(
     chunks: list[bytes] = []
     offset = 0
     for name, (dtype, shape, data) in tensors.items():
-        info = TensorInfo(name, dtype, tuple(shape), offset, offset + len(data))  # checks dtype and size
+        info = TensorInfo(name=name, dtype=dtype, shape=tuple(shape), begin=offset, end=offset + len(data))  # checks dtype and size
         header[name] = {"dtype": info.dtype, "shape": list(info.shape), "data_offsets": [info.begin, info.end]}
         chunks.append(bytes(data))
         offset = info.end

@@ -47,7 +47,7 @@ def _evidence(error_pct: float, action: str, **run: int) -> tuple[str, float, fl
 
 def canary_quiz() -> Quiz:
     """Return chapter 11's quiz: a sticky user's version, a hold on unclear evidence, an abort's optimistic end."""
-    split = CanarySplit(TENANT, STABLE, CANDIDATE, FRACTION)
+    split = CanarySplit(tenant=TENANT, stable=STABLE, candidate=CANDIDATE, fraction=FRACTION)
     user = "user-1"
     if len({split.version_for(user) for _ in range(10)}) != 1:
         raise ValueError(f"question 1 needs a sticky split; {user} got several versions")

@@ -123,8 +123,8 @@ def _windows(arrivals: Sequence[float], latency: Sequence[float], miss_at: Seque
             counts.append(lat)
         dyn = dynamic[hi] - dynamic[lo]
         p50, p95, p99 = percentiles(lat, (50, 95, 99)) if lat else (0.0, 0.0, 0.0)
-        out.append(Window(w_start, w_end, hi - lo, misses, sum(miss_evictions[m_lo:m_hi]),
-                          (dyn - misses) / dyn if dyn else 1.0, p50, p95, p99))
+        out.append(Window(start_ms=w_start, end_ms=w_end, requests=hi - lo, misses=misses, evictions=sum(miss_evictions[m_lo:m_hi]),
+                          hit_rate=(dyn - misses) / dyn if dyn else 1.0, p50_ms=p50, p95_ms=p95, p99_ms=p99))
         lo = hi
     return tuple(out)
 

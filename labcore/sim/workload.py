@@ -215,5 +215,5 @@ def make_trace(workload: Workload) -> Trace:
         tenants = [-1 if rand() < share else t for t in tenants]
         parsed.append(ModelRef(workload.base_model))  # index -1 is the bare base
     texts = [str(ref) for ref in parsed]
-    return Trace(tuple(arrivals), tuple(map(texts.__getitem__, tenants)), tuple(tenants), workload,
-                 tuple(map(parsed.__getitem__, tenants)))
+    return Trace(arrival_ms=tuple(arrivals), refs=tuple(map(texts.__getitem__, tenants)), tenant_index=tuple(tenants), workload=workload,
+                 model_refs=tuple(map(parsed.__getitem__, tenants)))

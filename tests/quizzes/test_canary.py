@@ -18,7 +18,7 @@ def test_the_quiz_has_the_chapter_shape():
 
 
 def test_a_user_keeps_one_version_across_requests_and_a_wider_canary():
-    split = CanarySplit("support-bot", "1.10.0", "2.0.0", 0.05)
+    split = CanarySplit(tenant="support-bot", stable="1.10.0", candidate="2.0.0", fraction=0.05)
     users = [f"user-{i}" for i in range(2_000)]
     on = [u for u in users if split.in_canary(u)]
     assert on and all(split.version_for(u) == "2.0.0" for u in on for _ in range(3))

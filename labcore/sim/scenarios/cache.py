@@ -144,8 +144,8 @@ def replay_cache(cache: Any, adapters: Sequence[Any], *, tenants: int, zipf_s: f
         w_ms.append(ms_in)
         hits, evictions, load_ms = hits + h_in, evictions + e_in, load_ms + ms_in
     policy = "FIFO" if isinstance(cache, FifoAdapterCache) else "LRU"
-    return CacheRun(policy, budget, tenants, zipf_s, sum(sizes.values()), len(used), hits, evictions, hot_key, hot,
-                    load_ms, window, tuple(w_req), tuple(w_hits), tuple(w_ev), tuple(w_ms), tuple(used), tuple(peaks))
+    return CacheRun(policy=policy, budget_mb=budget, tenants=tenants, zipf_s=zipf_s, working_set_mb=sum(sizes.values()), requests=len(used), hits=hits, evictions=evictions, hot_key=hot_key, hot_evictions=hot,
+                    load_ms=load_ms, window=window, window_requests=tuple(w_req), window_hits=tuple(w_hits), window_evictions=tuple(w_ev), window_load_ms=tuple(w_ms), used_mb=tuple(used), load_first_peak_mb=tuple(peaks))
 
 
 @functools.lru_cache(maxsize=64)

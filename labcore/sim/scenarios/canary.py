@@ -74,7 +74,7 @@ def simulate_canary(
     count("users", users)
     fraction("score_share", score_share)
     rng = random.Random(seed)
-    split = CanarySplit(tenant, stable_version, candidate_version, ramp[0])
+    split = CanarySplit(tenant=tenant, stable=stable_version, candidate=candidate_version, fraction=ramp[0])
     ctl = CanaryController(split, thresholds=thresholds, ramp=ramp)
     behaviour = {stable_version: stable, candidate_version: candidate}
     # Each user's place in [0, 1) depends only on the user key and the tenant, so it is hashed once per

@@ -193,8 +193,8 @@ class DesignScenario(ByName):
 #: a p99 of 50 ms and at most $5,000 a month.
 CAPSTONE_DESIGN = DesignScenario(
     model="llama-3-8b", gpu="H100-80GB", gpu_hourly_usd=3.20,
-    classes=(TenantClass("flagship", 1, 19.5, 16, ("q_proj", "v_proj")),
-             TenantClass("quiet", 95, 0.2, 16, ("q_proj", "v_proj"))),
+    classes=(TenantClass(name="flagship", tenants=1, qps=19.5, rank=16, targets=("q_proj", "v_proj")),
+             TenantClass(name="quiet", tenants=95, qps=0.2, rank=16, targets=("q_proj", "v_proj"))),
     p99_target_ms=50.0, budget_usd=5000.0)
 
 
@@ -363,5 +363,5 @@ def evaluate_design(design: Any, scenario: DesignScenario = CAPSTONE_DESIGN) -> 
         failures.append(("budget", f"{gpus} GPUs ({merged_gpus} merged, {d.replicas} shared) cost "
                                    f"${monthly:,.0f} a month, over the budget of ${scenario.budget_usd:,.0f}"))
     failures.sort(key=lambda f: CONSTRAINTS.index(f[0]))
-    return DesignReport(d, gpus, merged_gpus, monthly, p99, split.pool_gib, split.adapters_that_fit,
-                        sum(c.tenants for c in dynamic), need_memory, need_load, sequences_needed, tuple(failures))
+    return DesignReport(design=d, gpus=gpus, merged_gpus=merged_gpus, monthly_usd=monthly, p99_ms=p99, pool_gib=split.pool_gib, adapters_that_fit=split.adapters_that_fit,
+                        dynamic_adapters=sum(c.tenants for c in dynamic), shared_needed_memory=need_memory, shared_needed_load=need_load, sequences_needed=sequences_needed, failures=tuple(failures))

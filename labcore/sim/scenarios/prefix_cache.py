@@ -161,8 +161,8 @@ def prefix_cache_run(scenario: PrefixScenario = PREFIX_REPLACE, *, key_policy: s
             after_hits += result.hit
         if result.stale:
             stale_at.append(at_ms)
-    return PrefixCacheRun(key_policy, len(arrivals), cache.hits, cache.stale_hits, cache.misses, cache.evictions,
-                          old.key, new.key, replace_at_ms, duration, after_requests, after_hits, tuple(stale_at))
+    return PrefixCacheRun(key_policy=key_policy, requests=len(arrivals), hits=cache.hits, stale_hits=cache.stale_hits, misses=cache.misses, evictions=cache.evictions,
+                          replaced=old.key, replaced_with=new.key, replace_at_ms=replace_at_ms, duration_ms=duration, after_requests=after_requests, after_hits=after_hits, stale_at_ms=tuple(stale_at))
 
 
 def prefix_cache_runs(scenario: PrefixScenario = PREFIX_REPLACE,

@@ -73,4 +73,4 @@ def release_timeline(minor_releases: int, *, name: str = "support-bot",
         versions.append(version)
         semver.append(registry.resolve(name).version)
         string.append(max(registry.versions(name)))  # the bug: compares strings character by character
-    return ReleaseTimeline(name, tuple(versions), tuple(semver), tuple(string))
+    return ReleaseTimeline(name=name, versions=tuple(versions), semver_latest=tuple(semver), string_latest=tuple(string))

@@ -79,7 +79,7 @@ def test_designs_are_read_and_checked():
     with pytest.raises(ValueError, match="a design is a dict"):
         CapstoneDesign.of([24, "merged"])
     with pytest.raises(ValueError, match="distinct names"):
-        DesignScenario("llama-3-8b", "H100-80GB", 3.2, (TenantClass("a", 1, 1.0, 16, ("q_proj",)),) * 2, 50, 5000)
+        DesignScenario(model="llama-3-8b", gpu="H100-80GB", gpu_hourly_usd=3.2, classes=(TenantClass(name="a", tenants=1, qps=1.0, rank=16, targets=("q_proj",)),) * 2, p99_target_ms=50, budget_usd=5000)
     assert CAPSTONE_DESIGN.cls("quiet").total_qps == 19.0 and CAPSTONE_DESIGN["budget_usd"] == 5000.0
     with pytest.raises(KeyError, match="no tenant class 'vip'"):
         CAPSTONE_DESIGN.cls("vip")
