@@ -21,6 +21,7 @@ import ast
 import datetime
 import hashlib
 import json
+import re
 import subprocess
 import sys
 import zipfile
@@ -460,7 +461,6 @@ def cited_files(wheel: Wheel, engine: str, course: Path) -> dict[str, list[str]]
     The cited files are every ``vllm/...py`` or ``sglang/...py`` path written in ``labcore/engines``; a path the
     wheel does not hold is listed with no names, so the tests name it.
     """
-    import re
 
     texts = [source.read_text(encoding="utf-8") for source in sorted(course.glob("*.py"))]
     texts += [src for _, src in FLAG_DEFAULTS.values()] + list(SOURCES.values()) + list(KV_SOURCES.values())

@@ -30,11 +30,14 @@ from __future__ import annotations
 
 import argparse
 import ast
+import copy
 import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+import nbformat
 
 from coursebuild.slide_layout import SLIDE_PX, cell_px
 from coursebuild.speaker_notes import NOTES_DIR, NOTES_TAG, headings, is_notes, load_notes, notes_cells_for  # noqa: F401
@@ -123,7 +126,6 @@ def slide_types(cells: list[Mapping[str, Any]]) -> list[str]:
 
 def apply(nb: Any, stem: str, notes: Mapping[str, Any] | None) -> Any:
     """Return notebook ``nb`` (nbformat v4) with the rule's slide types, its notes and RISE's metadata."""
-    import nbformat
 
     cells = [c for c in nb.cells if not is_notes(c)]
     if notes is not None:
@@ -145,9 +147,7 @@ def apply(nb: Any, stem: str, notes: Mapping[str, Any] | None) -> Any:
 
 def problems(path: Path, notes: Mapping[str, Any]) -> list[str]:
     """Return what ``--check`` reports for one notebook: cells without a slide type, missing or stale notes."""
-    import copy
 
-    import nbformat
 
     nb = nbformat.read(path, as_version=4)
     found = [f"{path.name}: cell {i} ({c.cell_type}, {_source(c)[:40]!r}) has no slideshow.slide_type"
@@ -178,7 +178,6 @@ def default_notebooks(notes: Mapping[str, Any]) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     """Apply (or ``--check``) the slide metadata and speaker notes."""
-    import nbformat
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("notebooks", type=Path, nargs="*")

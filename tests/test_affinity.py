@@ -21,6 +21,7 @@ from labcore.affinity import (
     rendezvous_ranking,
     replica_names,
 )
+from labcore.cache import AdapterCache
 from labcore.sim import Workload, make_trace, single_replica_router
 
 KEYS = [f"tenant-{i:04d}" for i in range(4000)]
@@ -123,7 +124,6 @@ def test_bounded_load_spills_a_hot_tenant_to_its_second_choice():
 
 
 def test_a_cache_factory_builds_each_replicas_cache():
-    from labcore.cache import AdapterCache
 
     built = []
 

@@ -18,7 +18,7 @@ from labcore.base_model import (
     published_params,
 )
 from labcore.errors import LabcoreError, ModelConfigError
-from labcore.model_config import ModelConfig, known_models, load_model_config
+from labcore.model_config import ModelConfig, known_models, load_model_config, lora_params
 
 DATA = Path(__file__).resolve().parents[1] / "labcore" / "data" / "models"
 REAL = [n for n in known_models() if n != "tiny-llama-demo"]
@@ -115,7 +115,6 @@ def test_targeting_experts_gives_every_expert_its_own_a_and_b() -> None:
 
 
 def test_attention_only_lora_on_moe_matches_the_dense_count() -> None:
-    from labcore.model_config import lora_params
 
     assert moe_lora_params("mixtral-8x7b", 8, ["q", "k", "v", "o"]).total == lora_params("mistral-7b", 8, ["q", "k", "v", "o"])
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from labcore import Adapter, AdapterCache, AdapterInUseError, AdapterNotFoundError
+from labcore import Adapter, AdapterCache, AdapterInUseError, AdapterNotFoundError, FifoAdapterCache
 from labcore.refs import AdapterKey
 
 K = AdapterKey.parse  # a key from its text, as a client writes it
@@ -75,7 +75,6 @@ def test_stats_snapshot_and_hit_rate():
 
 
 def test_fifo_evicts_the_hot_adapter_that_lru_keeps():
-    from labcore import FifoAdapterCache
 
     results = {}
     for cls in (AdapterCache, FifoAdapterCache):

@@ -11,17 +11,19 @@ import json
 import re
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 import labcore.checks as checks_package
 import labcore.panels
 import labcore.quizzes
+from coursebuild.lite import sphinx as lite_sphinx
 from labcore.chapters import CHAPTERS, EXERCISES, PANELS, QUIZZES, Chapter, chapter, manifests, registries
 from labcore.checks.cache import EXERCISES as CACHE_EXERCISES
 from labcore.panels.cache import lru_thrash_panel
 from labcore.quizzes.cache import cache_quiz
-from labcore.site import LAB_NOTEBOOK
+from labcore.site import LAB_NOTEBOOK, lab_live_url
 
 ROOT = Path(__file__).resolve().parents[1]
 NUMBERED = [c for c in CHAPTERS if c.number is not None]
@@ -139,10 +141,7 @@ def test_the_lab_chapter_opens_the_lab_notebook_live_and_the_lab_notebook_runs_t
 
 @pytest.mark.parametrize("page, opens", [("book/07_do_the_lab", "lab"), ("book/04_the_cache", "chapter")])
 def test_a_live_button_opens_what_the_manifest_says(page: str, opens: str) -> None:
-    from types import SimpleNamespace
 
-    from coursebuild.lite import sphinx as lite_sphinx
-    from labcore.site import lab_live_url
 
     env = SimpleNamespace(all_docs={page}, doc2path=lambda name, base=False: f"{name}.ipynb")
     app = SimpleNamespace(env=env, config=SimpleNamespace(lite_notebooks=["book/[0-9][0-9]_*.ipynb"]))

@@ -17,6 +17,7 @@ from labcore.contract import (
     count_contract_tests,
     run_contract_suite,
 )
+from tests.contract.conftest import MODULE_ORDER
 
 from . import lab_samples
 
@@ -157,7 +158,6 @@ def test_a_red_module_names_its_failing_tests_and_the_lines_that_run_it_alone(la
 
 def test_the_suite_runs_in_the_labs_order_so_x_stops_at_versions(lab_folder):
     """``pytest -x`` in the download (every module red) stops in versions, the module the README says to start with."""
-    from tests.contract.conftest import MODULE_ORDER
 
     assert MODULE_ORDER == LAB_MODULES
     listed = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],

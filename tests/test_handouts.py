@@ -5,10 +5,16 @@ from __future__ import annotations
 import re
 
 import pytest
+import segno
 
 from coursebuild import handouts
 from coursebuild.session_plans import load_plans
+from labcore.capacity import memory_split
 from labcore.chapters import EXERCISES
+from labcore.fleet import GPU_QPS
+from labcore.kv_cache import kv_bytes_per_token
+from labcore.links import LINKS
+from labcore.model_config import exact_adapter_mb
 
 PLANS = load_plans()
 
@@ -53,11 +59,6 @@ def _entry(text: str, label: str) -> str:
 @pytest.mark.parametrize("key", sorted(PLANS))
 def test_each_exercise_carries_its_inputs_on_the_handout(key: str) -> None:
     """The exercise's own arguments (labcore's record) and the figures its answer is computed from are on paper."""
-    from labcore.capacity import memory_split
-    from labcore.fleet import GPU_QPS
-    from labcore.kv_cache import kv_bytes_per_token
-    from labcore.links import LINKS
-    from labcore.model_config import exact_adapter_mb
 
     split = memory_split("llama-3-8b", "H100-80GB", adapter_mb=exact_adapter_mb("llama-3-8b", 16, ["q_proj", "v_proj"]))
     needs = {  # what the answer is computed from, beyond the exercise's own arguments, as the chapters print it
@@ -81,7 +82,6 @@ def test_each_exercise_carries_its_inputs_on_the_handout(key: str) -> None:
 
 
 def test_the_site_address_and_its_qr_code_come_from_the_config_and_nothing_when_unset(tmp_path) -> None:  # noqa: ANN001
-    import segno
 
     config = tmp_path / "_config.yml"
     config.write_text("html:\n  baseurl: https://course.example.org/multi-lora/\n", encoding="utf-8")

@@ -6,6 +6,7 @@ import math
 
 import pytest
 
+from labcore import Adapter
 from labcore.cache import AdapterCache
 from labcore.links import (
     LAB_HOST_TO_GPU,
@@ -64,7 +65,6 @@ def test_every_assumption_says_its_hop_basis_and_source():
 def test_serial_hops_add_overheads_and_times():
     overhead_ms, mb_per_ms = serial(NVME, PCIE4_X16)
     cache = AdapterCache(64, mb_per_ms, load_overhead_ms=overhead_ms)
-    from labcore import Adapter
 
     a = Adapter("a", "1.0.0", "m", "sha256:1", rank=16, vram_mb=16.0)
     assert math.isclose(cache.transfer_ms(a), NVME.transfer_ms(16) + PCIE4_X16.transfer_ms(16))

@@ -15,6 +15,7 @@ from labcore.prefix_cache import (
     PrefixLookup,
     prefix_key,
 )
+from labcore.prefix_cache import VLLM_ISSUE_30931 as bug
 from labcore.refs import AdapterKey
 
 K = AdapterKey.parse  # a key from its text, as a client writes it
@@ -107,7 +108,6 @@ def test_the_name_key_does_serve_stale_entries_after_a_same_name_replacement():
 
 
 def test_the_quoted_report():
-    from labcore.prefix_cache import VLLM_ISSUE_30931 as bug
 
     assert "#30931" in bug.source and "same name but different id" in bug.title
     assert "same `lora_name` but different `lora_int_id`" in bug.summary and "v0.11.1" in bug.reported_against

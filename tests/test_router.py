@@ -6,6 +6,7 @@ import pytest
 
 from labcore import Adapter, AdapterCache, AdapterInUseError, AdapterRegistry, MultiLoRARouter, parse_model_ref
 from labcore.refs import AdapterKey
+from labcore.sim import Trace, simulate
 
 K = AdapterKey.parse  # a key from its text, as a client writes it
 
@@ -122,7 +123,6 @@ def test_route_many_stops_at_a_bad_ref_with_the_requests_before_it_counted():
 
 def test_the_simulator_keeps_a_subclass_route():
     """A router whose class overrides ``route`` alone is replayed through that ``route``, not the batch loop."""
-    from labcore.sim import Trace, simulate
 
     class Counting(MultiLoRARouter):
         calls = 0

@@ -9,10 +9,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from coursebuild import session_plans
+from coursebuild import session_deck, session_plans
 from coursebuild.session_deck import session_deck_notebook, session_deck_sections
 from coursebuild.session_plans import clock, deck_sections, load_plans, plan_markdown
 from coursebuild.speaker_notes import is_notes, load_notes, section_minutes, source
+from labcore.capacity import memory_split
+from labcore.contract import LAB_MODULES, run_contract_suite
+from labcore.model_config import exact_adapter_mb
 
 PLANS = load_plans()
 
@@ -157,7 +160,6 @@ def test_the_session_deck_shows_the_plans_sections_in_order_with_its_own_clock()
 @pytest.mark.parametrize("key", sorted(k for k, plan in PLANS.items() if any(s.kind == "lab" for s in plan.slots)))
 def test_the_lab_block_names_modules_the_reference_turns_green_in_dependency_order(key: str) -> None:
     """The workshop's lab goal is reachable: the reference passes exactly the modules the plan names, in order."""
-    from labcore.contract import LAB_MODULES, run_contract_suite
 
     lab = next(slot for slot in PLANS[key].slots if slot.kind == "lab")
     assert lab.modules == LAB_MODULES[:len(lab.modules)] and len(lab.modules) >= 2
@@ -209,8 +211,6 @@ def _deck_text(deck: dict) -> str:
 def test_the_session_deck_quotes_one_value_per_quantity() -> None:
     """The adapters that fit in the default split: the deck quotes the square formula's count or the exact one, never
     both (the 60-minute deck once said 2,604 on one slide and 3,205 on four others)."""
-    from labcore.capacity import memory_split
-    from labcore.model_config import exact_adapter_mb
 
     text = _deck_text(session_deck_notebook(PLANS["60min"]))
     counts = {size: memory_split("llama-3-8b", "H100-80GB", adapter_mb=size).adapters_that_fit
@@ -220,7 +220,6 @@ def test_the_session_deck_quotes_one_value_per_quantity() -> None:
 
 
 def test_the_session_deck_shows_the_sites_address_and_qr_code_only_when_one_is_set(monkeypatch) -> None:  # noqa: ANN001
-    from coursebuild import session_deck
 
     plan = PLANS["60min"]
     monkeypatch.setattr(session_deck, "site_address", lambda: "https://course.example.org/")

@@ -3,8 +3,19 @@
 from __future__ import annotations
 
 import json
+import re
 
-from coursebuild.slide_layout import SLIDE_PX, markdown_px, split_markdown, split_tall_prose
+from coursebuild.slide_layout import (
+    SLIDE_PX,
+    cell_px,
+    markdown_px,
+    quiz_questions,
+    slide_type,
+    split_markdown,
+    split_quizzes,
+    split_tall_prose,
+)
+from labcore.quizzes import QUIZZES, Quiz
 
 
 def _para(words: int) -> str:
@@ -49,10 +60,7 @@ def test_a_quiz_shows_one_question_to_a_slide_each_fitting_it() -> None:
     """Every quiz of the course splits into one slide per question; each part has its own container (in its HTML and
     its script), declares the whole quiz (so jupyterquiz numbers each question as the page does and the progress kept
     is the right question's), hides every question but its own, says which it is, and fits a slide."""
-    import re
 
-    from coursebuild.slide_layout import cell_px, quiz_questions, slide_type, split_quizzes
-    from labcore.quizzes import QUIZZES
 
     for make in QUIZZES.values():
         quiz = make()
@@ -79,8 +87,6 @@ def test_a_quiz_shows_one_question_to_a_slide_each_fitting_it() -> None:
 
 def test_a_one_question_quiz_and_other_cells_are_left_alone() -> None:
     """A quiz of one question stays one cell, as does every cell that shows no quiz."""
-    from coursebuild.slide_layout import split_quizzes
-    from labcore.quizzes import QUIZZES, Quiz
 
     quiz = next(make() for make in QUIZZES.values())
     single = Quiz(quiz.name, quiz.title, quiz.questions[:1])

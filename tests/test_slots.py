@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
+from labcore.engines import lora_slot_bytes
 from labcore.slots import LEFT_OUT, SlotRequest, SlotScheduler, max_pinned, requests_from, slot_pool_mb
 
 
@@ -104,7 +105,6 @@ def test_request_records_validate():
 
 
 def test_slot_pool_is_every_slot_at_the_maximum_rank_in_every_supported_module():
-    from labcore.engines import lora_slot_bytes
 
     assert slot_pool_mb(8, max_lora_rank=16) == lora_slot_bytes("vllm", "llama-3-8b", slots=8, max_rank=16) / 2**20
     assert slot_pool_mb(8, max_lora_rank=64) == 4 * slot_pool_mb(8, max_lora_rank=16) == 2818.5

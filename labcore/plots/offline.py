@@ -88,7 +88,7 @@ class _CellFigures:
     @staticmethod
     def _shell() -> Any:
         try:
-            from IPython import get_ipython
+            from IPython import get_ipython  # optional: IPython exists only in a kernel
         except ImportError:
             return None
         return get_ipython()
@@ -125,7 +125,7 @@ class _CellFigures:
         if not files or cell[0] == self.shown_for:
             return bool(files)
         self.shown_for = cell[0]
-        from IPython.display import SVG, Image, display
+        from IPython.display import SVG, Image, display  # optional: only in a kernel (a hooked cell runs in one)
 
         for path in files:
             display(SVG(filename=str(path)) if path.suffix == ".svg" else Image(filename=str(path)))

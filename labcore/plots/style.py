@@ -128,7 +128,7 @@ def use_course_style() -> None:
         return
     matplotlib.rcParams.update(course_rc())
     try:  # in a notebook, figures are shown as SVG (vector: sharp on any screen, any zoom)
-        from IPython import get_ipython
+        from IPython import get_ipython  # optional, as matplotlib_inline: a kernel's packages
         from matplotlib_inline.backend_inline import set_matplotlib_formats
     except ImportError:  # pragma: no cover - no IPython here
         return

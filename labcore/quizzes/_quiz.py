@@ -210,7 +210,7 @@ class Quiz:
         is blanked. The container id is drawn from a generator seeded by the quiz name, so the output is
         the same on every run (strict nbval) and the global ``random`` is untouched.
         """
-        from IPython.display import HTML, Javascript, display
+        from IPython.display import HTML, Javascript, display  # optional: only in a kernel
 
         html_out, script = self.render()
         display(HTML(html_out))
@@ -218,6 +218,7 @@ class Quiz:
 
     def render(self) -> tuple[str, str]:
         """Return the quiz's HTML (container and styles) and JavaScript, as :meth:`show` displays them."""
+        # optional: labcore depends on nothing; jupyterquiz is the book's (requirements.txt), not the library's
         from jupyterquiz.dynamic.loader import load_questions_script
         from jupyterquiz.dynamic.renderer import build_script, build_styles, render_div
 

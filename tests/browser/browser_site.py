@@ -8,6 +8,9 @@ from pathlib import Path
 
 import yaml
 
+from labcore.checks.lab import mistaken_lab
+from labcore.panels import PANELS, show
+
 ROOT = Path(__file__).resolve().parents[2]
 #: the built site; ``BOOK_HTML`` points the tests at another build (e.g. ``jupyter-book build --path-output``)
 SITE = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))
@@ -88,10 +91,8 @@ PANEL_NAMES_JS = "() => window.lcPanels.map(p => [p.name, (p.spec.usermeta || {}
 
 def labcore_panel(name: str, variant: str = ""):  # noqa: ANN201
     """Return the labcore panel a page draws: ``show(name)``, or, for a variant (a lab with one mistake), that one."""
-    from labcore.panels import PANELS, show
 
     if not variant:
         return show(name)
-    from labcore.checks.lab import mistaken_lab
 
     return PANELS[name](mistaken_lab(variant))

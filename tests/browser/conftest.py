@@ -22,6 +22,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from playwright.sync_api import sync_playwright
 
 from tests.browser import browser_site as site
 
@@ -94,7 +96,6 @@ def browser() -> Iterator[object]:
             "(make test does this)",
             pytrace=False,
         )
-    from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
@@ -136,7 +137,6 @@ def _is_local(url: str) -> bool:
 @pytest.fixture
 def open_page(browser, base_url: str):  # noqa: ANN001
     """Return ``open_page(rel_path) -> (page, PageLog)``; the page is loaded and settled."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
     contexts = []
 

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import pytest
 
+from labcore.chapters import EXERCISES
 from tests.browser import browser_site as site
 
 pytestmark = pytest.mark.browser
@@ -337,7 +338,6 @@ def test_every_page_fits_a_phone(built_site, open_page) -> None:  # noqa: ANN001
 @pytest.mark.parametrize("rel", site.page_paths())
 def test_no_exercise_is_answered_above_it(built_site, open_page, rel: str) -> None:  # noqa: ANN001
     """Each exercise on the page is one labcore knows, and nothing the reader has seen above it gives its answer away."""
-    from labcore.chapters import EXERCISES
 
     page = Path(rel).stem
     ours = {e.label: e for e in EXERCISES if e.page == page}

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from coursebuild.lite.exercises import exercise_notebook_name
 from labcore.chapters import EXERCISES
@@ -101,7 +102,6 @@ def _check_live_box(page, exercise) -> None:  # noqa: ANN001
 
 
 def test_every_exercise_gives_labcore_s_verdict_and_counts_when_right_or_opens_in_live(reader) -> None:  # noqa: ANN001
-    from playwright.sync_api import expect
 
     context, base_url = reader
     page = context.new_page()

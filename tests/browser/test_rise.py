@@ -21,10 +21,13 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+import nbformat
 import pytest
 
+from labcore.panels import show
 from tests.browser import browser_site as site
 from tests.browser.test_decks import expected_slides
+from tests.lite._pages import LIVE_PANEL_TEXTS, RECORD_CANVAS_TEXT
 
 pytestmark = pytest.mark.browser
 
@@ -127,10 +130,7 @@ LIVE_CONTROLS = "from labcore.panels import live_panel, show\nview = live_panel(
 def test_live_controls_redraw_in_jupyterlab(lab: str, browser) -> None:  # noqa: ANN001
     """In JupyterLab, a panel under live controls takes a value off its grid (41 tenants typed into its box) and
     draws labcore's readout for it in the same chart, computed in the kernel."""
-    import nbformat
 
-    from labcore.panels import show
-    from tests.lite._pages import LIVE_PANEL_TEXTS, RECORD_CANVAS_TEXT
 
     path = site.ROOT / "_build" / "live_controls_check.ipynb"
     path.parent.mkdir(exist_ok=True)

@@ -8,6 +8,10 @@ import pytest
 
 from labcore import adapter_vram_mb
 from labcore.checks import grade_adapter_vram_mb, grade_adapters_that_fit
+from labcore.checks.sizing import KV_PROBE_MODELS, TRADE_CASE, grade_adapters_beside_kv, grade_kv_bytes_per_token
+from labcore.kv_cache import kv_bytes_per_token
+from labcore.model_config import load_model_config
+from labcore.panels.sizing import gpu_split_panel
 
 
 @pytest.mark.parametrize(
@@ -63,14 +67,6 @@ def test_counts_accept_whole_floats():
     assert grade_adapters_that_fit(8192 // 320).ok
 
 
-from labcore.checks.sizing import (  # noqa: E402 - the chapter's newer exercises
-    KV_PROBE_MODELS,
-    TRADE_CASE,
-    grade_adapters_beside_kv,
-    grade_kv_bytes_per_token,
-)
-from labcore.kv_cache import kv_bytes_per_token  # noqa: E402
-from labcore.model_config import load_model_config  # noqa: E402
 
 
 def _right_kv(cfg):
@@ -106,7 +102,6 @@ def test_kv_bytes_per_token_accepts_the_formula_and_agrees_with_labcore():
 
 
 def test_adapters_beside_kv_is_the_split_panels_state():
-    from labcore.panels.sizing import gpu_split_panel
 
     shown = gpu_split_panel().row(**TRADE_CASE)["adapters"]
     assert grade_adapters_beside_kv(shown, **TRADE_CASE).ok and shown == 1947

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import ast
+import pathlib
+
 import pytest
 
+import labcore
+import labcore.checks as checks
 from labcore import adapter_vram_mb, fleet_plan, tenant_adapters
 from labcore.checks import (
     Verdict,
@@ -65,10 +70,7 @@ def test_verdict_symbol_must_match_ok():
 
 
 def test_checks_depend_on_the_domain_and_never_the_reverse():
-    import ast
-    import pathlib
 
-    import labcore
 
     folder = pathlib.Path(labcore.__file__).parent
     for path in [*folder.glob("*.py"), *folder.glob("panels/*.py"), *folder.glob("plots/*.py")]:
@@ -83,7 +85,6 @@ def test_checks_depend_on_the_domain_and_never_the_reverse():
 
 
 def test_every_chapter_checker_has_a_grader_and_a_printer():
-    import labcore.checks as checks
 
     graders = {n[len("grade_"):] for n in checks.__all__ if n.startswith("grade_")}
     printers = {n[len("check_"):] for n in checks.__all__ if n.startswith("check_")}

@@ -1,6 +1,8 @@
 """labcore.panels.cache: the thrash cliff sits at the working set."""
 
-from labcore.panels.cache import lru_thrash_panel
+from labcore.links import OBJECT_STORE, PCIE4_X16
+from labcore.panels.cache import lru_thrash_panel, thrash_state
+from labcore.sim import cache_runs
 
 
 def test_hit_rate_jumps_when_the_budget_reaches_the_working_set():
@@ -15,7 +17,6 @@ def test_hit_rate_jumps_when_the_budget_reaches_the_working_set():
 
 def test_the_readout_names_the_cost_its_p99_charges():
     """The p99 comes from chapter 8's replica, whose miss is a cold load from storage: the readout and the note say so."""
-    from labcore.links import OBJECT_STORE, PCIE4_X16
 
     panel = lru_thrash_panel()
     row = panel.row()
@@ -24,7 +25,6 @@ def test_the_readout_names_the_cost_its_p99_charges():
 
 
 def test_the_default_state_is_the_chapters_run():
-    from labcore.sim import cache_runs
 
     runs, row = cache_runs(320, tenants=40, zipf_s=1.0), lru_thrash_panel().row()
     assert row["lru_hit_pct"] == round(100 * runs["LRU"].hit_rate, 6) and row["lru_evictions"] == runs["LRU"].evictions
@@ -33,8 +33,6 @@ def test_the_default_state_is_the_chapters_run():
 
 def test_the_replicas_cache_is_chapter_4s_lru_run_in_every_mix():
     """The panel reads LRU from the replica it routes the trace through; that is chapter 4's LRU replay, state by state."""
-    from labcore.panels.cache import thrash_state
-    from labcore.sim import cache_runs
 
     for budget, tenants, skew in [(64, 10, 0.0), (320, 40, 1.0), (576, 60, 0.5), (1216, 80, 1.5), (640, 41, 1.0)]:
         state, runs = thrash_state(budget, tenants, skew), cache_runs(budget, tenants, skew)

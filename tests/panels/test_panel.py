@@ -9,7 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from labcore.panels import show
+from labcore.panels._grid import spec_grid_key
 from labcore.panels._panel import READOUT, VEGALITE_MIME, Control, Lines, Panel, Series
+from labcore.site import GRIDS_ENV, grid_path
 
 
 def _toy(**overrides):
@@ -120,7 +123,6 @@ def test_rows_come_from_a_grid_file_only_when_it_is_the_panels(tmp_path, monkeyp
 
 
 def test_the_grid_key_of_a_displayed_spec_is_the_panels():
-    from labcore.panels._grid import spec_grid_key
 
     assert spec_grid_key(_toy().spec()) == _toy().grid_key()
     assert spec_grid_key(_toy(controls=[Control("a", "a", values=(1, 2, 3), default=3),
@@ -128,7 +130,6 @@ def test_the_grid_key_of_a_displayed_spec_is_the_panels():
 
 
 def test_a_value_the_room_proposes_becomes_the_panels_state_and_leaves_the_original_alone() -> None:
-    from labcore.panels import show
 
     original = show("fleet_savings_panel")
     before = [c.values for c in original.controls]
@@ -147,8 +148,6 @@ def test_a_value_the_room_proposes_becomes_the_panels_state_and_leaves_the_origi
 def test_a_value_the_room_proposes_computes_only_its_new_states(tmp_path, monkeypatch) -> None:
     """The room's copy reads its source's grid (the book build's file in the Live site) and computes only the states
     the new value adds: chapter 1's panel at 41 tenants computes 144 rows, not its 3,024."""
-    from labcore.panels import show
-    from labcore.site import GRIDS_ENV, grid_path
 
     original = show("fleet_savings_panel")
     (tmp_path / "x").mkdir()

@@ -8,7 +8,7 @@ import sys
 import textwrap
 
 import labcore.plots as plots
-from labcore.plots.offline import needs_matplotlib
+from labcore.plots.offline import BOOK_FIGURE_CAPTION, cell_key, needs_matplotlib
 
 
 def _run_without_matplotlib(code: str) -> str:
@@ -59,7 +59,6 @@ def test_drawing_on_stand_in_axes_prints_the_note_once():
 def test_a_cell_the_book_drew_shows_the_books_figure_and_an_edited_cell_the_note(tmp_path):
     """Without matplotlib, in IPython: a cell whose source the figure index knows shows the stored image (once, with
     its caption) at plt.show() or at the cell's end; an edited cell prints the skipped note instead."""
-    from labcore.plots.offline import BOOK_FIGURE_CAPTION, cell_key
 
     book_cell = "fig, ax = plt.subplots()\nplot_ms_bars({'a': 1.0}, title='t', ax=ax)\nplt.show()"
     no_show = "plot_ms_bars({'a': 1.0}, title='t')"

@@ -8,7 +8,7 @@ import matplotlib
 import pytest
 
 from labcore.demo import load_demo_results
-from labcore.model_config import exact_adapter_mb
+from labcore.model_config import TARGET_SETS, exact_adapter_mb, exact_sizing
 from labcore.plots import (
     DEMO_CHECKPOINTS,
     REGISTRY_COLORS,
@@ -79,7 +79,6 @@ def test_wrong_base_plot_colours_a_refusal_even_when_the_adapter_works():
 
 
 def test_exact_sizing_computes_the_chapter_numbers():
-    from labcore.model_config import TARGET_SETS, exact_sizing
 
     s = exact_sizing()
     assert (s.exact_mb, s.naive_mb, s.file_mb) == (13.0, 16.0, 26.0)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from labcore.sim.scenarios.admission import ADMISSION, ADMISSION_POOLS, AdmissionScenario, admission_runs
+from labcore.sim.scenarios.admission import ADMISSION, ADMISSION_POOLS, AdmissionScenario, admission_run, admission_runs
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +33,6 @@ def test_the_record_validates_and_reads_by_key():
 
 
 def test_one_state_is_the_sweeps_run_and_is_kept():
-    from labcore.sim.scenarios.admission import admission_run, admission_runs
 
     runs = admission_runs()
     assert admission_run(24) is runs[24]  # the chapter, its panel and its checks share one computation

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from labcore.capacity import DYNAMIC_OVERHEAD
 from labcore.links import LAB_HOST_TO_GPU
 from labcore.sim.scenarios.router import ROUTER_BASE, route_examples
 
@@ -26,7 +27,6 @@ def test_the_latency_parts_are_the_routers_numbers():
 
 
 def test_the_default_overhead_is_the_courses_one_rule():
-    from labcore.capacity import DYNAMIC_OVERHEAD
 
     hit = route_examples()["dynamic hit"]
     assert hit.overhead_ms == pytest.approx(40.0 * DYNAMIC_OVERHEAD)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from labcore.sim.scenarios.slots import (
@@ -63,9 +65,7 @@ def test_the_quoted_figures_and_the_scenario_agree_on_what_they_share():
 
 def test_base_traffic_costs_sglang_a_slot_and_vllm_none():
     """A fifth of the requests to the bare base: vLLM's rule needs the adapters' slots, SGLang's one more."""
-    from dataclasses import replace
 
-    from labcore.sim.scenarios.slots import SLOT_CLIFF, slot_run
 
     mixed = replace(SLOT_CLIFF, active_adapters=8, base_share=0.2)
     vllm, sglang = slot_run(mixed), slot_run(replace(mixed, base_takes_slot=True))
