@@ -31,8 +31,8 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from ._validate import choice, fraction, number
 from ._validate import count as _count  # ``count`` is an argument name here
-from ._validate import fraction, number
 from .cache import AdapterCache
 from .capacity import DYNAMIC_OVERHEAD
 from .hashing import stable_hash
@@ -194,8 +194,7 @@ class FleetRun:
     adapters_per_replica: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
-        if self.policy not in POLICIES:
-            raise ValueError(f"unknown policy {self.policy!r}; valid: {POLICIES}")
+        choice("policy", self.policy, POLICIES)
         if len(self.requests_per_replica) != self.replicas:
             raise ValueError(
                 f"requests_per_replica has {len(self.requests_per_replica)} entries for {self.replicas} replicas"
@@ -270,8 +269,7 @@ class AffinityFleet:
         slots: int = 8,
         load_factor: float = 1.25,
     ) -> None:
-        if policy not in POLICIES:
-            raise ValueError(f"unknown placement policy {policy!r}; valid policies: {POLICIES}")
+        choice("policy", policy, POLICIES)
         _count("slots", slots)  # requests served at once per replica
         number("load_factor", load_factor, minimum=1.0, inclusive=True)  # c in "c x mean load"
         self.policy = policy

@@ -25,7 +25,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ._validate import count, number, text
+from ._validate import choice, count, number, text
 from ._validate import fraction as _fraction  # ``fraction`` is a field and an argument name here
 from .hashing import unit_hash
 from .refs import REF_SEPARATORS, ModelRef
@@ -176,8 +176,7 @@ class CanaryDecision:
     at_request: int = 0
 
     def __post_init__(self) -> None:
-        if self.action not in ACTIONS:
-            raise ValueError(f"unknown canary action {self.action!r}; valid: {ACTIONS}")
+        choice("action", self.action, ACTIONS)
         if not self.reason:
             raise ValueError("every canary decision needs a reason")
 

@@ -39,6 +39,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ._validate import count
 from .errors import AdapterFileError, CheckpointDigestError
 from .peft_files import SafetensorsHeader, TensorInfo, read_safetensors_header
 
@@ -253,9 +254,7 @@ def _hash_file(
 
 
 def _check_chunk(chunk_bytes: object) -> int:
-    if isinstance(chunk_bytes, bool) or not isinstance(chunk_bytes, int) or chunk_bytes <= 0:
-        raise ValueError(f"chunk_bytes must be a positive int, got {chunk_bytes!r}")
-    return chunk_bytes
+    return count("chunk_bytes", chunk_bytes)
 
 
 def tensor_digests(

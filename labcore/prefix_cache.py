@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ._validate import count, instance, text
+from ._validate import choice, count, instance, text
 from .adapter import Adapter
 from .cache import EvictionPolicy, LruPolicy
 from .refs import AdapterKey
@@ -66,11 +66,9 @@ def prefix_key(adapter: Adapter, prefix: str, *, key_policy: str) -> PrefixKey:
     """
     instance("adapter", adapter, Adapter, error=ValueError)
     text("prefix", prefix, blank_ok=True)
-    if key_policy == KEY_BY_NAME:
+    if choice("key_policy", key_policy, KEY_POLICIES) == KEY_BY_NAME:
         return (adapter.name, prefix)
-    if key_policy == KEY_BY_IDENTITY:
-        return (adapter.key, adapter.base_digest, prefix)
-    raise ValueError(f"unknown key policy {key_policy!r}; valid policies: {KEY_POLICIES}")
+    return (adapter.key, adapter.base_digest, prefix)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,9 +99,7 @@ class PrefixCache:
 
     def __init__(self, capacity_entries: int, *, key_policy: str) -> None:
         self.capacity_entries = count("capacity_entries", capacity_entries)
-        if key_policy not in KEY_POLICIES:
-            raise ValueError(f"unknown key policy {key_policy!r}; valid policies: {KEY_POLICIES}")
-        self.key_policy = key_policy
+        self.key_policy = choice("key_policy", key_policy, KEY_POLICIES)
         self._entries: dict[PrefixKey, tuple[AdapterKey, str]] = {}  # key -> (adapter key, base digest) computed under
         self._policy: EvictionPolicy[PrefixKey] = LruPolicy()
         self.hits = self.misses = self.stale_hits = self.evictions = 0

@@ -169,7 +169,7 @@ def test_records_validate():
     with pytest.raises(ValueError, match="errors <= requests"):
         VersionMetrics("1.0.0", requests=3, errors=4, p99_ms=1.0)
     m = VersionMetrics("1.0.0", requests=3, errors=0, p99_ms=1.0)
-    with pytest.raises(ValueError, match="unknown canary action"):
+    with pytest.raises(ValueError, match="action must be one of .*, got .ship-it."):
         CanaryDecision(step=1, action="ship-it", fraction_before=0.05, fraction_after=0.25, reason="why", candidate=m, stable=m)
     with pytest.raises(ValueError, match="needs a reason"):
         CanaryDecision(step=1, action=HOLD, fraction_before=0.05, fraction_after=0.05, reason="", candidate=m, stable=m)

@@ -59,7 +59,7 @@ def test_least_recently_used_entries_are_evicted():
 def test_keys_and_bad_input():
     assert prefix_key(lora(), "p", key_policy=KEY_BY_NAME) == ("support-bot", "p")
     assert prefix_key(lora(), "p", key_policy=KEY_BY_IDENTITY) == (K("support-bot@1.0.0"), "sha256:1111", "p")
-    with pytest.raises(ValueError, match="unknown key policy 'lora_int_id'"):
+    with pytest.raises(ValueError, match="key_policy must be one of .*, got 'lora_int_id'"):
         PrefixCache(4, key_policy="lora_int_id")
     with pytest.raises(ValueError, match="capacity_entries must be a positive int, got 0"):
         PrefixCache(0, key_policy=KEY_BY_NAME)

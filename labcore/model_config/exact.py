@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .._validate import count
+from .._validate import choice, count
 from ..errors import ModelConfigError
 from ..sizing import MIB, adapter_vram_mb
 from .config import ModelConfig, load_model_config
@@ -139,8 +139,7 @@ def exact_sizing(model: str = "llama-3-8b", rank: int = 16, targets: str = "q,v"
     >>> s.exact_mb, s.naive_mb, s.file_mb
     (13.0, 16.0, 26.0)
     """
-    if targets not in TARGET_SETS:
-        raise ValueError(f"targets must be one of {list(TARGET_SETS)}, got {targets!r}")
+    choice("targets", targets, list(TARGET_SETS))
     cfg = load_model_config(model)
     names = TARGET_SETS[targets]
     h, n = cfg.hidden_size, cfg.num_hidden_layers

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .._validate import choice
 from .offline import needs_matplotlib
 from .style import GREY, OKABE_ITO, _axes, set_axis_units
 
@@ -36,8 +37,7 @@ def plot_cache_over_time(runs: Mapping[str, Any], *, metric: str = "hit_rate", t
     >>> plot_cache_over_time(cache_runs(320, 40, 1.0)).axes[0].get_title()
     '320 MiB for 40 tenants: LRU 77% hits, FIFO 72%'
     """
-    if metric not in CACHE_METRICS:
-        raise ValueError(f"unknown cache metric {metric!r}; valid metrics: {sorted(CACHE_METRICS)}")
+    choice("metric", metric, sorted(CACHE_METRICS))
     if not runs:
         raise ValueError("no cache runs to plot")
     fig, ax = _axes(ax)

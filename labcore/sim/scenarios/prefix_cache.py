@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..._validate import count, fraction, number
+from ..._validate import choice, count, fraction, number
 from ...adapter import Adapter
 from ...prefix_cache import KEY_POLICIES, PrefixCache
 from ...refs import AdapterKey
@@ -96,8 +96,7 @@ class PrefixCacheRun:
     stale_at_ms: tuple[float, ...]
 
     def __post_init__(self) -> None:
-        if self.key_policy not in KEY_POLICIES:
-            raise ValueError(f"unknown key policy {self.key_policy!r}; valid policies: {KEY_POLICIES}")
+        choice("key_policy", self.key_policy, KEY_POLICIES)
         if self.hits + self.misses != self.requests or self.stale_hits > self.hits:
             raise ValueError(f"counters do not add up: {self.hits} hits + {self.misses} misses for "
                              f"{self.requests} requests, {self.stale_hits} stale")

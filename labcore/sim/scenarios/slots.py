@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ..._validate import count, flag, fraction, number
+from ..._validate import choice, count, flag, fraction, number
 from ...affinity import rendezvous_owner, replica_names
 from ...links import LAB_HOST_TO_GPU
 from ...percentiles import percentiles
@@ -187,8 +187,7 @@ class SlotRun:
     ttft_ms: tuple[float, ...]
 
     def __post_init__(self) -> None:
-        if self.fix not in FIXES:
-            raise ValueError(f"unknown fix {self.fix!r}; valid fixes: {FIXES}")
+        choice("fix", self.fix, FIXES)
         if self.peak_distinct > self.max_slots:
             raise ValueError(f"a batch held {self.peak_distinct} distinct adapters with only {self.max_slots} slots")
         if len(self.ttft_ms) != self.requests:
@@ -228,8 +227,7 @@ def slot_run(scenario: SlotScenario = SLOT_CLIFF, *, fix: str = FIX_NONE, max_sl
     >>> before.p99_ms < 100 < after.p99_ms, before.waited, after.waited > 0
     (True, 0, True)
     """
-    if fix not in FIXES:
-        raise ValueError(f"unknown fix {fix!r}; valid fixes: {FIXES}")
+    choice("fix", fix, FIXES)
     s = scenario
     if max_slots is not None:
         s = replace(s, max_slots=max_slots)

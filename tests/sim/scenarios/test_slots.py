@@ -45,7 +45,7 @@ def test_the_fixes():
 
 def test_runs_are_deterministic_and_validated():
     assert slot_run() == slot_run()
-    with pytest.raises(ValueError, match="unknown fix"):
+    with pytest.raises(ValueError, match="fix must be one of .*, got .magic."):
         slot_run(fix="magic")
     with pytest.raises(ValueError, match="active_adapters must be a positive int"):
         SlotScenario(active_adapters=0)
