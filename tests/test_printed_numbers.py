@@ -27,10 +27,11 @@ def test_no_glued_number_prints_at_full_precision(stem: str) -> None:
 
 
 def test_the_cheat_sheets_gpu_split_reads_as_chapter_2s() -> None:
-    """79.6 − 15.0 − 24 = 40.7 GiB on the cheat sheet, as chapter 2 prints the same split."""
+    """0.9 × 79.6 − 15.0 − 24 = 32.7 GiB on the cheat sheet, as chapter 2 prints the same split."""
     sheet = nbformat.read(BOOK / "cheat_sheet.ipynb", as_version=4)
     chapter = nbformat.read(BOOK / "02_adapter_is_a_delta.ipynb", as_version=4)
     text = to_commonmark(sheet.cells[0].source, glue_values(sheet))
-    ours = to_commonmark("{glue:text}`ch02_gpu_gib:.1f` − {glue:text}`ch02_base_gib:.1f` − {glue:text}`ch02_kv_gib:.0f` = "
+    ours = to_commonmark("{glue:text}`ch02_memory_fraction:g` × {glue:text}`ch02_gpu_gib:.1f` − "
+                         "{glue:text}`ch02_base_gib:.1f` − {glue:text}`ch02_kv_gib:.0f` = "
                          "{glue:text}`ch02_h100_pool_gb:.1f` GiB", glue_values(chapter))
     assert ours in " ".join(text.split()), f"the cheat sheet does not print chapter 2's split {ours!r}"
