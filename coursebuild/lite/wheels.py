@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import base64
 import csv
+import fcntl
 import hashlib
 import importlib.metadata
 import io
@@ -147,5 +148,10 @@ def prepare_piplite(out: Path, cache: Path, root: Path = ROOT) -> list[Path]:
     dest.mkdir(parents=True)
     for spec in specs:
         shutil.copy2(find_wheel(wheel_cache, *spec.split("==")), dest)
-    shutil.copy2(build_labcore_wheel(cache / "labcore-build", root), dest)
+    cache.mkdir(parents=True, exist_ok=True)
+    # one build at a time (the Live tests' two workers start at once): setuptools makes its sdist in the tree, and
+    # both would empty and fill the same cache folder
+    with open(cache / "labcore-build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        shutil.copy2(build_labcore_wheel(cache / "labcore-build", root), dest)
     return sorted(dest.glob("*.whl"))
