@@ -18,6 +18,7 @@ import shlex
 from collections.abc import Mapping
 from typing import Any
 
+from ..capacity import COURSE
 from ..engines import LaunchCommand, fit_options, serving_plan
 from ..engines.launch import host_adapter_bytes
 from ..plots import OKABE_ITO
@@ -33,7 +34,7 @@ LAUNCH_CONTEXTS: tuple[int, ...] = (4096, 8192, 32768)
 #: The target-module choices: PEFT's names, or None for every module the engine supports.
 LAUNCH_TARGETS: Mapping[str, tuple[str, ...] | None] = {"q,v": ("q_proj", "v_proj"), "all": None}
 #: The share of the driver-reported memory the commands give the engine (--gpu-memory-utilization, --mem-fraction-static).
-MEMORY_FRACTION = 0.9
+MEMORY_FRACTION = COURSE.memory_fraction  # the engine's share of the GPU: labcore.capacity's one value
 
 
 def command_text(cmd: LaunchCommand) -> str:

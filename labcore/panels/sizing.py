@@ -12,7 +12,7 @@ import functools
 import math
 from typing import Any
 
-from ..capacity import MemorySplit, memory_split
+from ..capacity import TEACHING, MemorySplit, memory_split
 from ..gpus import known_gpus
 from ..kv_cache import kv_layer_windows
 from ..model_config import TARGET_SETS, exact_adapter_mb, exact_sizing, known_models, load_model_config
@@ -147,13 +147,13 @@ def gpu_split_panel() -> Panel:
 
     >>> row = gpu_split_panel().row()       # chapter 2's split: Llama-3-8B on an H100, 24 sequences of 8,192
     >>> row["kv_gib"], row["adapter_mb"], row["adapters"], row["tokens_per_adapter"]
-    (24.0, 13.0, 3205, 104.0)
+    (24.0, 13.0, 2577, 104.0)
     """
     return Panel(
         "gpu_split_panel",
         title="One GPU: every sequence of KV cache is adapters you cannot keep",
         controls=[
-            Control("sequences", "sequences at once", values=SPLIT_SEQUENCES, default=24),
+            Control("sequences", "sequences at once", values=SPLIT_SEQUENCES, default=TEACHING.sequences),
             Control("model", "base model (bf16)", values=SPLIT_MODELS, default="llama-3-8b"),
             Control("gpu", "GPU (memory as its driver reports it)", values=SPLIT_GPUS, default="H100-80GB"),
             Control("context_tokens", "context length (tokens)", values=SPLIT_CONTEXTS, default=8192),
