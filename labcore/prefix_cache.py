@@ -2,11 +2,12 @@
 
 Serving engines reuse the attention keys and values of a prompt prefix they have already computed
 (a system prompt shared by many requests). Under a LoRA those values depend on the adapter's
-weights, so the cache key must name the adapter. vLLM's block hash adds the adapter's *name*
-(``_gen_lora_extra_hash_keys`` returns ``lora_request.lora_name``), and vLLM issue #30931 reports
-what follows: two adapters with the same name but different weights share KV blocks, and requests
-are served activations computed with the wrong weights. Replace an adapter under the same name and
-every cached prefix of the old one is still a hit.
+weights, so the cache key must name the adapter. vLLM 0.33.0's block hash adds the adapter's *name and
+path* and nothing of its weights (``_gen_lora_extra_hash_keys`` in ``vllm/v1/core/kv_cache_utils.py`` returns
+``("lora", lora_request.lora_name, lora_request.lora_path)``); vLLM issue #30931 (reported against v0.11.1) shows
+what follows when the key does not see the weights: two adapters under one name but with different weights share
+KV blocks, and requests are served activations computed with the wrong weights. At 0.33.0 that still happens when an
+adapter is replaced in place (new weights at the same name and path): every cached prefix of the old one is a hit.
 
 labcore identifies an adapter the way :class:`labcore.registry.AdapterRegistry` does: by
 ``name@version`` and the digest of the base checkpoint it was trained on. Keyed that way, an entry
@@ -46,7 +47,7 @@ __all__ = [
     "VLLM_ISSUE_30931",
 ]
 
-#: Key by the adapter's name only, as vLLM's prefix-cache block hash does.
+#: Key by the adapter's name only: vLLM's prefix-cache key for an adapter replaced in place (same name and path).
 KEY_BY_NAME = "adapter name"
 #: Key by ``name@version`` and the base checkpoint's digest, as labcore's registry identifies adapters.
 KEY_BY_IDENTITY = "name@version + base digest"
