@@ -74,8 +74,9 @@ class Gpu:
             if isinstance(mib, bool) or not isinstance(mib, int) or not 0 < mib <= limit:
                 raise ValueError(f"{self.name}: usable_mib must be an int of MiB in (0, {limit:g}], got {mib!r}")
         if not isinstance(self.usable_source, str) or (self.usable_mib is not None and not self.usable_source.strip()):
-            raise ValueError(f"{self.name}: usable_source must name where the driver total was seen, "
-                             f"got {self.usable_source!r}")
+            raise ValueError(
+                f"{self.name}: usable_source must name where the driver total was seen, got {self.usable_source!r}"
+            )
 
     @property
     def memory_gib(self) -> float:
@@ -83,11 +84,17 @@ class Gpu:
         return self.memory_gb * _GB / _GIB
 
     @property
+    def driver_mib(self) -> int:
+        """Return the driver-reported total in MiB (``usable_mib``); raise if this card's total is not known."""
+        if self.usable_mib is None:
+            raise ValueError(f"{self.name}: usable_mib is missing: no driver-reported memory total is recorded "
+                             f"({self.usable_source})")
+        return self.usable_mib
+
+    @property
     def usable_bytes(self) -> int:
         """Return the driver-reported total in bytes; raise if this card's total is not known."""
-        if self.usable_mib is None:
-            raise ValueError(f"{self.name}: no driver-reported memory total is recorded ({self.usable_source})")
-        return self.usable_mib * _MIB
+        return self.driver_mib * _MIB
 
     @property
     def usable_gib(self) -> float:
@@ -98,9 +105,17 @@ class Gpu:
 @lru_cache(maxsize=1)
 def _records() -> dict[str, Gpu]:
     data = json.loads(resources.files("labcore").joinpath("data/gpus.json").read_text(encoding="utf-8"))
-    return {g["name"]: Gpu(g["name"], memory_gb=g["memory_gb"], memory_type=g["memory_type"], source=g["source"],
-                           usable_mib=g.get("usable_mib"), usable_source=g.get("usable_source", ""))
-            for g in data["gpus"]}
+    return {
+        g["name"]: Gpu(
+            g["name"],
+            memory_gb=g["memory_gb"],
+            memory_type=g["memory_type"],
+            source=g["source"],
+            usable_mib=g.get("usable_mib"),
+            usable_source=g.get("usable_source", ""),
+        )
+        for g in data["gpus"]
+    }
 
 
 def known_gpus() -> tuple[str, ...]:

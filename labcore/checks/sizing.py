@@ -206,13 +206,13 @@ check_adapters_beside_kv = _printer(grade_adapters_beside_kv)
 
 def _exercises() -> tuple[Exercise, ...]:
     def kv_right(cfg: ModelConfig) -> int:
-        return cfg.num_hidden_layers * cfg.num_key_value_heads * cfg.head_dim * 2 * 2
+        return cfg.num_hidden_layers * cfg.num_key_value_heads * cfg.head_width * 2 * 2
 
     def kv_half(cfg: ModelConfig) -> int:
-        return cfg.num_hidden_layers * cfg.num_key_value_heads * cfg.head_dim * 2
+        return cfg.num_hidden_layers * cfg.num_key_value_heads * cfg.head_width * 2
 
     def kv_query_heads(cfg: ModelConfig) -> int:
-        return cfg.num_hidden_layers * cfg.num_attention_heads * cfg.head_dim * 2 * 2
+        return cfg.num_hidden_layers * cfg.num_attention_heads * cfg.head_width * 2 * 2
 
     adapter = exact_adapter_mb(COURSE_MODEL, 16, ["q_proj", "v_proj"])
     case = memory_split(adapter_mb=adapter, **TRADE_CASE)

@@ -148,7 +148,7 @@ def _check_tp(cfg: ModelConfig, tp: int) -> None:
     count("tp", tp)
     widths = {"num_attention_heads": cfg.num_attention_heads, "intermediate_size": cfg.intermediate_size}
     if cfg.is_moe:
-        widths = {"num_attention_heads": cfg.num_attention_heads, "moe_intermediate_size": cfg.moe_intermediate_size}
+        widths = {"num_attention_heads": cfg.num_attention_heads, "moe_intermediate_size": cfg.expert_width}
     for name, width in widths.items():
         if width % tp:
             raise ValueError(f"tp must divide {cfg.name}'s {name} {width}, got {tp}")
@@ -171,7 +171,7 @@ def _moe_check(cfg: ModelConfig) -> None:
 
 
 def _vllm_buffers(cfg: ModelConfig, s: int, r: int, tp: int, db: int) -> list[LoraBuffer]:
-    h, n, d = cfg.hidden_size, cfg.num_hidden_layers, cfg.head_dim
+    h, n, d = cfg.hidden_size, cfg.num_hidden_layers, cfg.head_width
     q_rank = cfg.num_attention_heads // tp * d
     kv_rank = _kv_heads_per_rank(cfg, tp) * d
 
@@ -182,7 +182,7 @@ def _vllm_buffers(cfg: ModelConfig, s: int, r: int, tp: int, db: int) -> list[Lo
            for p, w in (("q", q_rank), ("k", kv_rank), ("v", kv_rank))]
     out.append(buf("o_proj", "", (s, 1, r, cfg.q_dim // tp), (s, 1, h, r), "vllm.row"))
     if cfg.is_moe:
-        e, i = cfg.num_experts, cfg.moe_intermediate_size // tp
+        e, i = cfg.num_experts, cfg.expert_width // tp
         out.append(buf("gate", "router", (s, 1, r, h), (s, 1, e, r), "vllm.linear"))
         out += [buf("experts", p, (s, e, r, h), (s, e, i, r), "vllm.moe") for p in ("w1", "w3")]
         out.append(buf("experts", "w2", (s, e, r, i), (s, e, h, r), "vllm.moe"))
@@ -198,7 +198,7 @@ def _vllm_buffers(cfg: ModelConfig, s: int, r: int, tp: int, db: int) -> list[Lo
 
 
 def _sglang_buffers(cfg: ModelConfig, s: int, r: int, tp: int, db: int) -> list[LoraBuffer]:
-    h, n, d = cfg.hidden_size, cfg.num_hidden_layers, cfg.head_dim
+    h, n, d = cfg.hidden_size, cfg.num_hidden_layers, cfg.head_width
     if cfg.num_key_value_heads >= tp:
         qkv_out = (cfg.q_dim + 2 * cfg.kv_dim) // tp
     else:  # KV heads replicated across ranks: each keeps one head of K and of V
@@ -210,7 +210,7 @@ def _sglang_buffers(cfg: ModelConfig, s: int, r: int, tp: int, db: int) -> list[
     out = [buf("qkv_proj", (s, 3 * r, h), (s, qkv_out, r), "sglang.pool"),
            buf("o_proj", (s, r, cfg.q_dim // tp), (s, h, r), "sglang.pool")]
     if cfg.is_moe:
-        e, i = cfg.num_experts, cfg.moe_intermediate_size // tp
+        e, i = cfg.num_experts, cfg.expert_width // tp
         out.append(buf("gate_up_proj_moe", (s, e, 2 * r, h), (s, e, 2 * i, r), "sglang.pool"))
         out.append(buf("down_proj_moe", (s, e, r, i), (s, e, h, r), "sglang.pool"))
     else:
@@ -322,7 +322,7 @@ def buffer_rows(buffers: Iterable[LoraBuffer], *, per_module: bool = False) -> l
     >>> row["module"], row["slice"], row["B"], row["mib"]
     ('qkv_proj', 'q + k + v', '8×1×4096×16 + 8×1×1024×16 + 8×1×1024×16', 144.0)
     """
-    rows = [{"module": b.module, "slice": b.part or "\u2014", "A": "\u00d7".join(map(str, b.a_shape)),
+    rows: list[dict[str, Any]] = [{"module": b.module, "slice": b.part or "\u2014", "A": "\u00d7".join(map(str, b.a_shape)),
              "B": "\u00d7".join(map(str, b.b_shape)), "per": "layer" if b.count > 1 else "model",
              "count": b.count, "mib": b.bytes / 2**20} for b in buffers]
     if not per_module:

@@ -359,7 +359,17 @@ def production_mapping() -> tuple[EngineSetting, ...]:
     TensorRT-LLM's records are ``verified=False`` (:data:`TENSORRT_LLM_UNVERIFIED`); every other record is read at
     the engine's release.
     """
-    return tuple(EngineSetting(*row, verified=row[0] != TENSORRT_LLM) for row in _ROWS)
+    return tuple(_setting(row) for row in _ROWS)
+
+
+def _setting(row: tuple[Any, ...]) -> EngineSetting:
+    """Build one record of :data:`_ROWS` (its nine fields, then an optional note) by keyword."""
+    engine, version, setting, kind, does, default, concept, names, source, *rest = row
+    if len(rest) > 1:
+        raise ValueError(f"a mapping row has nine fields and an optional note, got {len(row)}: {row[:3]!r}")
+    return EngineSetting(engine=engine, version=version, setting=setting, kind=kind, does=does, default=default,
+                         concept=concept, labcore=names, source=source, note=rest[0] if rest else "",
+                         verified=engine != TENSORRT_LLM)
 
 
 def settings_for(engine: str, records: Iterable[EngineSetting] | None = None) -> tuple[EngineSetting, ...]:

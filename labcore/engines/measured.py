@@ -94,7 +94,7 @@ def parse_nvidia_smi(text: str, *, gpu: str, source: str = "the nvidia-smi file"
         raise ValueError(f"{source} lists different GPUs {sorted(set(readings))}: keep the lines of the GPU you plan for")
     name, memory = readings[0]
     model, gb = _card_words(card.name)
-    near = abs(memory - card.usable_mib) <= _MEMORY_TOLERANCE * card.usable_mib
+    near = abs(memory - card.driver_mib) <= _MEMORY_TOLERANCE * card.driver_mib
     if not re.search(rf"(?<![A-Za-z0-9]){re.escape(model)}(?![0-9A-Za-z])", name) or not near:
         article = "an" if model[0] in "AEFHILMNORSX" else "a"
         raise ValueError(f"{source} reports {name}, not {article} {card.name}: run it on the GPU you plan for, or pass "
@@ -160,17 +160,19 @@ class Calibration:
         ("one GPU's throughput (requests/s)", '20', '20', "the course's default (labcore.fleet.GPU_QPS)")
         """
         card = load_gpu(self.gpu)
-        smi_file, bench_file = (None if r is None else Path(r.source).name if names_only else r.source
-                                for r in (self.smi, self.bench))
-        memory = (f"{smi_file} ({self.smi.name})" if self.smi else
+
+        def shown(source: str) -> str:
+            return Path(source).name if names_only else source
+
+        memory = (f"{shown(self.smi.source)} ({self.smi.name})" if self.smi else
                   f"the course's figure for an {self.gpu} (labcore/data/gpus.json)")
-        qps = (f"{bench_file}" if self.bench else "yours (--gpu-qps)" if self.qps_given else
+        qps = (shown(self.bench.source) if self.bench else "yours (--gpu-qps)" if self.qps_given else
                "the course's default (labcore.fleet.GPU_QPS)")
         latency = (("TTFT mean", f"{self.bench.mean_ttft_ms:g} ms, p99 {self.bench.p99_ttft_ms:g} ms; ITL mean "
-                    f"{self.bench.mean_itl_ms:g} ms, p99 {self.bench.p99_itl_ms:g} ms", bench_file)
+                    f"{self.bench.mean_itl_ms:g} ms, p99 {self.bench.p99_itl_ms:g} ms", shown(self.bench.source))
                    if self.bench else ("", f"{self.course_latency_ms:g} ms a request",
                                        "the course's default (the simulator's)"))
-        return (("GPU memory (MiB)", f"{card.usable_mib:,.0f}", f"{self.usable_mib:,.0f}", memory),
+        return (("GPU memory (MiB)", f"{card.driver_mib:,.0f}", f"{self.usable_mib:,.0f}", memory),
                 ("one GPU's throughput (requests/s)", f"{GPU_QPS:g}", f"{self.gpu_qps:g}", qps),
                 ("base latency", f"{self.course_latency_ms:g} ms a request", " ".join(filter(None, latency[:2])),
                  latency[2]))
@@ -207,7 +209,7 @@ def calibrate(gpu: str, *, course_latency_ms: float, nvidia_smi: str | Path | No
     bench = None if vllm_bench is None else read_vllm_bench(vllm_bench)
     if bench is not None and gpu_qps is not None:
         raise ValueError("give one GPU's throughput once: --gpu-qps or --vllm-bench, not both")
-    usable = float(smi.memory_mib) if smi else float(load_gpu(gpu).usable_mib)
+    usable = float(smi.memory_mib) if smi else float(load_gpu(gpu).driver_mib)
     qps = bench.request_throughput if bench else (GPU_QPS if gpu_qps is None else float(gpu_qps))
     return Calibration(gpu, usable, qps, float(course_latency_ms), smi, bench, qps_given=gpu_qps is not None)
 

@@ -201,9 +201,9 @@ def fit_options(model: str, gpu: str, *, tenants: int, rank: int, context_tokens
             continue
     options.append(f"tensor parallel {tps[0]} (--tp {tps[0]}: {_count_word(tps[0])} {gpu})" if tps
                    else f"tensor parallel: none up to {TP_CHOICES[-1]} GPUs")
-    own = load_gpu(gpu).usable_mib
-    larger = [g for g in sorted(known_gpus(), key=lambda g: load_gpu(g).usable_mib)
-              if load_gpu(g).usable_mib > own and _fits(replace(base, gpu=g, usable_mib=None))]
+    own = load_gpu(gpu).driver_mib
+    larger = [g for g in sorted(known_gpus(), key=lambda g: load_gpu(g).driver_mib)
+              if load_gpu(g).driver_mib > own and _fits(replace(base, gpu=g, usable_mib=None))]
     options.append(f"a larger GPU: {larger[0]}" if larger else "a larger GPU: none of the course's")
     fewer = [s for s in range(base.slot_count - 1, 0, -1) if _fits(replace(base, slots=s))]
     options.append(f"fewer slots: --slots {fewer[0]}" if fewer else "fewer slots: none (even one slot does not fit)")

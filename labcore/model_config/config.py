@@ -59,7 +59,13 @@ class ModelConfig:
     shared_expert_intermediate_size: int = 0
 
     def __post_init__(self) -> None:
-        for key in ("hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads", "num_key_value_heads"):
+        for key in (
+            "hidden_size",
+            "intermediate_size",
+            "num_hidden_layers",
+            "num_attention_heads",
+            "num_key_value_heads",
+        ):
             count(f"{self.name}: {key}", getattr(self, key), error=ModelConfigError)
         if self.vocab_size is not None:
             count(f"{self.name}: vocab_size", self.vocab_size, error=ModelConfigError)
@@ -98,14 +104,33 @@ class ModelConfig:
             )
 
     @property
+    def head_width(self) -> int:
+        """Return ``head_dim`` as an int: ``__post_init__`` fills it (``hidden_size / num_attention_heads``) when left out.
+
+        >>> ModelConfig("m", hidden_size=64, intermediate_size=256, num_hidden_layers=2,
+        ...             num_attention_heads=4, num_key_value_heads=2).head_width
+        16
+        """
+        if self.head_dim is None:  # only if __post_init__ was bypassed
+            raise ModelConfigError(f"{self.name}: head_dim is missing")
+        return self.head_dim
+
+    @property
+    def expert_width(self) -> int:
+        """Return ``moe_intermediate_size`` as an int; raise, naming the field, for a dense model (it has none)."""
+        if self.moe_intermediate_size is None:
+            raise ModelConfigError(f"{self.name}: moe_intermediate_size is missing: a dense model has no experts")
+        return self.moe_intermediate_size
+
+    @property
     def q_dim(self) -> int:
         """Return the width of all query heads together: ``num_attention_heads * head_dim``."""
-        return self.num_attention_heads * self.head_dim  # type: ignore[operator]
+        return self.num_attention_heads * self.head_width
 
     @property
     def kv_dim(self) -> int:
         """Return the width of all key (or value) heads together: ``num_key_value_heads * head_dim``."""
-        return self.num_key_value_heads * self.head_dim  # type: ignore[operator]
+        return self.num_key_value_heads * self.head_width
 
     @property
     def is_moe(self) -> bool:
@@ -129,7 +154,11 @@ class ModelConfig:
         """
         if not isinstance(config, Mapping):
             raise ModelConfigError(f"{name}: a model config must be a JSON object, got {type(config).__name__}")
-        missing = [k for k in ("hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads") if k not in config]
+        missing = [
+            k
+            for k in ("hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads")
+            if k not in config
+        ]
         if missing:
             raise ModelConfigError(f"{name}: config lacks {missing}; a Llama-style config.json has all of them")
         heads = config["num_attention_heads"]
@@ -177,7 +206,9 @@ def load_model_config(name_or_path: str | os.PathLike[str]) -> ModelConfig:
         if path.is_dir():
             path = path / "config.json"
         if not path.is_file():
-            raise ModelConfigError(f"{name_or_path}: neither a known model {list(known_models())} nor a config.json file")
+            raise ModelConfigError(
+                f"{name_or_path}: neither a known model {list(known_models())} nor a config.json file"
+            )
         text, name = path.read_text(encoding="utf-8"), str(path)
     try:
         data = json.loads(text)
@@ -196,7 +227,8 @@ def raw_model_config(config: Mapping[str, Any] | str) -> Mapping[str, Any]:
         return config
     if isinstance(config, str) and config in known_models():
         shipped: Mapping[str, Any] = json.loads(
-            resources.files("labcore").joinpath(_DATA, f"{config}.json").read_text(encoding="utf-8"))
+            resources.files("labcore").joinpath(_DATA, f"{config}.json").read_text(encoding="utf-8")
+        )
         return shipped
     raise ModelConfigError(f"config must be a parsed config.json or one of {list(known_models())}, got {config!r}")
 
