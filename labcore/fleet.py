@@ -111,7 +111,7 @@ def fleet_plan(
     dynamic_mb = 0.0
     dynamic_qps = 0.0
     for index, adapter in enumerate(adapters):
-        own = 1 if qps is None else gpus_for(qps[index], per_gpu_qps)
+        own = 1 if qps is None or per_gpu_qps is None else gpus_for(qps[index], per_gpu_qps)
         dedicated_gpus += own
         if adapter.merged:
             merged_gpus += own
@@ -126,7 +126,7 @@ def fleet_plan(
     has_dynamic = any(not a.merged for a in adapters)
     memory_gpus = math.ceil(dynamic_mb / pool_mb - 1e-9) if has_dynamic else 0
     load_gpus = 0
-    if qps is not None and has_dynamic:
+    if qps is not None and per_gpu_qps is not None and has_dynamic:
         load_gpus = math.ceil(dynamic_qps * (1 + overhead) / per_gpu_qps - 1e-9)
     shared_gpus = max(memory_gpus, load_gpus, 1)
     multi_gpus = shared_gpus + merged_gpus
@@ -154,7 +154,7 @@ def fleet_plan(
 def _per_tenant_qps(tenant_qps: float | Sequence[float] | None, tenants: int) -> list[float] | None:
     if tenant_qps is None:
         return None
-    if isinstance(tenant_qps, (int, float)) and not isinstance(tenant_qps, bool):
+    if isinstance(tenant_qps, (int, float)):  # a bool too: number() refuses it by name
         return [number("tenant_qps", tenant_qps, inclusive=True)] * tenants
     values = list(tenant_qps)
     if len(values) != tenants:

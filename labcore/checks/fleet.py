@@ -12,6 +12,7 @@ the shared GPUs serve dynamically.
 from __future__ import annotations
 
 import math
+from typing import TypedDict
 
 from ..adapter import tenant_adapters
 from ..capacity import DYNAMIC_OVERHEAD, TEACHING
@@ -207,11 +208,24 @@ def _shown_pct(value: float) -> tuple[str, ...]:
     return (f"{value:.1f}%", f"{value:.1f} %", f"{value:g}%")
 
 
+class LoadCase(TypedDict):
+    """A case's tenants and each tenant's requests a second (the arguments its check is given)."""
+
+    tenants: int
+    tenant_qps: float
+
+
+class BillCase(LoadCase):
+    """A load case with the GPU's price an hour."""
+
+    gpu_hourly_usd: float
+
+
 #: The cases the pages ask (their checks' arguments).
-BILL_CASE = {"tenants": 160, "tenant_qps": 0.25, "gpu_hourly_usd": 2.10}   # exercise 1.1
-PREDICT_CASE_CH1 = {"tenants": 100, "tenant_qps": 2.0}                     # exercise 1.2, on the savings panel
-LOAD_CASE = {"tenants": 60, "tenant_qps": 2.0}                              # exercises 6.1 and 6.2
-PREDICT_CASE_CH6 = {"tenants": 40, "tenant_qps": 10.0}                     # exercise 6.3, on the load panel
+BILL_CASE: BillCase = {"tenants": 160, "tenant_qps": 0.25, "gpu_hourly_usd": 2.10}   # exercise 1.1
+PREDICT_CASE_CH1: LoadCase = {"tenants": 100, "tenant_qps": 2.0}                     # exercise 1.2, savings panel
+LOAD_CASE: LoadCase = {"tenants": 60, "tenant_qps": 2.0}                              # exercises 6.1 and 6.2
+PREDICT_CASE_CH6: LoadCase = {"tenants": 40, "tenant_qps": 10.0}                     # exercise 6.3, load panel
 
 
 def _exercises() -> tuple[tuple[Exercise, ...], tuple[Exercise, ...]]:

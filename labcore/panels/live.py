@@ -104,7 +104,7 @@ def _widgets(control: Control) -> tuple[Any, Any]:
     if _is_number(control.default) and all(_is_number(v) for v in control.values):
         number = _NumberControl(control)
         return number.box, number.shown
-    options = list(zip(control.labels, control.values)) if control.labels else list(control.values)
+    options = list(zip(control.labels, control.values, strict=True)) if control.labels else list(control.values)
     drop = w.Dropdown(options=options, value=control.default, description=control.label,
                       style={"description_width": "initial"})
     return drop, drop
@@ -193,8 +193,9 @@ class LivePanel:
         controls = tuple(Control(c.name, c.label, values=xs if c.name == self._x.name else (state[c.name],),
                                  default=state[c.name]) for c in self.panel.controls)
         drawn = Panel.__new__(Panel)
-        drawn.__dict__.update(self.panel.__dict__, controls=controls, bound=False, _rows=drawn_rows)
-        drawn.row = lambda **values: self._row(state | values)  # its text alternative reads the kept row
+        # row: its text alternative reads the kept row (an instance attribute over Panel.row)
+        drawn.__dict__.update(self.panel.__dict__, controls=controls, bound=False, _rows=drawn_rows,
+                              row=lambda **values: self._row(state | values))
         return drawn
 
     def readout(self) -> str:
@@ -216,7 +217,8 @@ class LivePanel:
         bundle = self.drawn._repr_mimebundle_()
         self.output.outputs = ({"output_type": "display_data", "data": bundle, "metadata": {}},)
         if self.pending:
-            self.schedule(lambda state=self.state(): self._fill(state))
+            state = self.state()  # the state this sweep is for: _fill stops if the reader moves on
+            self.schedule(lambda: self._fill(state))
 
     def _fill(self, state: dict[str, Any]) -> None:
         """Compute one missing point of ``state``'s sweep; schedule the next, or draw once none is missing."""
