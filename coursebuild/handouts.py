@@ -76,7 +76,10 @@ def exercise_text(label: str, *, book: Path = BOOK_DIR) -> str:
     if len(hits) != 1:
         raise ValueError(f"exercise {label}: {len(hits)} cells of {exercise.page} hold '**Exercise {label}.**'")
     text = to_commonmark(hits[0], glue)
-    text = text[_EXERCISE.search(text).end():]  # the label is the handout's own; a "## Exercises" heading goes too
+    label_found = _EXERCISE.search(text)
+    if label_found is None:
+        raise ValueError(f"exercise {label}: rendering {exercise.page}'s cell lost its '**Exercise {label}.**'")
+    text = text[label_found.end():]  # the label is the handout's own; a "## Exercises" heading goes too
     return paper_wording(" ".join(text.split()))
 
 
@@ -103,8 +106,8 @@ def givens(label: str) -> tuple[str, ...]:
     from labcore import fleet_plan
     from labcore.capacity import memory_split
     from labcore.fleet import GPU_QPS
-    from labcore.links import LINKS
     from labcore.kv_cache import kv_bytes_per_token
+    from labcore.links import LINKS
     from labcore.model_config import exact_adapter_mb, load_model_config
     from labcore.sim.replay import single_replica_router
 
@@ -134,7 +137,7 @@ def givens(label: str) -> tuple[str, ...]:
     if grade == "grade_slot_pool_mb":
         c = load_model_config("llama-3-8b")
         return (f"Llama-3-8B: {c.num_hidden_layers} layers, hidden size {c.hidden_size:,}, k and v "
-                f"{c.num_key_value_heads * c.head_dim:,} wide, MLP {c.intermediate_size:,} wide, "
+                f"{c.kv_dim:,} wide, MLP {c.intermediate_size:,} wide, "
                 f"vocabulary {c.vocab_size:,}", ("vLLM wraps qkv_proj (3 slices), o_proj, gate_up_proj (2 slices) and down_proj of every layer, and "
                  "embed_tokens and lm_head (vocabulary to hidden size)"),
                 "one slot holds A (rank × input) and B (output × rank) of each, in bf16 (2 bytes)")

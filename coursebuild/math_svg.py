@@ -36,7 +36,7 @@ MATHJAX = ROOT / "node_modules" / "mathjax" / "es5"
 
 def formula_key(tex: str, display: bool) -> str:
     """Return the key a formula's typeset HTML is kept under."""
-    return hashlib.sha256(f"{int(display)}:{tex}".encode("utf-8")).hexdigest()[:20]
+    return hashlib.sha256(f"{int(display)}:{tex}".encode()).hexdigest()[:20]
 
 
 def hide_drawing(html: str) -> str:
@@ -65,7 +65,7 @@ def typeset(formulas: list[tuple[str, bool]], mathjax: Path = MATHJAX) -> tuple[
     if done.returncode != 0:
         raise RuntimeError(f"MathJax could not typeset the book's maths: {done.stderr.strip()[-800:]}")
     result = json.loads(done.stdout)
-    html = {formula_key(tex, display): hide_drawing(out) for (tex, display), out in zip(formulas, result["html"])}
+    html = {formula_key(tex, display): hide_drawing(out) for (tex, display), out in zip(formulas, result["html"], strict=True)}
     return result["css"], html
 
 

@@ -133,7 +133,7 @@ def deck_sections(deck: Mapping[str, Any]) -> tuple[dict[str, tuple[int, int]], 
         starts.setdefault(heading, first)
     order = sorted(starts.items(), key=lambda item: item[1])
     ends = [first - 1 for _, first in order[1:]] + [number]
-    return {heading: (first, max(first, end)) for (heading, first), end in zip(order, ends)}, number
+    return {heading: (first, max(first, end)) for (heading, first), end in zip(order, ends, strict=True)}, number
 
 
 def heading_slides(deck: Mapping[str, Any]) -> tuple[list[tuple[str, int]], int]:
@@ -208,7 +208,8 @@ def _lab_modules(key: str, raw: Mapping[str, Any], start: float) -> tuple[str, .
 
 
 def _slot(key: str, raw: Mapping[str, Any], start: float, book: Path, notes: Mapping[str, Any]) -> Slot:
-    from labcore.chapters import EXERCISES, chapter as manifest
+    from labcore.chapters import EXERCISES
+    from labcore.chapters import chapter as manifest
 
     kind = str(raw.get("kind", "deck"))
     if kind not in KINDS:

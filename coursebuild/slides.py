@@ -139,11 +139,11 @@ def deck_notebook(nb: Mapping[str, Any], glue: Mapping[str, str] | None, *,
     """
     from .myst_text import to_commonmark
 
-    nb = copy.deepcopy(dict(nb))
-    nb.setdefault("metadata", {}).pop("widgets", None)
+    deck: dict[str, Any] = copy.deepcopy(dict(nb))
+    deck.setdefault("metadata", {}).pop("widgets", None)
     cells = []
     in_solution = False
-    for cell in nb.get("cells", []):
+    for cell in deck.get("cells", []):
         meta = cell.setdefault("metadata", {})
         tags = set(meta.get("tags", []))
         source = _source(cell)
@@ -168,8 +168,8 @@ def deck_notebook(nb: Mapping[str, Any], glue: Mapping[str, str] | None, *,
                 if not cell["outputs"]:
                     continue
         cells.append(cell)
-    nb["cells"] = split_full_slides(split_quizzes(split_tall_tables(split_tall_prose(cells))))
-    return nb
+    deck["cells"] = split_full_slides(split_quizzes(split_tall_tables(split_tall_prose(cells))))
+    return deck
 
 
 def has_panels(nb: Mapping[str, Any]) -> bool:

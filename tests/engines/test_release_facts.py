@@ -18,9 +18,18 @@ from pathlib import Path
 import pytest
 
 from labcore.__main__ import main
-from labcore.engines import serving_plan
-from labcore.engines import (FLAG_DEFAULTS, SGLANG, SOURCES, VLLM, VLLM_MAX_LORA_RANKS, adapter_loading,
-                             launch_commands, lora_buffers, production_mapping)
+from labcore.engines import (
+    FLAG_DEFAULTS,
+    SGLANG,
+    SOURCES,
+    VLLM,
+    VLLM_MAX_LORA_RANKS,
+    adapter_loading,
+    launch_commands,
+    lora_buffers,
+    production_mapping,
+    serving_plan,
+)
 from labcore.engines.adapters import SGLANG_PORT, VLLM_ENV, VLLM_PORT
 from labcore.engines.kv import KV_SOURCES, vllm_kv_bytes_per_sequence
 from labcore.engines.releases import RELEASES, flag_fact, release_facts, release_facts_name

@@ -22,7 +22,7 @@ def test_plot_adapter_vram_curve_is_linear_in_rank():
     fig = plot_adapter_vram(16, hidden=4096, layers=32, targets=2, ranks=(1, 2, 4, 8))
     xs, ys = fig.axes[0].lines[0].get_data()
     assert list(xs) == [1, 2, 4, 8, 16]
-    assert [y / x for x, y in zip(xs, ys)] == [1.0] * 5  # 1 MiB per unit of rank for this shape
+    assert [y / x for x, y in zip(xs, ys, strict=True)] == [1.0] * 5  # 1 MiB per unit of rank for this shape
 
 
 def test_plot_draws_on_a_given_axes_and_returns_its_figure():

@@ -7,10 +7,10 @@ import math
 import pytest
 
 from labcore import fleet_plan, tenant_adapters
+from labcore.capacity import TEACHING
 from labcore.fleet import GPU_QPS
 from labcore.panels.fleet import fleet_load_panel, fleet_savings_panel
 from labcore.quizzes import fleet_quiz, why_multi_lora_quiz
-from labcore.capacity import TEACHING
 from labcore.quizzes.fleet import BIG_ADAPTER_OPTION_MB, QUIET_TENANT_QPS
 
 from ._helpers import assert_chapter_shape, right
