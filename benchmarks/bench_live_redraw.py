@@ -26,6 +26,7 @@ import tempfile
 from pathlib import Path
 
 from benchmarks.bench_live import _fresh_values
+from benchmarks.results import Row, add_save_flag, save_if_asked
 from coursebuild.lite.site import build_site
 from labcore.panels import live_panel, show
 from tests.lite._pages import BLANK_NOTEBOOK, add_cell_and_run, blank_notebook, launch, serve, type_into_live_panel
@@ -123,6 +124,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--site", type=Path, help="serve this site (tests.lite._pages.build_test_site's) instead of "
                                                   "building one with the blank notebook alone")
     parser.add_argument("--repeat", type=int, default=3)
+    add_save_flag(parser)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -151,6 +153,11 @@ def main(argv: list[str] | None = None) -> None:
               f"{k['first_ms']:16.1f} ms {c['first_ms']:16.2f} ms {k['whole_ms']:18.1f} ms"
               f"   (Pyodide {k['first_ms'] / c['first_ms']:.1f}x CPython)")
     print(f"the issue's route in Pyodide: {INCLUDING[0]}.including({INCLUDING[1]}) displayed in {including_ms:.0f} ms")
+    save_if_asked(args, "bench_live_redraw", [
+        Row(f"chapter {chapter} {name}: {control}={value} typed, Enter to drawn", typed[chapter] * 1000, "ms",
+            peer="the first redraw kernel-side in Pyodide", peer_result=kernel[chapter]["first_ms"], goal="< 1 s")
+        for chapter, (name, control, value) in CASES.items()], measure="a value off the grid typed into a live panel "
+        f"in Live (Chromium, a notebook with no setup cell); kernel-side best of {args.repeat}")
 
 
 if __name__ == "__main__":
