@@ -123,8 +123,10 @@ class ServingAssumptions:
                                  f"{self.target_modules!r}")
             object.__setattr__(self, "target_modules", tuple(self.target_modules))
         # PlanInputs validates the GPU, the counts, the memory fraction and the rank (vLLM's allowed ranks)
-        PlanInputs(self.model, self.gpu, self.tenants, self.rank, self.context_tokens, self.target_modules,
-                   self.slots, self.memory_fraction, self.tp, self.dtype_bytes, self.usable_mib)
+        PlanInputs(model=self.model, gpu=self.gpu, tenants=self.tenants, rank=self.rank,
+                   context_tokens=self.context_tokens, target_modules=self.target_modules, slots=self.slots,
+                   memory_fraction=self.memory_fraction, tp=self.tp, dtype_bytes=self.dtype_bytes,
+                   usable_mib=self.usable_mib)
         choice("engine", self.engine, ALLOCATING_ENGINES)
         if self.kv_sequences is not None:
             count("kv_sequences", self.kv_sequences, minimum=0)
@@ -286,9 +288,10 @@ def memory_split(model: str = COURSE_MODEL, gpu: str = COURSE_GPU, *, sequences:
         raise ValueError(f"memory_fraction must be in (0, 1], got {memory_fraction!r}")
     card = load_gpu(gpu)
     kv_bytes = kv_bytes_per_sequence(model, context_tokens, dtype_bytes=dtype_bytes) * sequences
-    return MemorySplit(model, card.name, card.usable_gib, base_weights_gib(model, dtype=_DTYPES[dtype_bytes]),
-                       kv_bytes / GIB, sequences * context_tokens, sequences, context_tokens, float(adapter_mb),
-                       float(memory_fraction))
+    return MemorySplit(model=model, gpu=card.name, gpu_gib=card.usable_gib,
+                       base_gib=base_weights_gib(model, dtype=_DTYPES[dtype_bytes]), kv_gib=kv_bytes / GIB,
+                       kv_tokens=sequences * context_tokens, sequences=sequences, context_tokens=context_tokens,
+                       adapter_mb=float(adapter_mb), memory_fraction=float(memory_fraction))
 
 
 _DTYPES = {2: "bf16", 4: "fp32", 1: "fp8"}

@@ -23,10 +23,7 @@ FOLDERS = ("labcore", "coursebuild", "scripts", "benchmarks", "tests", "lab")
 POSITIONAL_OK = {"Adapter"}
 #: Files other sessions of issue 33 were rewriting when this check came in; each leaves this list when its
 #: constructions take keywords (the list can only shrink: a file listed here with none left fails the test).
-PENDING = (
-    "labcore/capacity.py",
-    "labcore/engines/",
-)
+PENDING: tuple[str, ...] = ()
 
 
 def sources() -> list[Path]:
@@ -44,8 +41,12 @@ def _is_sys_path(node: ast.AST) -> bool:
     """``sys.path`` itself, or an item or slice of it."""
     if isinstance(node, ast.Subscript):
         node = node.value
-    return isinstance(node, ast.Attribute) and node.attr == "path" and isinstance(node.value, ast.Name) \
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr == "path"
+        and isinstance(node.value, ast.Name)
         and node.value.id == "sys"
+    )
 
 
 def import_time_path_edits(tree: ast.Module) -> list[int]:
@@ -75,8 +76,13 @@ def _is_record(node: ast.ClassDef) -> bool:
 
 
 def _fields(node: ast.ClassDef) -> int:
-    return sum(1 for s in node.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
-               and not ast.unparse(s.annotation).startswith(("ClassVar", "typing.ClassVar")))
+    return sum(
+        1
+        for s in node.body
+        if isinstance(s, ast.AnnAssign)
+        and isinstance(s.target, ast.Name)
+        and not ast.unparse(s.annotation).startswith(("ClassVar", "typing.ClassVar"))
+    )
 
 
 def records() -> set[str]:
@@ -84,8 +90,11 @@ def records() -> set[str]:
     names = set()
     for path in sources():
         if rel(path).startswith("labcore/"):
-            names |= {n.name for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-                      if isinstance(n, ast.ClassDef) and _is_record(n) and _fields(n) >= 4}
+            names |= {
+                n.name
+                for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                if isinstance(n, ast.ClassDef) and _is_record(n) and _fields(n) >= 4
+            }
     return names
 
 
@@ -94,8 +103,9 @@ def _raising_lines(tree: ast.Module) -> set[int]:
     lines: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.With) and any(
-                isinstance(item.context_expr, ast.Call) and ast.unparse(item.context_expr.func) == "pytest.raises"
-                for item in node.items):
+            isinstance(item.context_expr, ast.Call) and ast.unparse(item.context_expr.func) == "pytest.raises"
+            for item in node.items
+        ):
             lines.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
     return lines
 
@@ -108,8 +118,12 @@ def positional_records(tree: ast.Module, names: set[str]) -> list[tuple[int, str
         if isinstance(node, ast.Call) and node.lineno not in raising:
             func = node.func
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-            if name in names and name not in POSITIONAL_OK and len(node.args) >= 4 \
-                    and not any(isinstance(a, ast.Starred) for a in node.args):
+            if (
+                name in names
+                and name not in POSITIONAL_OK
+                and len(node.args) >= 4
+                and not any(isinstance(a, ast.Starred) for a in node.args)
+            ):
                 found.append((node.lineno, name))
     return found
 
@@ -119,13 +133,16 @@ def test_no_module_edits_sys_path_when_imported() -> None:
     assert not edits, f"module-level sys.path edits (use python -m, an installed package or the rootdir): {edits}"
 
 
-@pytest.mark.parametrize("source, lines", [
-    ("import sys\nsys.path.insert(0, 'x')\n", [2]),
-    ("import sys\ntry:\n    import labcore\nexcept ImportError:\n    sys.path.append('..')\n", [5]),
-    ("import sys\nsys.path[:0] = ['x']\n", [2]),
-    ("import sys\ndef f():\n    sys.path.insert(0, 'x')\n", []),
-    ("import sys\nprint(sys.path)\n", []),
-])
+@pytest.mark.parametrize(
+    "source, lines",
+    [
+        ("import sys\nsys.path.insert(0, 'x')\n", [2]),
+        ("import sys\ntry:\n    import labcore\nexcept ImportError:\n    sys.path.append('..')\n", [5]),
+        ("import sys\nsys.path[:0] = ['x']\n", [2]),
+        ("import sys\ndef f():\n    sys.path.insert(0, 'x')\n", []),
+        ("import sys\nprint(sys.path)\n", []),
+    ],
+)
 def test_the_sys_path_check_finds_an_import_time_edit(source: str, lines: list[int]) -> None:
     assert import_time_path_edits(ast.parse(source)) == lines
 
@@ -141,15 +158,23 @@ def test_records_of_four_or_more_fields_are_built_by_keyword() -> None:
             continue
         found += [f"{where}:{line} {name}(...)" for line, name in hits]
     pending_files = [p for p in sources() if rel(p).startswith(PENDING)]
-    pending_clean = [prefix for prefix in PENDING if not any(
-        positional_records(ast.parse(p.read_text(encoding="utf-8")), names)
-        for p in pending_files if rel(p).startswith(prefix))]
+    pending_clean = [
+        prefix
+        for prefix in PENDING
+        if not any(
+            positional_records(ast.parse(p.read_text(encoding="utf-8")), names)
+            for p in pending_files
+            if rel(p).startswith(prefix)
+        )
+    ]
     assert not found, f"records built with four or more positional arguments (name the fields): {found}"
     assert not pending_clean, f"no positional record construction is left in {pending_clean}: drop it from PENDING"
 
 
 def test_the_record_check_finds_a_positional_construction() -> None:
-    tree = ast.parse("SlotRequest(0, 5.0, 'a', 1)\nSlotRequest(id=0, arrival_ms=5.0, adapter='a', output_tokens=1)\n"
-                     "Adapter('a', '1.0.0', 'm', 'sha256:1', rank=16, vram_mb=16.0)\nCacheStats(*values)\n"
-                     "with pytest.raises(TypeError):\n    SlotRequest(0, 5.0, 'a', 1)\n")
+    tree = ast.parse(
+        "SlotRequest(0, 5.0, 'a', 1)\nSlotRequest(id=0, arrival_ms=5.0, adapter='a', output_tokens=1)\n"
+        "Adapter('a', '1.0.0', 'm', 'sha256:1', rank=16, vram_mb=16.0)\nCacheStats(*values)\n"
+        "with pytest.raises(TypeError):\n    SlotRequest(0, 5.0, 'a', 1)\n"
+    )
     assert positional_records(tree, {"SlotRequest", "Adapter", "CacheStats"}) == [(1, "SlotRequest")]

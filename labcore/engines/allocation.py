@@ -176,7 +176,8 @@ def _vllm_buffers(cfg: ModelConfig, s: int, r: int, tp: int, db: int) -> list[Lo
     kv_rank = _kv_heads_per_rank(cfg, tp) * d
 
     def buf(module: str, part: str, a: tuple[int, ...], b: tuple[int, ...], key: str, k: int = n) -> LoraBuffer:
-        return LoraBuffer(VLLM_ENGINE, module, part, a, b, k, db, SOURCES[key])
+        return LoraBuffer(engine=VLLM_ENGINE, module=module, part=part, a_shape=a, b_shape=b, count=k, dtype_bytes=db,
+                          source=SOURCES[key])
 
     out = [buf("qkv_proj", p, (s, 1, r, h), (s, 1, w, r), "vllm.packed")
            for p, w in (("q", q_rank), ("k", kv_rank), ("v", kv_rank))]
@@ -205,7 +206,8 @@ def _sglang_buffers(cfg: ModelConfig, s: int, r: int, tp: int, db: int) -> list[
         qkv_out = cfg.q_dim // tp + 2 * d
 
     def buf(module: str, a: tuple[int, ...], b: tuple[int, ...], key: str, k: int = n) -> LoraBuffer:
-        return LoraBuffer(SGLANG_ENGINE, module, "", a, b, k, db, SOURCES[key])
+        return LoraBuffer(engine=SGLANG_ENGINE, module=module, part="", a_shape=a, b_shape=b, count=k, dtype_bytes=db,
+                          source=SOURCES[key])
 
     out = [buf("qkv_proj", (s, 3 * r, h), (s, qkv_out, r), "sglang.pool"),
            buf("o_proj", (s, r, cfg.q_dim // tp), (s, h, r), "sglang.pool")]

@@ -156,7 +156,8 @@ def _flag(engine: str, flag: str, value: object, cost_bytes: float | None = None
     default, source = FLAG_DEFAULTS[(engine, flag)]
     cost = None if cost_bytes is None else cost_bytes / MIB
     value_text = "" if value is True else str(value)  # a switch takes no value
-    return LaunchFlag(engine, flag, value_text, default, cost, memory if cost is not None else "", source)
+    return LaunchFlag(engine=engine, flag=flag, value=value_text, default=default, cost_mib=cost,
+                      memory=memory if cost is not None else "", source=source)
 
 
 def vllm_rank(rank: int) -> int:
@@ -318,6 +319,7 @@ def launch_commands(model: str, gpu: str, *, tenants: int, rank: int, context_to
         s_flags.append(_flag(s, "--tp-size", tp))
     s_flags += [_flag(s, "--mem-fraction-static", memory_fraction, budget, "gpu"),
                 _flag(s, "--context-length", context_tokens, seq, "gpu")]
-    return {v: LaunchCommand(v, ("vllm", "serve", served), tuple(v_flags), v_env, v_notes),
-            s: LaunchCommand(s, ("python", "-m", "sglang.launch_server", "--model-path", served), tuple(s_flags), (),
-                             s_notes)}
+    return {v: LaunchCommand(engine=v, program=("vllm", "serve", served), flags=tuple(v_flags), env=v_env,
+                             notes=v_notes),
+            s: LaunchCommand(engine=s, program=("python", "-m", "sglang.launch_server", "--model-path", served),
+                             flags=tuple(s_flags), env=(), notes=s_notes)}

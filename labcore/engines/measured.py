@@ -99,7 +99,7 @@ def parse_nvidia_smi(text: str, *, gpu: str, source: str = "the nvidia-smi file"
         article = "an" if model[0] in "AEFHILMNORSX" else "a"
         raise ValueError(f"{source} reports {name}, not {article} {card.name}: run it on the GPU you plan for, or pass "
                          "--gpu for that GPU")
-    return SmiReading(name, memory, len(readings), source)
+    return SmiReading(name=name, memory_mib=memory, count=len(readings), source=source)
 
 
 def read_nvidia_smi(path: str | Path, *, gpu: str) -> SmiReading:
@@ -211,7 +211,8 @@ def calibrate(gpu: str, *, course_latency_ms: float, nvidia_smi: str | Path | No
         raise ValueError("give one GPU's throughput once: --gpu-qps or --vllm-bench, not both")
     usable = float(smi.memory_mib) if smi else float(load_gpu(gpu).driver_mib)
     qps = bench.request_throughput if bench else (GPU_QPS if gpu_qps is None else float(gpu_qps))
-    return Calibration(gpu, usable, qps, float(course_latency_ms), smi, bench, qps_given=gpu_qps is not None)
+    return Calibration(gpu=gpu, usable_mib=usable, gpu_qps=qps, course_latency_ms=float(course_latency_ms), smi=smi,
+                       bench=bench, qps_given=gpu_qps is not None)
 
 
 def reader_files(folder: str | Path = ".") -> dict[str, Path]:

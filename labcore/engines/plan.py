@@ -162,8 +162,9 @@ def serving_plan(model: str, gpu: str, *, tenants: int, rank: int, context_token
     >>> serving_plan("mixtral-8x7b", "H100-80GB", tenants=8, rank=16, context_tokens=8192)[0].command is None
     True
     """
-    inputs = PlanInputs(model, gpu, tenants, rank, context_tokens, None if target_modules is None else
-                        tuple(target_modules), slots, memory_fraction, tp, dtype_bytes, usable_mib)
+    inputs = PlanInputs(model=model, gpu=gpu, tenants=tenants, rank=rank, context_tokens=context_tokens,
+                        target_modules=None if target_modules is None else tuple(target_modules), slots=slots,
+                        memory_fraction=memory_fraction, tp=tp, dtype_bytes=dtype_bytes, usable_mib=usable_mib)
     memory = _memory(inputs)
     fits = all(left >= seq for _, _, _, _, left, _, seq in memory)
     commands = None
@@ -172,9 +173,11 @@ def serving_plan(model: str, gpu: str, *, tenants: int, rank: int, context_token
                                    target_modules=inputs.target_modules, slots=slots,
                                    memory_fraction=memory_fraction, dtype_bytes=dtype_bytes, tp=tp, adapters=adapters,
                                    usable_mib=usable_mib)
-    return tuple(EnginePlan(engine, model, gpu, budget / memory_fraction / MIB, budget / MIB, base / MIB, lora / MIB,
-                            left / MIB, int(left // per_token), int(left // seq), context_tokens,
-                            None if commands is None else commands[engine], seq / MIB, tp)
+    return tuple(EnginePlan(engine=engine, model=model, gpu=gpu, usable_mib=budget / memory_fraction / MIB,
+                            budget_mib=budget / MIB, base_mib=base / MIB, lora_mib=lora / MIB, kv_mib=left / MIB,
+                            kv_tokens=int(left // per_token), sequences=int(left // seq),
+                            context_tokens=context_tokens, command=None if commands is None else commands[engine],
+                            sequence_mib=seq / MIB, tp=tp)
                  for engine, budget, base, lora, left, per_token, seq in memory)
 
 
@@ -189,8 +192,9 @@ def fit_options(model: str, gpu: str, *, tenants: int, rank: int, context_tokens
     >>> fit_options("mixtral-8x7b", "H100-80GB", tenants=8, rank=16, context_tokens=8192)[:2]
     ['tensor parallel 2 (--tp 2: two H100-80GB)', 'a larger GPU: H200-141GB']
     """
-    base = PlanInputs(model, gpu, tenants, rank, context_tokens, None if target_modules is None else
-                      tuple(target_modules), slots, memory_fraction, tp, dtype_bytes, usable_mib)
+    base = PlanInputs(model=model, gpu=gpu, tenants=tenants, rank=rank, context_tokens=context_tokens,
+                      target_modules=None if target_modules is None else tuple(target_modules), slots=slots,
+                      memory_fraction=memory_fraction, tp=tp, dtype_bytes=dtype_bytes, usable_mib=usable_mib)
     options = []
     tps = []
     for size in (t for t in TP_CHOICES if t > tp):
