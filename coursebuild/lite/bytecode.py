@@ -35,6 +35,7 @@ import subprocess
 import tempfile
 import zipfile
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from .wheels import record_text, sha256_of
 
@@ -57,8 +58,8 @@ def add_bytecode(src: str, dst: str, *, keep_source: bool) -> int:
     ``/lib/python3.14/site-packages``), so tracebacks point there. A module that does not compile stays
     source only, as it would have failed at import anyway.
     """
-    import importlib._bootstrap_external as bootstrap
     import importlib.util
+    import marshal
     import sys
     import sysconfig
 
@@ -82,7 +83,9 @@ def add_bytecode(src: str, dst: str, *, keep_source: bool) -> int:
                 except SyntaxError:
                     files[info.filename] = (info, data)
                     continue
-                pyc = bytes(bootstrap._code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False))
+                # an unchecked hash-based .pyc as PEP 552 lays it out: magic, flags 0b01, the source hash, the code
+                flags = (0b01).to_bytes(4, "little")
+                pyc = importlib.util.MAGIC_NUMBER + flags + importlib.util.source_hash(data) + marshal.dumps(code)
                 name = bytecode_name(info.filename, tag, keep_source=keep_source)
                 files[name] = (zipfile.ZipInfo(name, date_time=info.date_time), pyc)
                 compiled += 1
@@ -112,12 +115,17 @@ def compile_wheels(wheels: list[Path], pyodide_dir: Path, cache: Path, *, keep_s
         # the key also holds this module's own digest: a change to how wheels are compiled recompiles them
         key = f"{sha256_of(whl)[:16]}-{sha256_of(Path(__file__))[:8]}{'-with-source' if keep else ''}"
         compiled_copy[whl] = (cache / f"pyodide-{version}" / key / whl.name, keep)
-    jobs = [{"src": str(whl.resolve()), "dst": str(out.resolve()), "keep_source": keep}
-            for whl, (out, keep) in compiled_copy.items() if not out.with_suffix(".json").is_file()]
+    jobs: list[dict[str, Any]] = [
+        {"src": str(whl.resolve()), "dst": str(out.resolve()), "keep_source": keep}
+        for whl, (out, keep) in compiled_copy.items()
+        if not out.with_suffix(".json").is_file()
+    ]
     if jobs:
         if shutil.which("node") is None:
-            raise RuntimeError("node is missing: the live site's bytecode is compiled by Pyodide under Node "
-                               "(apt-get install nodejs; npm brings it)")
+            raise RuntimeError(
+                "node is missing: the live site's bytecode is compiled by Pyodide under Node "
+                "(apt-get install nodejs; npm brings it)"
+            )
         cache.mkdir(parents=True, exist_ok=True)
         # written beside the cache, then moved into place whole (the marker .json last): a build compiling the same
         # wheels at once (the Live tests' two workers) never reads a wheel still being written
@@ -127,8 +135,16 @@ def compile_wheels(wheels: list[Path], pyodide_dir: Path, cache: Path, *, keep_s
                 Path(job["dst"]).parent.mkdir(parents=True)
             spec = Path(tmp) / "jobs.json"
             spec.write_text(json.dumps(staged), encoding="utf-8")
-            subprocess.run(["node", str(NODE_SCRIPT), str(pyodide_dir.resolve()), str(Path(__file__).resolve().parents[2]),
-                            str(spec)], check=True)
+            subprocess.run(
+                [
+                    "node",
+                    str(NODE_SCRIPT),
+                    str(pyodide_dir.resolve()),
+                    str(Path(__file__).resolve().parents[2]),
+                    str(spec),
+                ],
+                check=True,
+            )
             for job, final in zip(staged, jobs, strict=True):
                 dst = Path(final["dst"])
                 dst.parent.mkdir(parents=True, exist_ok=True)

@@ -43,13 +43,19 @@ def exercise_cells(cells: list[Mapping[str, Any]], exercise: Exercise) -> tuple[
     """Return the indices of exercise ``exercise``'s first markdown cell and of its check cell in ``cells``."""
     check = exercise.grade.__name__.replace("grade_", "check_")
     try:
-        asked = next(i for i, c in enumerate(cells)
-                     if c.get("cell_type") == "markdown" and f"Exercise {exercise.label}." in _source(c))
-        done = next(i for i, c in enumerate(cells)
-                    if i > asked and c.get("cell_type") == "code" and f"{check}(" in _source(c))
+        asked = next(
+            i
+            for i, c in enumerate(cells)
+            if c.get("cell_type") == "markdown" and f"Exercise {exercise.label}." in _source(c)
+        )
+        done = next(
+            i for i, c in enumerate(cells) if i > asked and c.get("cell_type") == "code" and f"{check}(" in _source(c)
+        )
     except StopIteration:
-        raise ValueError(f"exercise {exercise.label}: no 'Exercise {exercise.label}.' text followed by a "
-                         f"{check}( cell in {exercise.page}") from None
+        raise ValueError(
+            f"exercise {exercise.label}: no 'Exercise {exercise.label}.' text followed by a "
+            f"{check}( cell in {exercise.page}"
+        ) from None
     return asked, done
 
 
@@ -61,13 +67,14 @@ def exercise_notebook(live: Mapping[str, Any], exercise: Exercise, setup_marker:
     """
     cells = live["cells"]
     asked, done = exercise_cells(cells, exercise)
-    ours = [copy.deepcopy(c) for c in cells[asked:done + 1]]
+    ours = [copy.deepcopy(c) for c in cells[asked : done + 1]]
     needed: set[str] = set()
     for cell in reversed([c for c in ours if c["cell_type"] == "code"]):
         defined, read = cell_names(_source(cell))
         needed = (needed - defined) | read
     needed -= _KNOWN
-    setup, sliced = None, []
+    setup: dict[str, Any] | None = None
+    sliced: list[dict[str, Any]] = []
     for cell in reversed(cells[:asked]):
         source = _source(cell)
         if cell.get("cell_type") != "code":
@@ -81,18 +88,30 @@ def exercise_notebook(live: Mapping[str, Any], exercise: Exercise, setup_marker:
             sliced.insert(0, {**copy.deepcopy(cell), "source": statements})
             needed = (needed - defined) | (cell_names(statements)[1] - _KNOWN)
     if needed or setup is None:
-        raise ValueError(f"exercise {exercise.label}: no cell above it in {exercise.page} defines "
-                         f"{sorted(needed) or 'the setup cell'}")
+        raise ValueError(
+            f"exercise {exercise.label}: no cell above it in {exercise.page} defines "
+            f"{sorted(needed) or 'the setup cell'}"
+        )
     for cell in sliced:
         cell["metadata"].pop("jupyter", None)
         cell["metadata"].pop("collapsed", None)
     chapter = exercise.label.split(".")[0]
-    back = {"cell_type": "markdown", "id": f"exercise-{exercise.label.replace('.', '-')}-chapter", "metadata": {},
-            "source": f"Exercise {exercise.label} in its chapter, with everything before it: "
-                      f"[open chapter {chapter} in Live]({exercise.page}.ipynb)."}
-    head = {"cell_type": "markdown", "id": f"exercise-{exercise.label.replace('.', '-')}-about", "metadata": {},
-            "source": f"Exercise {exercise.label}, from [chapter {chapter}]({exercise.page}.ipynb). Run the cells "
-                      f"in order (Run All): the first sets up the kernel, the next defines what the exercise "
-                      f"uses; then write your answer where it says and run its cell."}
-    return {**copy.deepcopy({k: v for k, v in live.items() if k != "cells"}),
-            "cells": [head, setup, *sliced, *ours, back]}
+    back = {
+        "cell_type": "markdown",
+        "id": f"exercise-{exercise.label.replace('.', '-')}-chapter",
+        "metadata": {},
+        "source": f"Exercise {exercise.label} in its chapter, with everything before it: "
+        f"[open chapter {chapter} in Live]({exercise.page}.ipynb).",
+    }
+    head = {
+        "cell_type": "markdown",
+        "id": f"exercise-{exercise.label.replace('.', '-')}-about",
+        "metadata": {},
+        "source": f"Exercise {exercise.label}, from [chapter {chapter}]({exercise.page}.ipynb). Run the cells "
+        f"in order (Run All): the first sets up the kernel, the next defines what the exercise "
+        f"uses; then write your answer where it says and run its cell.",
+    }
+    return {
+        **copy.deepcopy({k: v for k, v in live.items() if k != "cells"}),
+        "cells": [head, setup, *sliced, *ours, back],
+    }

@@ -66,8 +66,10 @@ if sys.platform == "emscripten":
     await piplite.install({packages})"""
 #: why a live kernel may not see the site's files, and what the reader does about it: JupyterLite mounts them
 #: (at ``/drive``) only when the page's service worker is registered before the kernel is created
-DRIVE_MISSING = ("This kernel cannot see the site's files: it started before the browser's service worker "
-                 "was ready. Reload this tab, then run the notebook again.")
+DRIVE_MISSING = (
+    "This kernel cannot see the site's files: it started before the browser's service worker "
+    "was ready. Reload this tab, then run the notebook again."
+)
 #: the setup cell of a chapter that needs nothing but labcore
 SETUP_CELL = SETUP_CELL_HEAD.format(packages='["labcore"]', drive_missing=DRIVE_MISSING)
 #: installed beside labcore (in the same call) where a chapter runs the contract suite (``pytest`` comes from
@@ -81,7 +83,7 @@ SETUP_CELL_GRIDS = f"""
     os.environ["{GRIDS_ENV}"] = os.path.abspath("{BOOK_BUILD}/{PANELS_DIR}")  # the panels' grids"""
 #: appended in chapters that draw figures: the live kernel has no matplotlib, so each figure cell shows the book's
 SETUP_CELL_FIGURES = f"""
-    os.environ["{FIGURES_ENV}"] = os.path.abspath("{figures_index_path(BOOK_BUILD, '{stem}')}")  # its figures"""
+    os.environ["{FIGURES_ENV}"] = os.path.abspath("{figures_index_path(BOOK_BUILD, "{stem}")}")  # its figures"""
 
 RESULTS_FILE = re.compile(r"""Path\("results"\)\s*/\s*(["'])([^"']+)\1""")
 
@@ -162,8 +164,14 @@ def glue_values_from_store(store: Mapping[str, Any]) -> dict[str, str]:
 
 def results_files(nb: Mapping[str, Any]) -> list[str]:
     """Return the ``results/`` file names a live copy's code reads (``Path("results") / "name"``)."""
-    return sorted({m[2] for cell in nb.get("cells", []) if cell.get("cell_type") == "code"
-                   for m in RESULTS_FILE.finditer(_source(cell))})
+    return sorted(
+        {
+            m[2]
+            for cell in nb.get("cells", [])
+            if cell.get("cell_type") == "code"
+            for m in RESULTS_FILE.finditer(_source(cell))
+        }
+    )
 
 
 def has_glue_roles(nb: Mapping[str, Any]) -> bool:
@@ -191,8 +199,12 @@ def panel_grids(nb: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
             spec = out.get("data", {}).get(VEGALITE_MIME)
             if isinstance(spec, Mapping) and "labcore_panel" in spec.get("usermeta", {}):
                 key = spec_grid_key(spec)
-                grids[key] = {"panel": spec["usermeta"]["labcore_panel"], "key": key, "rows": spec["data"]["values"],
-                              "variant": spec["usermeta"].get("labcore_variant", "")}
+                grids[key] = {
+                    "panel": spec["usermeta"]["labcore_panel"],
+                    "key": key,
+                    "rows": spec["data"]["values"],
+                    "variant": spec["usermeta"].get("labcore_variant", ""),
+                }
     return grids
 
 
@@ -262,20 +274,25 @@ def _code_cell(source: str, *tags: str) -> dict[str, Any]:
     return {"cell_type": "code", "metadata": {"tags": list(tags)}, "source": source}
 
 
-def live_copy(nb: Mapping[str, Any], glued: Mapping[str, str] | None, name: str | None = None, *,
-              needs: Iterable[str] | None = None) -> dict[str, Any]:
+def live_copy(
+    nb: Mapping[str, Any],
+    glued: Mapping[str, str] | None,
+    name: str | None = None,
+    *,
+    needs: Iterable[str] | None = None,
+) -> dict[str, Any]:
     """Return the live copy of notebook ``nb`` (a JSON dict) called ``name``; ``glued`` holds its glue values.
 
     See the module doc; ``name`` (the file name) locates the chapter's figures in the setup cell, and its manifest
     says what the kernel needs, unless ``needs`` says it (a notebook no manifest declares, such as a test's).
     """
     needs = live_needs(name) if needs is None else tuple(needs)
-    nb = copy.deepcopy(dict(nb))
-    nb.setdefault("metadata", {})["kernelspec"] = dict(PYODIDE_KERNELSPEC)
-    nb["metadata"].pop("widgets", None)
-    needed = needed_hidden_cells(nb.get("cells", []))
+    live: dict[str, Any] = copy.deepcopy(dict(nb))
+    live.setdefault("metadata", {})["kernelspec"] = dict(PYODIDE_KERNELSPEC)
+    live["metadata"].pop("widgets", None)
+    needed = needed_hidden_cells(live.get("cells", []))
     cells = []
-    for index, cell in enumerate(nb.get("cells", [])):
+    for index, cell in enumerate(live.get("cells", [])):
         meta = cell.setdefault("metadata", {})
         tags = set(meta.get("tags", []))
         source = _source(cell)
@@ -298,8 +315,8 @@ def live_copy(nb: Mapping[str, Any], glued: Mapping[str, str] | None, name: str 
         if not hidden:
             del meta["jupyter"]
         cells.append(cell)
-    nb["cells"] = cells
-    return nb
+    live["cells"] = cells
+    return live
 
 
 def add_setup_cells(notebooks: list[Path]) -> list[str]:

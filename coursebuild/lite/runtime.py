@@ -84,13 +84,20 @@ FRONT_END_ONLY = ("widgetsnbextension", "jupyterlab-widgets")
 #: so "Run All" leaves every output on the page and the browser's find sees the whole chapter; and a
 #: notebook starts the site's one kernel by itself, never asking "Select Kernel" (JupyterLab asked
 #: when a notebook opened before the kernel specs arrived, a race a busy machine lost)
-SETTINGS_OVERRIDES = {"@jupyterlab/notebook-extension:tracker": {"windowingMode": "defer",
-                                                                 "autoStartDefaultKernel": True}}
+SETTINGS_OVERRIDES = {
+    "@jupyterlab/notebook-extension:tracker": {"windowingMode": "defer", "autoStartDefaultKernel": True}
+}
 #: runtime files taken from the npm package (no source maps, no typings, no demo consoles)
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "package.json")
 #: the environment markers of Pyodide's kernel, for reading a wheel's requirements
-PYODIDE_MARKERS = {"sys_platform": "emscripten", "platform_system": "Emscripten", "os_name": "posix",
-                   "platform_machine": "wasm32", "implementation_name": "cpython", "extra": ""}
+PYODIDE_MARKERS = {
+    "sys_platform": "emscripten",
+    "platform_system": "Emscripten",
+    "os_name": "posix",
+    "platform_machine": "wasm32",
+    "implementation_name": "cpython",
+    "extra": "",
+}
 
 
 def pyodide_version() -> str:
@@ -105,8 +112,10 @@ def pyodide_package(version: str, root: Path = vendor.ROOT) -> Path:
     folder = vendor.node_modules(root) / "pyodide"
     installed = vendor.installed_version("pyodide", root)
     if installed != version:
-        raise RuntimeError(f"package.json pins pyodide {installed}, but jupyterlite-pyodide-kernel expects {version}: "
-                           f"pin \"pyodide\": \"{version}\" in package.json and run `npm install --package-lock-only`")
+        raise RuntimeError(
+            f"package.json pins pyodide {installed}, but jupyterlite-pyodide-kernel expects {version}: "
+            f'pin "pyodide": "{version}" in package.json and run `npm install --package-lock-only`'
+        )
     return folder
 
 
@@ -191,7 +200,10 @@ def suite_closure(packages: dict, boot: list[str], cache: Path, python: str) -> 
             raise KeyError(f"{name!r} (needed by the contract suite) is not in pyodide-lock.json")
         pkg = packages[name]
         pip_download([f"{pkg['name']}=={pkg['version']}"], cache)
-        requires = wheel_requires(find_wheel(cache, pkg["name"], pkg["version"]), python)
+        whl = find_wheel(cache, pkg["name"], pkg["version"])
+        if whl is None:
+            raise FileNotFoundError(f"pip download gave no wheel for {pkg['name']}=={pkg['version']} in {cache}")
+        requires = wheel_requires(whl, python)
         pkg["depends"] = requires
         seen.append(name)
         stack.extend(requires)
@@ -221,9 +233,11 @@ def prepare_pyodide(out: Path, cache: Path) -> dict:
     left_out = len(packages) - len(boot) - len(suite)
     lock["packages"] = {name: packages[name] for name in sorted(boot + suite)}
     (dest / "pyodide-lock.json").write_text(json.dumps(lock, indent=1), encoding="utf-8")
-    log(f"pyodide {version}: {len(boot)} boot and {len(suite)} contract-suite wheels served "
+    log(
+        f"pyodide {version}: {len(boot)} boot and {len(suite)} contract-suite wheels served "
         f"({', '.join(suite)}); the lock lists only these ({left_out} packages of Pyodide's distribution "
-        f"left out); re-hashed: {rehashed or 'none'}")
+        f"left out); re-hashed: {rehashed or 'none'}"
+    )
     return {"version": version, "npm": npm, "boot": boot, "suite": suite, "rehashed": rehashed}
 
 
@@ -257,10 +271,20 @@ def preload_wheels(out: Path, wheels: list[Path]) -> list[str]:
     for whl in wheels:
         headers, imports = _metadata(whl)
         depends = [d for d in wheel_requires(whl, python) if d not in FRONT_END_ONLY]
-        entries[normalize(headers["Name"])] = (whl, {
-            "name": headers["Name"], "version": headers["Version"], "file_name": whl.name, "install_dir": "site",
-            "package_type": "package", "sha256": sha256_of(whl), "imports": imports, "depends": depends,
-            "unvendored_tests": False})
+        entries[normalize(headers["Name"])] = (
+            whl,
+            {
+                "name": headers["Name"],
+                "version": headers["Version"],
+                "file_name": whl.name,
+                "install_dir": "site",
+                "package_type": "package",
+                "sha256": sha256_of(whl),
+                "imports": imports,
+                "depends": depends,
+                "unvendored_tests": False,
+            },
+        )
     for whl, entry in entries.values():  # checked before anything is written: the folder and its lock stay as they were
         unknown = [d for d in entry["depends"] if d not in lock["packages"] and d not in entries]
         if unknown:
@@ -276,14 +300,26 @@ def write_config(out: Path, preload: tuple[str, ...] | list[str] = PRELOAD) -> N
     """Write the lite folder's ``jupyter-lite.json`` (no PyPI fallback, ``preload`` loaded with the runtime),
     ``overrides.json`` and build config."""
     settings = {"disablePyPIFallback": True, "loadPyodideOptions": {"packages": list(preload)}}
-    (out / "jupyter-lite.json").write_text(json.dumps({
-        "jupyter-lite-schema-version": 0,
-        "jupyter-config-data": {
-            "appName": "multi-LoRA course (live)",
-            "litePluginSettings": {KERNEL_PLUGIN: settings},
-        },
-    }, indent=2), encoding="utf-8")
+    (out / "jupyter-lite.json").write_text(
+        json.dumps(
+            {
+                "jupyter-lite-schema-version": 0,
+                "jupyter-config-data": {
+                    "appName": "multi-LoRA course (live)",
+                    "litePluginSettings": {KERNEL_PLUGIN: settings},
+                },
+            },
+            indent=2,
+        ),
+        encoding="utf-8",
+    )
     (out / "overrides.json").write_text(json.dumps(SETTINGS_OVERRIDES, indent=2), encoding="utf-8")
-    (out / "jupyter_lite_config.json").write_text(json.dumps({
-        "LiteBuildConfig": {"no_sourcemaps": True, "no_unused_shared_packages": True},
-    }, indent=2), encoding="utf-8")
+    (out / "jupyter_lite_config.json").write_text(
+        json.dumps(
+            {
+                "LiteBuildConfig": {"no_sourcemaps": True, "no_unused_shared_packages": True},
+            },
+            indent=2,
+        ),
+        encoding="utf-8",
+    )

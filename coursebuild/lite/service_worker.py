@@ -49,6 +49,7 @@ def record_worker_version(site: Path) -> list[Path]:
         page.write_text(html.replace(ANCHOR, tag + ANCHOR, 1), encoding="utf-8")
         pages.append(page)
     if not pages:
-        raise RuntimeError(f"no JupyterLite page in {site} holds {ANCHOR!r}: "
-                           "the service worker's version is not recorded")
+        raise RuntimeError(
+            f"no JupyterLite page in {site} holds {ANCHOR!r}: the service worker's version is not recorded"
+        )
     return pages

@@ -33,6 +33,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from labcore.chapters import EXERCISES
@@ -117,8 +118,9 @@ def glue_source(path: Path, executed_dir: Path | None, mode: str) -> dict[str, s
     return lite_notebooks.glue_values(execute_for_glue(path))
 
 
-def stage_contents(notebooks: list[Path], dest: Path, *, root: Path = ROOT, executed_dir: Path | None = None,
-                   glue: str = "auto") -> list[str]:
+def stage_contents(
+    notebooks: list[Path], dest: Path, *, root: Path = ROOT, executed_dir: Path | None = None, glue: str = "auto"
+) -> list[str]:
     """Write the live site's files into ``dest`` (see the module doc); return their paths, relative to ``dest``.
 
     Every live site holds the lab: its notebook (:data:`labcore.site.LAB_NOTEBOOK`), the contract suite and the
@@ -200,8 +202,19 @@ def lite_build(lite_dir: Path, contents: Path, site: Path) -> None:
     Its task database is removed first: it would skip steps whose output was deleted since.
     """
     (lite_dir / ".jupyterlite.doit.db").unlink(missing_ok=True)
-    cmd = [sys.executable, "-m", "jupyter", "lite", "build", "--lite-dir", str(lite_dir.resolve()),
-           "--contents", str(contents.resolve()), "--output-dir", str(site.resolve())]
+    cmd = [
+        sys.executable,
+        "-m",
+        "jupyter",
+        "lite",
+        "build",
+        "--lite-dir",
+        str(lite_dir.resolve()),
+        "--contents",
+        str(contents.resolve()),
+        "--output-dir",
+        str(site.resolve()),
+    ]
     for app in ("notebooks", "edit", "lab", "repl", "tree", "consoles"):
         cmd += ["--apps", app]
     subprocess.run(cmd, check=True, cwd=lite_dir, stdout=subprocess.DEVNULL)
@@ -231,8 +244,11 @@ def finish_site(site: Path) -> int:
             config.write_text(json.dumps(data, indent=2), encoding="utf-8")
     schemas = site / "build" / "schemas" / "all_federated.json"
     if schemas.is_file():
-        kept = [s for s in json.loads(schemas.read_text(encoding="utf-8"))
-                if s.get("id", "").split(":")[0] not in LEFT_OUT_EXTENSIONS]
+        kept = [
+            s
+            for s in json.loads(schemas.read_text(encoding="utf-8"))
+            if s.get("id", "").split(":")[0] not in LEFT_OUT_EXTENSIONS
+        ]
         schemas.write_text(json.dumps(kept), encoding="utf-8")
     for name in LEFT_OUT_EXTENSIONS:
         shutil.rmtree(site / "extensions" / name, ignore_errors=True)
@@ -244,16 +260,28 @@ def finish_site(site: Path) -> int:
     return size
 
 
-def build_site(out: Path, notebooks: list[Path], *, root: Path = ROOT, glue: str = "auto",
-               executed_dir: Path | None = None, verbatim: list[Path] = ()) -> Path:
+def build_site(
+    out: Path,
+    notebooks: list[Path],
+    *,
+    root: Path = ROOT,
+    glue: str = "auto",
+    executed_dir: Path | None = None,
+    verbatim: Sequence[Path] = (),
+) -> Path:
     """Build a stand-alone live site under ``out`` (``out/site/lite``); return the folder to serve.
 
     ``verbatim`` files are served as they are, beside the live copies (e.g. a test's notebook).
     """
     cache = root / "_build" / "lite_cache"
     summary = prepare_runtime(out / "lite_src", cache, root)
-    files = stage_contents(notebooks, out / "lite_contents", root=root,
-                           executed_dir=executed_dir or root / "_build" / "jupyter_execute" / "book", glue=glue)
+    files = stage_contents(
+        notebooks,
+        out / "lite_contents",
+        root=root,
+        executed_dir=executed_dir or root / "_build" / "jupyter_execute" / "book",
+        glue=glue,
+    )
     for path in verbatim:
         _copy(path, out / "lite_contents" / path.name)
         files.append(path.name)
@@ -270,13 +298,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Build the course's JupyterLite site without the book.")
     parser.add_argument("--out", type=Path, default=ROOT / "_build" / "lite_only")
     parser.add_argument("--root", type=Path, default=ROOT, help="repository with labcore/ and book/")
-    parser.add_argument("--notebooks", type=Path, nargs="*", default=None,
-                        help="notebooks to include (default: book/NN_*.ipynb)")
-    parser.add_argument("--glue", choices=("auto", "build", "execute", "note"), default="auto",
-                        help="where the prose's glued numbers come from (default: the book build's executed "
-                             "notebooks, else execute the chapters)")
-    parser.add_argument("--add-setup-cells", action="store_true",
-                        help="insert or refresh the live setup cell in the book's notebooks, then stop")
+    parser.add_argument(
+        "--notebooks", type=Path, nargs="*", default=None, help="notebooks to include (default: book/NN_*.ipynb)"
+    )
+    parser.add_argument(
+        "--glue",
+        choices=("auto", "build", "execute", "note"),
+        default="auto",
+        help="where the prose's glued numbers come from (default: the book build's executed "
+        "notebooks, else execute the chapters)",
+    )
+    parser.add_argument(
+        "--add-setup-cells",
+        action="store_true",
+        help="insert or refresh the live setup cell in the book's notebooks, then stop",
+    )
     args = parser.parse_args(argv)
     root = args.root.resolve()
     notebooks = args.notebooks or sorted((root / "book").glob("[0-9][0-9]_*.ipynb"))
@@ -285,8 +321,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     started = time.perf_counter()
     site = build_site(args.out.resolve(), [p.resolve() for p in notebooks], root=root, glue=args.glue)
-    log(f"done in {time.perf_counter() - started:.0f} s: serve {site} "
-        f"(python -m http.server --bind 127.0.0.1 --directory {site}) and open /lite/{LITE_APPS_LINK}")
+    log(
+        f"done in {time.perf_counter() - started:.0f} s: serve {site} "
+        f"(python -m http.server --bind 127.0.0.1 --directory {site}) and open /lite/{LITE_APPS_LINK}"
+    )
     return 0
 
 

@@ -56,16 +56,22 @@ def _on_page_context(app, pagename, templatename, context, doctree) -> None:
     opens = next((c.live_notebook for c in CHAPTERS if f"{c.notebook}.ipynb" == Path(path).name), "")
     lab = opens == LAB_NOTEBOOK  # the lab's chapter: Live opens the lab notebook itself
     href = lab_live_url(root) if lab else root + f"lite/{LITE_APPS_LINK}?path={Path(path).name}"
-    context.setdefault("header_buttons", []).insert(0, {
-        "type": "link",
-        "url": href,
-        "tooltip": ("Open the lab notebook, on your own copy of the lab, in a live Python kernel in your browser "
-                    "(JupyterLite)") if lab else
-                   "Open this chapter in a live Python kernel in your browser (JupyterLite)",
-        "icon": "fas fa-play",
-        "label": "live-lite-button",
-        "text": "Live",
-    })
+    context.setdefault("header_buttons", []).insert(
+        0,
+        {
+            "type": "link",
+            "url": href,
+            "tooltip": (
+                "Open the lab notebook, on your own copy of the lab, in a live Python kernel in your browser "
+                "(JupyterLite)"
+            )
+            if lab
+            else "Open this chapter in a live Python kernel in your browser (JupyterLite)",
+            "icon": "fas fa-play",
+            "label": "live-lite-button",
+            "text": "Live",
+        },
+    )
 
 
 def _on_pages_written(app, exception) -> None:
@@ -75,8 +81,9 @@ def _on_pages_written(app, exception) -> None:
     srcdir = Path(app.srcdir)
     notebooks = sorted(p for pattern in app.config.lite_notebooks for p in srcdir.glob(pattern))
     executed = Path(app.outdir).parent / "jupyter_execute" / "book"
-    stage_contents(notebooks, srcdir / app.config.jupyterlite_content_dir, root=srcdir,
-                   executed_dir=executed, glue="build")
+    stage_contents(
+        notebooks, srcdir / app.config.jupyterlite_content_dir, root=srcdir, executed_dir=executed, glue="build"
+    )
 
 
 def _on_build_finished(app, exception) -> None:
@@ -94,7 +101,8 @@ def setup(app):
 
         logging.getLogger(__name__).info(
             f"[lite] {missing}: building the book without its live (JupyterLite) site and Live buttons "
-            "(pip install -r requirements-lite.txt to add them)")
+            "(pip install -r requirements-lite.txt to add them)"
+        )
         for name in LITE_CONFIG_VALUES:  # _config.yml sets them: known names, so -W stays warning-free
             app.add_config_value(name, None, "html")
         return {"parallel_read_safe": True, "parallel_write_safe": True}

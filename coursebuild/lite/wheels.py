@@ -76,9 +76,26 @@ def pip_download(specs: list[str], dest: Path) -> None:
     dest.mkdir(parents=True, exist_ok=True)
     log(f"pip download {' '.join(missing)}")
     subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-         "--only-binary=:all:", "--python-version", PYODIDE_PYTHON, "--implementation", "py",
-         "--abi", "none", "--platform", "any", "--dest", str(dest), *missing],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--python-version",
+            PYODIDE_PYTHON,
+            "--implementation",
+            "py",
+            "--abi",
+            "none",
+            "--platform",
+            "any",
+            "--dest",
+            str(dest),
+            *missing,
+        ],
         check=True,
     )
 
@@ -114,11 +131,15 @@ def build_wheel(project: Path, outdir: Path) -> Path:
     shutil.rmtree(outdir, ignore_errors=True)
     done = subprocess.run(
         [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(outdir), str(project)],
-        capture_output=True, text=True, env={**os.environ, "SOURCE_DATE_EPOCH": WHEEL_EPOCH},
+        capture_output=True,
+        text=True,
+        env={**os.environ, "SOURCE_DATE_EPOCH": WHEEL_EPOCH},
     )
     if done.returncode != 0:
-        raise RuntimeError(f"`python -m build` failed for {project} (exit {done.returncode}):\n"
-                           f"{done.stdout[-3000:]}{done.stderr[-3000:]}")
+        raise RuntimeError(
+            f"`python -m build` failed for {project} (exit {done.returncode}):\n"
+            f"{done.stdout[-3000:]}{done.stderr[-3000:]}"
+        )
     wheels = sorted(outdir.glob("*.whl"))
     if len(wheels) != 1:
         raise RuntimeError(f"`python -m build` left {len(wheels)} wheels in {outdir}, expected one")
@@ -147,7 +168,10 @@ def prepare_piplite(out: Path, cache: Path, root: Path = ROOT) -> list[Path]:
     pip_download(specs, wheel_cache)
     dest.mkdir(parents=True)
     for spec in specs:
-        shutil.copy2(find_wheel(wheel_cache, *spec.split("==")), dest)
+        whl = find_wheel(wheel_cache, *spec.split("=="))
+        if whl is None:
+            raise FileNotFoundError(f"pip download gave no wheel for {spec} in {wheel_cache}")
+        shutil.copy2(whl, dest)
     cache.mkdir(parents=True, exist_ok=True)
     # one build at a time (the Live tests' two workers start at once): setuptools makes its sdist in the tree, and
     # both would empty and fill the same cache folder

@@ -44,8 +44,9 @@ def enabled() -> bool:
     return os.environ.get(FAST_START_ENV, "1") != "0"
 
 
-def prepare(pyodide_dir: Path, preload: tuple[str, ...] | list[str], hypothesis_wheels: list[Path],
-            cache: Path) -> None:
+def prepare(
+    pyodide_dir: Path, preload: tuple[str, ...] | list[str], hypothesis_wheels: list[Path], cache: Path
+) -> None:
     """Write the snapshot, the file bundle, hypothesis's tables and the boot module into ``pyodide_dir``.
 
     ``preload`` is the kernel's ``loadPyodideOptions.packages`` in order; ``hypothesis_wheels`` the served

@@ -44,10 +44,17 @@ def make_tables(pyodide_dir: Path, hypothesis_wheels: list[Path], cache: Path) -
     """
     wheels = served_wheels(pyodide_dir, NEEDS) + list(hypothesis_wheels)
     job = {"wheels": [str(w.resolve()) for w in wheels]}
-    cached = cached_node_output(NODE_SCRIPT, pyodide_dir, {"wheels": [w.name for w in wheels]}, wheels, cache,
-                                ".json", "hypothesis's tables", run_job=job)
+    cached = cached_node_output(
+        NODE_SCRIPT,
+        pyodide_dir,
+        {"wheels": [w.name for w in wheels]},
+        wheels,
+        cache,
+        ".json",
+        "hypothesis's tables",
+        run_job=job,
+    )
     shutil.copy2(cached, pyodide_dir / TABLES_FILE)
     files = json.loads(cached.read_text(encoding="utf-8"))["files"]
-    log(f"hypothesis tables for the live kernel: {', '.join(sorted(files))} "
-        f"({cached.stat().st_size / 1024:.0f} KiB)")
+    log(f"hypothesis tables for the live kernel: {', '.join(sorted(files))} ({cached.stat().st_size / 1024:.0f} KiB)")
     return pyodide_dir / TABLES_FILE

@@ -36,8 +36,16 @@ def runtime_key(files: list[Path], job: dict[str, Any]) -> str:
     return digest.hexdigest()[:20]
 
 
-def cached_node_output(script: Path, pyodide_dir: Path, job: dict[str, Any], inputs: list[Path], cache: Path,
-                       suffix: str, what: str, run_job: dict[str, Any] | None = None) -> Path:
+def cached_node_output(
+    script: Path,
+    pyodide_dir: Path,
+    job: dict[str, Any],
+    inputs: list[Path],
+    cache: Path,
+    suffix: str,
+    what: str,
+    run_job: dict[str, Any] | None = None,
+) -> Path:
     """Return the cached output of ``node script <pyodide_dir> <job.json>``, running it when it is not cached.
 
     The script reads ``job`` (plus ``"out"``, the path it writes) and, on failure, names its error in the last
@@ -52,14 +60,16 @@ def cached_node_output(script: Path, pyodide_dir: Path, job: dict[str, Any], inp
     if cached.is_file():
         return cached
     if shutil.which("node") is None:
-        raise RuntimeError(f"node is missing: {what} is made by Pyodide under Node (apt-get install nodejs; "
-                           "npm brings it)")
+        raise RuntimeError(
+            f"node is missing: {what} is made by Pyodide under Node (apt-get install nodejs; npm brings it)"
+        )
     cache.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=cache) as tmp:  # beside the cache: moved into place whole
         job_file, part = Path(tmp) / "job.json", Path(tmp) / f"out{suffix}"
         job_file.write_text(json.dumps({**(job if run_job is None else run_job), "out": str(part)}), encoding="utf-8")
-        done = subprocess.run(["node", str(script), str(pyodide_dir.resolve()), str(job_file)],
-                              capture_output=True, text=True)
+        done = subprocess.run(
+            ["node", str(script), str(pyodide_dir.resolve()), str(job_file)], capture_output=True, text=True
+        )
         if done.returncode != 0:
             # the script's last line names the error; Node's own dump otherwise
             reason = (done.stderr.strip().splitlines() or ["no error output"])[-1][-500:]

@@ -50,15 +50,27 @@ SYS_EXECUTABLE = "./this.program"
 #: the modules pyodide-kernel's package imports from IPython, traitlets, comm and jedi (its ``__init__``,
 #: ``interpreter``, ``display``, ``kernel``, ``comm`` and ``litetransform`` modules), and jedi (completion)
 SNAPSHOT_IMPORTS = (
-    "IPython", "IPython.core.application", "IPython.core.displayhook", "IPython.core.displaypub",
-    "IPython.core.getipython", "IPython.core.history", "IPython.core.inputtransformer2",
-    "IPython.core.interactiveshell", "IPython.core.shellapp", "IPython.display", "IPython.utils.tokenutil",
-    "comm", "jedi", "traitlets", "traitlets.config",
+    "IPython",
+    "IPython.core.application",
+    "IPython.core.displayhook",
+    "IPython.core.displaypub",
+    "IPython.core.getipython",
+    "IPython.core.history",
+    "IPython.core.inputtransformer2",
+    "IPython.core.interactiveshell",
+    "IPython.core.shellapp",
+    "IPython.display",
+    "IPython.utils.tokenutil",
+    "comm",
+    "jedi",
+    "traitlets",
+    "traitlets.config",
 )
 
 
-def make_snapshot(pyodide_dir: Path, packages: tuple[str, ...] | list[str], cache: Path,
-                  imports: tuple[str, ...] = SNAPSHOT_IMPORTS) -> Path:
+def make_snapshot(
+    pyodide_dir: Path, packages: tuple[str, ...] | list[str], cache: Path, imports: tuple[str, ...] = SNAPSHOT_IMPORTS
+) -> Path:
     """Write ``SNAPSHOT_FILE`` and ``BOOT_MODULE`` into ``pyodide_dir`` (the served runtime and its lock).
 
     The snapshot holds the wheels of ``packages`` and their lock dependencies unpacked (the ones the kernel
@@ -72,8 +84,10 @@ def make_snapshot(pyodide_dir: Path, packages: tuple[str, ...] | list[str], cach
     shutil.copy2(cached, pyodide_dir / SNAPSHOT_FILE)
     for name in (BOOT_MODULE, PRIVATE_MODULE):
         shutil.copy2(STATIC / name, pyodide_dir / name)
-    log(f"kernel snapshot: {len(wheels)} wheels unpacked, {len(imports)} modules imported, "
-        f"{cached.stat().st_size / 2**20:.1f} MiB gzipped")
+    log(
+        f"kernel snapshot: {len(wheels)} wheels unpacked, {len(imports)} modules imported, "
+        f"{cached.stat().st_size / 2**20:.1f} MiB gzipped"
+    )
     return pyodide_dir / SNAPSHOT_FILE
 
 
@@ -85,8 +99,9 @@ def make_file_bundle(pyodide_dir: Path, packages: tuple[str, ...] | list[str], c
     and wheels, so the files are the ones the kernel's own loading writes; cached in ``cache``.
     """
     wheels = served_wheels(pyodide_dir, packages)
-    cached = cached_node_output(FILES_SCRIPT, pyodide_dir, {"packages": list(packages)}, wheels, cache, ".bin.gz",
-                                "the kernel's file bundle")
+    cached = cached_node_output(
+        FILES_SCRIPT, pyodide_dir, {"packages": list(packages)}, wheels, cache, ".bin.gz", "the kernel's file bundle"
+    )
     shutil.copy2(cached, pyodide_dir / FILES_BUNDLE)
     log(f"kernel files: {len(wheels)} packages' files in one bundle, {cached.stat().st_size / 2**20:.1f} MiB gzipped")
     return pyodide_dir / FILES_BUNDLE
