@@ -106,7 +106,7 @@ rebuild:
 
 test: $(SITE) chromium
 	@$(BIN)/python -m compileall -q labcore coursebuild lab tests scripts >/dev/null  # the course's own .pyc, once
-	$(BIN)/ruff check --select F811 tests  # no test module defines a test twice (until `make lint` runs here)
+	@$(MAKE) --no-print-directory lint  # ruff (F811: no test module defines a test twice) and mypy, zero findings
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # ruff (lint, then the formatter's check) and mypy, as pyproject.toml configures them; .pre-commit-config.yaml runs
@@ -117,6 +117,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 test-quick: $(STAMP)
+	@$(MAKE) --no-print-directory lint
 	$(BIN)/python -m pytest -m "not browser" $(PYTEST_ARGS)
 
 # The engines' facts at the releases the course cites (labcore/engines/releases.py RELEASES): pip download each
