@@ -32,10 +32,15 @@ from labcore.panels import live_panel, show
 from tests.lite._pages import BLANK_NOTEBOOK, add_cell_and_run, blank_notebook, launch, serve, type_into_live_panel
 
 #: chapter: (panel, control typed into, the value typed off its grid)
-CASES = {"1": ("fleet_savings_panel", "tenant_qps", 1.2), "2": ("gpu_split_panel", "context_tokens", 6000),
-         "4": ("lru_thrash_panel", "tenants", 41), "6": ("fleet_load_panel", "tenants", 41),
-         "9": ("spill_panel", "host_adapters", 80), "10": ("affinity_panel", "replicas", 5),
-         "16": ("fleet_calculator_panel", "tenant_qps", 0.45)}
+CASES = {
+    "1": ("fleet_savings_panel", "tenant_qps", 1.2),
+    "2": ("gpu_split_panel", "context_tokens", 6000),
+    "4": ("lru_thrash_panel", "tenants", 41),
+    "6": ("fleet_load_panel", "tenants", 41),
+    "9": ("spill_panel", "host_adapters", 80),
+    "10": ("affinity_panel", "replicas", 5),
+    "16": ("fleet_calculator_panel", "tenant_qps", 0.45),
+}
 #: the kernel-side timing, the same code in Pyodide (a cell) and here: best of ``repeat`` first redraws on a view
 #: built untimed (the sweep's missing points kept for later), then one redraw with the whole sweep in it
 KERNEL_TIMING = """\
@@ -64,20 +69,25 @@ def _timed_cases(repeat: int) -> dict[str, tuple[str, str, list]]:
     out = {}
     for chapter, (name, control, typed) in CASES.items():
         spec = next(c for c in show(name).controls if c.name == control)
-        out[chapter] = (name, control, [v for v in _fresh_values(spec, 2 * repeat + 1) if v != typed][:2 * repeat])
+        out[chapter] = (name, control, [v for v in _fresh_values(spec, 2 * repeat + 1) if v != typed][: 2 * repeat])
     return out
 
 
 def _cells(repeat: int) -> tuple[list[str], str, str]:
     """Return the cells the benchmark adds: one live panel per case, the kernel-side timing, the issue's route."""
-    views = [f"import asyncio, labcore.panels as p\nview_{chapter} = p.live_panel(p.show({name!r}))\n"
-             f"view_{chapter}.widget" for chapter, (name, *_rest) in CASES.items()]
+    views = [
+        f"import asyncio, labcore.panels as p\nview_{chapter} = p.live_panel(p.show({name!r}))\nview_{chapter}.widget"
+        for chapter, (name, *_rest) in CASES.items()
+    ]
     cases = _timed_cases(repeat)
-    timing = KERNEL_TIMING + (f"print('KERNEL', json.dumps({{c: time_redraw(*args) for c, args in "
-                              f"{cases!r}.items()}}))")
+    timing = KERNEL_TIMING + (
+        f"print('KERNEL', json.dumps({{c: time_redraw(*args) for c, args in {cases!r}.items()}}))"
+    )
     name, values = INCLUDING
-    including = (f"started = time.perf_counter()\nroom = p.show({name!r}).including(**{values!r})\n"
-                 "room._repr_mimebundle_()\nprint('INCLUDING', (time.perf_counter() - started) * 1000)")
+    including = (
+        f"started = time.perf_counter()\nroom = p.show({name!r}).including(**{values!r})\n"
+        "room._repr_mimebundle_()\nprint('INCLUDING', (time.perf_counter() - started) * 1000)"
+    )
     return views, timing, including
 
 
@@ -104,8 +114,9 @@ async def _measure(base: str, profile: Path, repeat: int) -> tuple[dict[str, flo
         for source, (chapter, (name, control, value)) in zip(views, CASES.items(), strict=True):
             cell = await add_cell_and_run(page, source)
             # the opening's sweep computed first (no stored grid here): the redraw timed is a change's alone
-            await add_cell_and_run(page, f"while view_{chapter}.pending:\n    await asyncio.sleep(0.05)\n"
-                                         f"print('SETTLED', {chapter!r})")
+            await add_cell_and_run(
+                page, f"while view_{chapter}.pending:\n    await asyncio.sleep(0.05)\nprint('SETTLED', {chapter!r})"
+            )
             await _printed(page, f"SETTLED {chapter}")
             label = next(c.label for c in show(name).controls if c.name == control)
             expected = show(name).row(**{control: value})["readout"].split("\n")
@@ -121,8 +132,12 @@ async def _measure(base: str, profile: Path, repeat: int) -> tuple[dict[str, flo
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--site", type=Path, help="serve this site (tests.lite._pages.build_test_site's) instead of "
-                                                  "building one with the blank notebook alone")
+    parser.add_argument(
+        "--site",
+        type=Path,
+        help="serve this site (tests.lite._pages.build_test_site's) instead of "
+        "building one with the blank notebook alone",
+    )
     parser.add_argument("--repeat", type=int, default=3)
     add_save_flag(parser)
     args = parser.parse_args(argv)
@@ -145,19 +160,35 @@ def main(argv: list[str] | None = None) -> None:
     for name, control, value in CASES.values():  # here as in the Live kernel before its timing: each panel opened
         live_panel(show(name), schedule=lambda run: run()).set(**{control: value})  # and typed into, sweeps done
     here = {c: scope["time_redraw"](*case) for c, case in _timed_cases(args.repeat).items()}
-    print(f"\n{'chapter':8} {'panel':24} {'typed':>20} {'Live: Enter to drawn':>21} {'Pyodide 1st redraw':>19} "
-          f"{'CPython 1st redraw':>19} {'Pyodide, sweep in it':>21}")
+    print(
+        f"\n{'chapter':8} {'panel':24} {'typed':>20} {'Live: Enter to drawn':>21} {'Pyodide 1st redraw':>19} "
+        f"{'CPython 1st redraw':>19} {'Pyodide, sweep in it':>21}"
+    )
     for chapter, (name, control, value) in CASES.items():
         k, c = kernel[chapter], here[chapter]
-        print(f"{chapter:8} {name:24} {control + '=' + str(value):>20} {typed[chapter] * 1000:18.0f} ms "
-              f"{k['first_ms']:16.1f} ms {c['first_ms']:16.2f} ms {k['whole_ms']:18.1f} ms"
-              f"   (Pyodide {k['first_ms'] / c['first_ms']:.1f}x CPython)")
+        print(
+            f"{chapter:8} {name:24} {control + '=' + str(value):>20} {typed[chapter] * 1000:18.0f} ms "
+            f"{k['first_ms']:16.1f} ms {c['first_ms']:16.2f} ms {k['whole_ms']:18.1f} ms"
+            f"   (Pyodide {k['first_ms'] / c['first_ms']:.1f}x CPython)"
+        )
     print(f"the issue's route in Pyodide: {INCLUDING[0]}.including({INCLUDING[1]}) displayed in {including_ms:.0f} ms")
-    save_if_asked(args, "bench_live_redraw", [
-        Row(f"chapter {chapter} {name}: {control}={value} typed, Enter to drawn", typed[chapter] * 1000, "ms",
-            peer="the first redraw kernel-side in Pyodide", peer_result=kernel[chapter]["first_ms"], goal="< 1 s")
-        for chapter, (name, control, value) in CASES.items()], measure="a value off the grid typed into a live panel "
-        f"in Live (Chromium, a notebook with no setup cell); kernel-side best of {args.repeat}")
+    save_if_asked(
+        args,
+        "bench_live_redraw",
+        [
+            Row(
+                f"chapter {chapter} {name}: {control}={value} typed, Enter to drawn",
+                typed[chapter] * 1000,
+                "ms",
+                peer="the first redraw kernel-side in Pyodide",
+                peer_result=kernel[chapter]["first_ms"],
+                goal="< 1 s",
+            )
+            for chapter, (name, control, value) in CASES.items()
+        ],
+        measure="a value off the grid typed into a live panel "
+        f"in Live (Chromium, a notebook with no setup cell); kernel-side best of {args.repeat}",
+    )
 
 
 if __name__ == "__main__":

@@ -107,21 +107,38 @@ def main(argv: list[str] | None = None) -> None:
             server.terminate()
             with contextlib.suppress(subprocess.TimeoutExpired):
                 server.wait(timeout=10)
-    print(f"{'kernel':12} {'chapter':28} {'open':>5} {'shown s':>8} {'run all s':>10} {'first output s':>15} "
-          f"{'over the peer':>14} {'suite s':>8}")
+    print(
+        f"{'kernel':12} {'chapter':28} {'open':>5} {'shown s':>8} {'run all s':>10} {'first output s':>15} "
+        f"{'over the peer':>14} {'suite s':>8}"
+    )
     for variant, name, attempt, t in results:
         suite = f"{t['suite']:8.1f}" if "suite" in t else f"{'':8}"
-        print(f"{variant:12} {name:28} {'cold' if attempt == 0 and name == opened[0] else 'warm':>5} "
-              f"{t['shown']:8.1f} {t['run all']:10.1f} {t['first output']:15.1f} "
-              f"{t['first output'] / t['shown']:13.1f}x "
-              f"{suite}")
+        print(
+            f"{variant:12} {name:28} {'cold' if attempt == 0 and name == opened[0] else 'warm':>5} "
+            f"{t['shown']:8.1f} {t['run all']:10.1f} {t['first output']:15.1f} "
+            f"{t['first output'] / t['shown']:13.1f}x "
+            f"{suite}"
+        )
     by = {(v, n, a): t["first output"] for v, n, a, t in results}
     ratios = [by[("snapshot", n, a)] / by[("no snapshot", n, a)] for v, n, a, _t in results if v == "snapshot"]
     print(f"first output with the snapshot / without it, same run: {min(ratios):.2f}-{max(ratios):.2f}x")
-    save_if_asked(args, "bench_live_start", [
-        Row(f"{n}, open {a + 1}: open to first output", t["first output"], "s", peer="the same without the fast start",
-            peer_result=by[("no snapshot", n, a)], goal="< 8 s") for v, n, a, t in results if v == "snapshot"],
-        measure="a Live chapter opened in Chromium, Run All, to its first cell's output (the Live tests' site)")
+    save_if_asked(
+        args,
+        "bench_live_start",
+        [
+            Row(
+                f"{n}, open {a + 1}: open to first output",
+                t["first output"],
+                "s",
+                peer="the same without the fast start",
+                peer_result=by[("no snapshot", n, a)],
+                goal="< 8 s",
+            )
+            for v, n, a, t in results
+            if v == "snapshot"
+        ],
+        measure="a Live chapter opened in Chromium, Run All, to its first cell's output (the Live tests' site)",
+    )
 
 
 if __name__ == "__main__":

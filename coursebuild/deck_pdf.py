@@ -76,7 +76,9 @@ def deck_names(site: Path) -> list[str]:
     return sorted(p.name.removesuffix(SUFFIX) for p in (site / SLIDES_DIR).glob(f"*{SUFFIX}"))
 
 
-def print_decks(site: Path, out: Path, names: list[str] | None = None, *, browser: object | None = None) -> list[PrintedDeck]:
+def print_decks(
+    site: Path, out: Path, names: list[str] | None = None, *, browser: object | None = None
+) -> list[PrintedDeck]:
     """Print each deck of ``site`` named in ``names`` (default: all) to ``out/<deck>.pdf``; return what was printed.
 
     Raises ``FileNotFoundError`` naming a deck the site does not hold. ``browser`` is a Playwright browser to reuse
@@ -103,7 +105,9 @@ def print_decks(site: Path, out: Path, names: list[str] | None = None, *, browse
             try:
                 page = context.new_page()
                 page.goto(f"{base}{SLIDES_DIR}/{name}{SUFFIX}?print-pdf", wait_until="load")
-                page.wait_for_function("() => window.Reveal && Reveal.isReady && Reveal.isReady()", timeout=READY_TIMEOUT_MS)
+                page.wait_for_function(
+                    "() => window.Reveal && Reveal.isReady && Reveal.isReady()", timeout=READY_TIMEOUT_MS
+                )
                 page.evaluate(_LISTEN_JS)
                 page.wait_for_function(_PRINTED_JS, timeout=READY_TIMEOUT_MS)
                 page.wait_for_function(_PANELS_DRAWN_JS, timeout=READY_TIMEOUT_MS)

@@ -39,8 +39,17 @@ from labcore.site import LIVE_DIR, PROGRESS_KEY
 from .lite.exercises import exercise_notebook_name
 from .lite.requirements import missing_requirement
 
-__all__ = ["SCRIPT", "CSS", "MARKER", "CELL_CLASS", "exercise_data", "exercise_html", "exercise_live_href", "live_href",
-           "setup"]
+__all__ = [
+    "SCRIPT",
+    "CSS",
+    "MARKER",
+    "CELL_CLASS",
+    "exercise_data",
+    "exercise_html",
+    "exercise_live_href",
+    "live_href",
+    "setup",
+]
 
 SCRIPT = "course-exercises.js"  # in coursebuild/static, which coursebuild.panels_site adds to html_static_path
 CSS = "course-exercises.css"
@@ -75,8 +84,12 @@ def exercise_data(label: str) -> dict[str, Any]:
     """Return what the page's script needs of exercise ``label``: its key, the progress key and its rule (or None)."""
     exercise = next(e for e in EXERCISES if e.label == label)
     rule = exercise.rule()
-    return {"label": label, "key": exercise.key, "storage": PROGRESS_KEY,
-            "rule": None if rule is None else rule.to_json()}
+    return {
+        "label": label,
+        "key": exercise.key,
+        "storage": PROGRESS_KEY,
+        "rule": None if rule is None else rule.to_json(),
+    }
 
 
 def _id(label: str) -> str:
@@ -87,11 +100,15 @@ def _live(exercise: Exercise, href: str | None, *, needs_code: bool) -> str:
     chapter = exercise.label.split(".")[0]
     what = "write and run your code" if needs_code else "run its check"
     if href is None:
-        return (f'<p class="course-exercise-live">To {what}, open chapter {chapter} in the live site (not part of '
-                f"this build of the course), then go to Exercise {exercise.label} under Exercises.</p>")
-    return (f'<p class="course-exercise-live"><a class="course-exercise-live-link" href="{html.escape(href)}">'
-            f"Open exercise {exercise.label} in Live</a> to {what}: a notebook with just this exercise opens in "
-            f"your browser, with a link back to the whole of chapter {chapter}.</p>")
+        return (
+            f'<p class="course-exercise-live">To {what}, open chapter {chapter} in the live site (not part of '
+            f"this build of the course), then go to Exercise {exercise.label} under Exercises.</p>"
+        )
+    return (
+        f'<p class="course-exercise-live"><a class="course-exercise-live-link" href="{html.escape(href)}">'
+        f"Open exercise {exercise.label} in Live</a> to {what}: a notebook with just this exercise opens in "
+        f"your browser, with a link back to the whole of chapter {chapter}.</p>"
+    )
 
 
 def _inputs(exercise: Exercise, rule: dict[str, Any]) -> str:
@@ -99,17 +116,23 @@ def _inputs(exercise: Exercise, rule: dict[str, Any]) -> str:
     if rule["kind"] == "choice":
         radios = "".join(
             f'<label class="course-exercise-option"><input type="radio" name="{ident}-answer" '
-            f'value="{html.escape(option)}"> {html.escape(option)}</label>' for option in rule["options"])
-        return (f'<fieldset class="course-exercise-choices"><legend>Your answer, one of '
-                f'{", ".join(rule["options"])}</legend>{radios}</fieldset>')
+            f'value="{html.escape(option)}"> {html.escape(option)}</label>'
+            for option in rule["options"]
+        )
+        return (
+            f'<fieldset class="course-exercise-choices"><legend>Your answer, one of '
+            f"{', '.join(rule['options'])}</legend>{radios}</fieldset>"
+        )
     if rule["kind"] == "list":
         label, unit, mode = "Your answer: the names in order, separated by commas", "", "text"
     else:
         label, unit, mode = f"Your answer: {rule['what']} ({rule['unit']})", rule["unit"], "decimal"
     unit_html = f'<span class="course-exercise-unit" aria-hidden="true">{html.escape(unit)}</span>' if unit else ""
-    return (f'<label class="course-exercise-label" for="{ident}-answer">{html.escape(label)}</label>'
-            f'<span class="course-exercise-field"><input id="{ident}-answer" name="{ident}-answer" type="text" '
-            f'inputmode="{mode}" autocomplete="off" spellcheck="false">{unit_html}</span>')
+    return (
+        f'<label class="course-exercise-label" for="{ident}-answer">{html.escape(label)}</label>'
+        f'<span class="course-exercise-field"><input id="{ident}-answer" name="{ident}-answer" type="text" '
+        f'inputmode="{mode}" autocomplete="off" spellcheck="false">{unit_html}</span>'
+    )
 
 
 def exercise_html(exercise: Exercise, *, live_href: str | None) -> str:
@@ -118,20 +141,24 @@ def exercise_html(exercise: Exercise, *, live_href: str | None) -> str:
     rule = data["rule"]
     ident = _id(exercise.label)
     if rule is None:
-        return (f'<section class="course-exercise course-exercise-code" id="{ident}" '
-                f'aria-label="Answer Exercise {exercise.label}">'
-                f"<p>Exercise {exercise.label} asks for Python code, which needs a kernel.</p>"
-                f"{_live(exercise, live_href, needs_code=True)}</section>")
-    payload = json.dumps(data, ensure_ascii=False, allow_nan=False).replace("</", "<\\/")
-    return (f'<form class="course-exercise" id="{ident}" data-label="{exercise.label}" novalidate '
+        return (
+            f'<section class="course-exercise course-exercise-code" id="{ident}" '
             f'aria-label="Answer Exercise {exercise.label}">'
-            f'<script type="application/json" class="course-exercise-data">{payload}</script>'
-            f'<p class="course-exercise-title">Answer Exercise {exercise.label} here: it is checked on this page, '
-            f"with the same hints as its check cell.</p>"
-            f'<div class="course-exercise-row">{_inputs(exercise, rule)}'
-            f'<button type="submit" class="course-exercise-check">Check</button></div>'
-            f'<p class="course-exercise-verdict" role="status" aria-live="polite"></p>'
-            f"<noscript><p>Checking an answer on this page needs JavaScript.</p></noscript></form>")
+            f"<p>Exercise {exercise.label} asks for Python code, which needs a kernel.</p>"
+            f"{_live(exercise, live_href, needs_code=True)}</section>"
+        )
+    payload = json.dumps(data, ensure_ascii=False, allow_nan=False).replace("</", "<\\/")
+    return (
+        f'<form class="course-exercise" id="{ident}" data-label="{exercise.label}" novalidate '
+        f'aria-label="Answer Exercise {exercise.label}">'
+        f'<script type="application/json" class="course-exercise-data">{payload}</script>'
+        f'<p class="course-exercise-title">Answer Exercise {exercise.label} here: it is checked on this page, '
+        f"with the same hints as its check cell.</p>"
+        f'<div class="course-exercise-row">{_inputs(exercise, rule)}'
+        f'<button type="submit" class="course-exercise-check">Check</button></div>'
+        f'<p class="course-exercise-verdict" role="status" aria-live="polite"></p>'
+        f"<noscript><p>Checking an answer on this page needs JavaScript.</p></noscript></form>"
+    )
 
 
 def _page_exercises(docname: str) -> dict[str, Exercise]:
@@ -142,7 +169,7 @@ def _page_exercises(docname: str) -> dict[str, Exercise]:
 def _check_cell(paragraph: nodes.paragraph) -> nodes.Element | None:
     """Return the code cell after an exercise's paragraph (its check), before any other paragraph or heading."""
     parent = paragraph.parent
-    for sibling in parent.children[parent.index(paragraph) + 1:]:
+    for sibling in parent.children[parent.index(paragraph) + 1 :]:
         if isinstance(sibling, nodes.container) and "cell" in sibling["classes"]:
             return sibling
         if isinstance(sibling, (nodes.paragraph, nodes.section)):

@@ -25,8 +25,18 @@ from typing import Any
 from .session_plans import BOOK_DIR, Plan, load_plans
 from .speaker_notes import source
 
-__all__ = ["paper_wording", "exercise_text", "givens", "givens_text", "handout_markdown", "answer_key_markdown",
-           "site_address", "site_card", "site_card_html", "show"]
+__all__ = [
+    "paper_wording",
+    "exercise_text",
+    "givens",
+    "givens_text",
+    "handout_markdown",
+    "answer_key_markdown",
+    "site_address",
+    "site_card",
+    "site_card_html",
+    "show",
+]
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG_FILE = ROOT / "_config.yml"
@@ -34,10 +44,18 @@ CONFIG_FILE = ROOT / "_config.yml"
 #: the page's instructions for its cells, and what they say on paper
 _CELL_STEPS = (
     (re.compile(r"\s*Replace `None` with your (?:number|answer|list)[^.]*? and run (?:the|its) cell\."), ""),
-    (re.compile(r"Write your prediction(?: \([^)]*\))? in `prediction`(?: \([^)]*\))?,? (?:and )?run the cell[;,.]?"
-                r"\s*(?:then|and then|Then)?\s*", re.I), "Write your prediction down; then "),
-    (re.compile(r"\bthe (split |thrash |release |latency |load |onboarding )?panel above\b"),
-     lambda m: f"the chapter's {m[1] or ''}panel"),
+    (
+        re.compile(
+            r"Write your prediction(?: \([^)]*\))? in `prediction`(?: \([^)]*\))?,? (?:and )?run the cell[;,.]?"
+            r"\s*(?:then|and then|Then)?\s*",
+            re.I,
+        ),
+        "Write your prediction down; then ",
+    ),
+    (
+        re.compile(r"\bthe (split |thrash |release |latency |load |onboarding )?panel above\b"),
+        lambda m: f"the chapter's {m[1] or ''}panel",
+    ),
     (re.compile(r"\bthe load panel's slider\b"), "the chapter's load panel"),
 )
 _EXERCISE = re.compile(r"\*\*Exercise (?P<label>\d+\.\d+)\.\*\*")
@@ -79,7 +97,7 @@ def exercise_text(label: str, *, book: Path = BOOK_DIR) -> str:
     label_found = _EXERCISE.search(text)
     if label_found is None:
         raise ValueError(f"exercise {label}: rendering {exercise.page}'s cell lost its '**Exercise {label}.**'")
-    text = text[label_found.end():]  # the label is the handout's own; a "## Exercises" heading goes too
+    text = text[label_found.end() :]  # the label is the handout's own; a "## Exercises" heading goes too
     return paper_wording(" ".join(text.split()))
 
 
@@ -117,30 +135,45 @@ def givens(label: str) -> tuple[str, ...]:
     overhead = f"the LoRA overhead on every adapter request: {replica['dynamic_overhead'] * 100:g}% of the base latency"
     if grade in ("grade_fleet_bill_usd", "grade_savings_under_load_pct"):
         fleet = {k: p.default for k, p in inspect.signature(fleet_plan).parameters.items()}
-        out = [f"one GPU sustains {GPU_QPS:g} requests/s", overhead.replace("of the base latency", "more GPU time"),
-               "the dedicated fleet: one GPU per tenant"]
-        return tuple(out + ([f"a month is {fleet['hours_per_month']:g} hours"] if grade == "grade_fleet_bill_usd" else []))
+        out = [
+            f"one GPU sustains {GPU_QPS:g} requests/s",
+            overhead.replace("of the base latency", "more GPU time"),
+            "the dedicated fleet: one GPU per tenant",
+        ]
+        return tuple(
+            out + ([f"a month is {fleet['hours_per_month']:g} hours"] if grade == "grade_fleet_bill_usd" else [])
+        )
     if grade == "grade_adapters_beside_kv":
         adapter = exact_adapter_mb("llama-3-8b", 16, ["q_proj", "v_proj"])
         split = memory_split("llama-3-8b", "H100-80GB", adapter_mb=adapter)
-        return (f"the H100 as its driver reports it: {split.gpu_gib:.1f} GiB",
-                f"Llama-3-8B's weights in bf16: {split.base_gib:.1f} GiB",
-                f"KV cache: {kv_bytes_per_token('llama-3-8b') / 1024:g} KiB per token",
-                f"one exact r=16 q,v adapter: {adapter:.1f} MiB")
+        return (
+            f"the H100 as its driver reports it: {split.gpu_gib:.1f} GiB",
+            f"Llama-3-8B's weights in bf16: {split.base_gib:.1f} GiB",
+            f"KV cache: {kv_bytes_per_token('llama-3-8b') / 1024:g} KiB per token",
+            f"one exact r=16 q,v adapter: {adapter:.1f} MiB",
+        )
     if grade == "grade_thrash_hit_pct":
         return (f"one adapter: {replica['adapter_mb']:g} MiB",)
     if grade == "grade_link_miss_ms":
         link = LINKS[kwargs["link"]]
-        return (f"the base latency: {replica['base_latency_ms']:g} ms", overhead,
-                f"{link.name}: {link.gb_per_s:g} GB/s (10⁹ bytes/s) and {link.overhead_ms:g} ms per copy",
-                "1 MiB = 2²⁰ bytes")
+        return (
+            f"the base latency: {replica['base_latency_ms']:g} ms",
+            overhead,
+            f"{link.name}: {link.gb_per_s:g} GB/s (10⁹ bytes/s) and {link.overhead_ms:g} ms per copy",
+            "1 MiB = 2²⁰ bytes",
+        )
     if grade == "grade_slot_pool_mb":
         c = load_model_config("llama-3-8b")
-        return (f"Llama-3-8B: {c.num_hidden_layers} layers, hidden size {c.hidden_size:,}, k and v "
-                f"{c.kv_dim:,} wide, MLP {c.intermediate_size:,} wide, "
-                f"vocabulary {c.vocab_size:,}", ("vLLM wraps qkv_proj (3 slices), o_proj, gate_up_proj (2 slices) and down_proj of every layer, and "
-                 "embed_tokens and lm_head (vocabulary to hidden size)"),
-                "one slot holds A (rank × input) and B (output × rank) of each, in bf16 (2 bytes)")
+        return (
+            f"Llama-3-8B: {c.num_hidden_layers} layers, hidden size {c.hidden_size:,}, k and v "
+            f"{c.kv_dim:,} wide, MLP {c.intermediate_size:,} wide, "
+            f"vocabulary {c.vocab_size:,}",
+            (
+                "vLLM wraps qkv_proj (3 slices), o_proj, gate_up_proj (2 slices) and down_proj of every layer, and "
+                "embed_tokens and lm_head (vocabulary to hidden size)"
+            ),
+            "one slot holds A (rank × input) and B (output × rank) of each, in bf16 (2 bytes)",
+        )
     return ()
 
 
@@ -179,8 +212,10 @@ def site_card_html(address: str) -> str:
 
     uri = segno.make(address, error="m").svg_data_uri(scale=4, border=2)
     shown = html.escape(address)
-    return (f'<p class="site-card"><img src="{uri}" alt="QR code of {shown}" width="116" height="116" '
-            f'style="vertical-align:middle"> The course site: <a href="{shown}">{shown}</a></p>')
+    return (
+        f'<p class="site-card"><img src="{uri}" alt="QR code of {shown}" width="116" height="116" '
+        f'style="vertical-align:middle"> The course site: <a href="{shown}">{shown}</a></p>'
+    )
 
 
 def handout_markdown(plan: Plan, *, book: Path = BOOK_DIR) -> str:
@@ -189,8 +224,11 @@ def handout_markdown(plan: Plan, *, book: Path = BOOK_DIR) -> str:
     lines = []
     for label in plan.exercises:
         given = givens_text(label)
-        lines.append(f"**{label}.** {exercise_text(label, book=book)}" + (f"\n\n{given}" if given else "") +
-                     f"\n\nMy answer: ________________ · *Check it:* {_where(label)}.")
+        lines.append(
+            f"**{label}.** {exercise_text(label, book=book)}"
+            + (f"\n\n{given}" if given else "")
+            + f"\n\nMy answer: ________________ · *Check it:* {_where(label)}."
+        )
     return "\n\n".join(lines)
 
 

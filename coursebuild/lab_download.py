@@ -58,7 +58,7 @@ def lab_files(root: Path = ROOT) -> dict[str, bytes]:
             rel = src.relative_to(root).as_posix()
             files[rel] = src.read_bytes()
             if rel.startswith(LAB_SKELETON + "/"):
-                files[LAB_MINE + rel[len(LAB_SKELETON):]] = src.read_bytes()
+                files[LAB_MINE + rel[len(LAB_SKELETON) :]] = src.read_bytes()
     return files
 
 

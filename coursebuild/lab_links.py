@@ -63,8 +63,9 @@ def _role(name, rawtext, text, lineno, inliner, options=None, content=None):
     match = _CONTENT.fullmatch(text.strip())
     label, target = (match["text"], match["target"].strip()) if match else (role_text("lab", text), "")
     if target not in TARGETS:
-        message = inliner.reporter.error(f"the lab role needs a target, one of {', '.join(TARGETS)}: "
-                                         f"{{lab}}`text <live>`; got {text!r}", line=lineno)
+        message = inliner.reporter.error(
+            f"the lab role needs a target, one of {', '.join(TARGETS)}: {{lab}}`text <live>`; got {text!r}", line=lineno
+        )
         return [inliner.problematic(rawtext, rawtext, message)], [message]
     env = inliner.document.settings.env
     button = name == "lab-button"
@@ -74,8 +75,7 @@ def _role(name, rawtext, text, lineno, inliner, options=None, content=None):
         target, label = "download", f"{label}: download it"  # no live site in this build: the button still leads on
     attrs = ' download=""' if target == "download" else ""
     classes = f"lab-link lab-{target}" + (" lab-button" if button else "")
-    link = f'<a class="{classes}" href="{html.escape(href(target, env.docname))}"{attrs}>' \
-           f"{html.escape(label)}</a>"
+    link = f'<a class="{classes}" href="{html.escape(href(target, env.docname))}"{attrs}>{html.escape(label)}</a>'
     return [nodes.raw(rawtext, link, format="html")], []
 
 

@@ -19,8 +19,17 @@ from IPython.core.inputtransformer2 import TransformerManager
 #: a chapter reads ``Path("..") / "results"``; the live copy finds ``results`` beside it
 PARENT_RESULTS = re.compile(r"""Path\((["'])\.\.\1\)\s*/\s*(["'])results\2""")
 
-__all__ = ["PARENT_RESULTS", "GLUE_IMPORT", "GLUE_DEF", "HIDDEN_NAMES_HEAD", "guard_optional_imports",
-           "guard_numpy_cell", "live_code", "cell_names", "defining_statements"]
+__all__ = [
+    "PARENT_RESULTS",
+    "GLUE_IMPORT",
+    "GLUE_DEF",
+    "HIDDEN_NAMES_HEAD",
+    "guard_optional_imports",
+    "guard_numpy_cell",
+    "live_code",
+    "cell_names",
+    "defining_statements",
+]
 
 GLUE_IMPORT = "from myst_nb import glue"
 #: what the live copy runs instead of ``GLUE_IMPORT``: show the value as the book's cell does
@@ -66,10 +75,14 @@ def guard_optional_imports(source: str) -> str:
     for line in lines:
         if line.rstrip() in MATPLOTLIB_LINES:
             if line is found[0]:
-                fallback = ("from labcore.plots import offline_pyplot; plt = offline_pyplot()"
-                            if any(f.rstrip() == MATPLOTLIB_LINES[1] for f in found) else "pass")
-                out.append(MATPLOTLIB_GUARD.format(
-                    lines="\n".join("    " + f.rstrip() for f in found), fallback=fallback))
+                fallback = (
+                    "from labcore.plots import offline_pyplot; plt = offline_pyplot()"
+                    if any(f.rstrip() == MATPLOTLIB_LINES[1] for f in found)
+                    else "pass"
+                )
+                out.append(
+                    MATPLOTLIB_GUARD.format(lines="\n".join("    " + f.rstrip() for f in found), fallback=fallback)
+                )
         elif line.rstrip() == NUMPY_LINE:
             out.append(NUMPY_GUARD)
         else:
@@ -194,5 +207,5 @@ def defining_statements(source: str, names: set[str]) -> str:
         if defined & wanted:
             kept.append(node)
             wanted |= read
-    spans = ["\n".join(lines[node.lineno - 1:node.end_lineno]) for node in reversed(kept)]
+    spans = ["\n".join(lines[node.lineno - 1 : node.end_lineno]) for node in reversed(kept)]
     return "\n".join([HIDDEN_NAMES_HEAD, *spans])

@@ -42,7 +42,7 @@ def formula_key(tex: str, display: bool) -> str:
 def hide_drawing(html: str) -> str:
     """Return a typeset formula with its SVG hidden from screen readers (they read its MathML copy)."""
     html = html.replace(' role="img"', "", 1)
-    head = html[:html.find(">", html.find("<svg ")) + 1]
+    head = html[: html.find(">", html.find("<svg ")) + 1]
     return html if 'aria-hidden="true"' in head else html.replace("<svg ", '<svg aria-hidden="true" ', 1)
 
 
@@ -60,12 +60,21 @@ def typeset(formulas: list[tuple[str, bool]], mathjax: Path = MATHJAX) -> tuple[
     if not (mathjax / "node-main.js").is_file():
         raise FileNotFoundError(f"{mathjax} is missing: run `npm ci` (make book does)")
     payload = json.dumps([{"tex": tex, "display": display} for tex, display in formulas])
-    done = subprocess.run(["node", str(NODE_SCRIPT), str(mathjax)], input=payload, capture_output=True, text=True,
-                          check=False, timeout=600)
+    done = subprocess.run(
+        ["node", str(NODE_SCRIPT), str(mathjax)],
+        input=payload,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
     if done.returncode != 0:
         raise RuntimeError(f"MathJax could not typeset the book's maths: {done.stderr.strip()[-800:]}")
     result = json.loads(done.stdout)
-    html = {formula_key(tex, display): hide_drawing(out) for (tex, display), out in zip(formulas, result["html"], strict=True)}
+    html = {
+        formula_key(tex, display): hide_drawing(out)
+        for (tex, display), out in zip(formulas, result["html"], strict=True)
+    }
     return result["css"], html
 
 
@@ -88,7 +97,9 @@ def _on_env_updated(app: Any, env: Any) -> None:
     app.course_math = html
     out = Path(app.outdir) / "_static" / CSS
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(css + "\n.math-display { overflow-x: auto; margin: 0.8em 0; text-align: center; }\n", encoding="utf-8")
+    out.write_text(
+        css + "\n.math-display { overflow-x: auto; margin: 0.8em 0; text-align: center; }\n", encoding="utf-8"
+    )
 
 
 def _html(translator: Any, node: Any, display: bool) -> None:

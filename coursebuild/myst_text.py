@@ -30,20 +30,52 @@ from collections.abc import Collection, Mapping
 __all__ = ["ADMONITIONS", "GLUE_ROLE", "format_glue", "substitute_glue", "role_text", "to_commonmark"]
 
 #: Directives shown as a block quote with a bold title (the admonitions of MyST and Sphinx).
-ADMONITIONS = frozenset({
-    "admonition", "attention", "caution", "danger", "error", "hint", "important", "note", "seealso",
-    "tip", "warning", "versionadded", "versionchanged", "deprecated",
-})
+ADMONITIONS = frozenset(
+    {
+        "admonition",
+        "attention",
+        "caution",
+        "danger",
+        "error",
+        "hint",
+        "important",
+        "note",
+        "seealso",
+        "tip",
+        "warning",
+        "versionadded",
+        "versionchanged",
+        "deprecated",
+    }
+)
 #: Directives whose content is not prose: dropped whatever ``drop`` says.
-NON_PROSE = frozenset({"toctree", "tableofcontents", "bibliography", "eval-rst", "raw", "only", "glue:figure",
-                       "glue:any", "glue", "include", "literalinclude", "contents", "index"})
+NON_PROSE = frozenset(
+    {
+        "toctree",
+        "tableofcontents",
+        "bibliography",
+        "eval-rst",
+        "raw",
+        "only",
+        "glue:figure",
+        "glue:any",
+        "glue",
+        "include",
+        "literalinclude",
+        "contents",
+        "index",
+    }
+)
 _CODE_DIRECTIVES = frozenset({"code", "code-block", "code-cell", "sourcecode"})
 _MATH_DIRECTIVES = frozenset({"math", "equation"})
 _IMAGE_DIRECTIVES = frozenset({"figure", "image", "figure-md"})
 
 # A role `{name}`content`` (any number of backticks) or, to skip it, an inline code span.
-_INLINE = re.compile(r"\{(?P<role>[A-Za-z][\w:.+-]*)\}(?P<ticks>`+)(?P<content>.+?)(?P=ticks)(?!`)"
-                     r"|(?P<span>(?P<sticks>`+).+?(?P=sticks)(?!`))", re.S)
+_INLINE = re.compile(
+    r"\{(?P<role>[A-Za-z][\w:.+-]*)\}(?P<ticks>`+)(?P<content>.+?)(?P=ticks)(?!`)"
+    r"|(?P<span>(?P<sticks>`+).+?(?P=sticks)(?!`))",
+    re.S,
+)
 _FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,}|:{3,})\s*(?P<info>.*)$")
 _DIRECTIVE_INFO = re.compile(r"^\{(?P<name>[A-Za-z][\w:.+-]*)\}\s*(?P<arg>.*)$")
 _OPTION = re.compile(r"^:[\w-]+:(\s.*)?$")
@@ -75,6 +107,7 @@ def substitute_glue(markdown: str, values: Mapping[str, str] | None) -> str:
     >>> substitute_glue("{glue:text}`pct`", None)
     '*[pct: see the book page]*'
     """
+
     def paste(match: re.Match) -> str:
         key, _, fmt_spec = match[1].partition(":")
         if values is None:
@@ -124,7 +157,7 @@ def _strip_options(lines: list[str]) -> list[str]:
     if lines and lines[0].strip() == "---":
         end = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
         if end is not None:
-            return lines[end + 1:]
+            return lines[end + 1 :]
     i = 0
     while i < len(lines) and _OPTION.match(lines[i].strip()):
         i += 1
@@ -146,15 +179,15 @@ def _glossary(lines: list[str], glue: Mapping[str, str] | None) -> str:
             entries.append(([line.strip()], []))
     return "\n\n".join(
         "**" + ", ".join(_inline(t, glue) for t in terms) + "**: " + _inline(" ".join(body), glue)
-        for terms, body in entries)
+        for terms, body in entries
+    )
 
 
 def _quote(text: str) -> str:
     return "\n".join(f"> {line}" if line else ">" for line in text.split("\n"))
 
 
-def _directive(name: str, arg: str, body: list[str], glue: Mapping[str, str] | None,
-               drop: Collection[str]) -> str:
+def _directive(name: str, arg: str, body: list[str], glue: Mapping[str, str] | None, drop: Collection[str]) -> str:
     if name in drop or name in NON_PROSE:
         if name == "glue:md" and glue is not None:
             return role_text("glue:text", arg, glue)
@@ -196,16 +229,19 @@ def _blocks(lines: list[str], glue: Mapping[str, str] | None, drop: Collection[s
             mark = fence["fence"]
             close = re.compile(rf"^ {{0,3}}{re.escape(mark[0])}{{{len(mark)},}}\s*$")
             end = next((j for j in range(i + 1, len(lines)) if close.match(lines[j])), len(lines))
-            body = lines[i + 1:end]
+            body = lines[i + 1 : end]
             directive = _DIRECTIVE_INFO.match(fence["info"].strip())
             flush()
             if directive or mark[0] == ":":  # a colon fence without a directive name holds prose
-                converted = (_directive(directive["name"], directive["arg"].strip(), body, glue, drop)
-                             if directive else _blocks(body, glue, drop))
+                converted = (
+                    _directive(directive["name"], directive["arg"].strip(), body, glue, drop)
+                    if directive
+                    else _blocks(body, glue, drop)
+                )
                 if converted.strip():
                     out.append(f"\n{converted}\n")  # a block of its own (no lazy continuation)
             else:
-                out.append("\n".join(lines[i:end + 1]))  # plain code: untouched
+                out.append("\n".join(lines[i : end + 1]))  # plain code: untouched
             i = end + 1
             continue
         stripped = line.strip()

@@ -39,23 +39,29 @@ def panel_html(spec: dict[str, Any]) -> str:
     """
     name = str(spec.get("usermeta", {}).get("labcore_panel", "panel"))
     data = json.dumps(spec, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
-    return (f'<div class="lc-panel" data-panel="{html.escape(name)}">'
-            f'<script type="application/json" class="lc-panel-spec">{data}</script>'
-            f'<noscript>This interactive panel needs JavaScript.</noscript></div>')
+    return (
+        f'<div class="lc-panel" data-panel="{html.escape(name)}">'
+        f'<script type="application/json" class="lc-panel-spec">{data}</script>'
+        f"<noscript>This interactive panel needs JavaScript.</noscript></div>"
+    )
 
 
 class VegaLitePage:
     """Render Vega-Lite v5 outputs as panel divs in the HTML builders (myst-nb mime-renderer plugin)."""
 
-    mime_priority_overrides = [("html", VEGALITE_MIME, 5), ("dirhtml", VEGALITE_MIME, 5),
-                               ("singlehtml", VEGALITE_MIME, 5)]
+    mime_priority_overrides = [
+        ("html", VEGALITE_MIME, 5),
+        ("dirhtml", VEGALITE_MIME, 5),
+        ("singlehtml", VEGALITE_MIME, 5),
+    ]
 
     @staticmethod
     def handle_mime(renderer: Any, data: Any, inline: bool) -> Any:
         """Return a raw-HTML node for a Vega-Lite output, a figure with its text alternative, or None (myst-nb's)."""
         if not inline and data.mime_type in FIGURE_MIMES:
-            alt = (data.output_metadata or {}).get("alt") or \
-                (data.output_metadata or {}).get(data.mime_type, {}).get("alt")
+            alt = (data.output_metadata or {}).get("alt") or (data.output_metadata or {}).get(data.mime_type, {}).get(
+                "alt"
+            )
             if alt:  # labcore's figures carry their point (labcore.plots.figure_alt); myst-nb would write the file name
                 images = renderer.render_image(data)
                 for image in images:

@@ -30,8 +30,12 @@ CSS = "course-progress.css"
 
 def progress_config() -> dict[str, Any]:
     """Return what the page script counts: the storage key, the lab's modules, the quizzes' and exercises' keys."""
-    return {"key": PROGRESS_KEY, "lab": list(LAB_MODULES), "quizzes": [f().name for f in QUIZZES.values()],
-            "exercises": [e.key for e in EXERCISES]}
+    return {
+        "key": PROGRESS_KEY,
+        "lab": list(LAB_MODULES),
+        "quizzes": [f().name for f in QUIZZES.values()],
+        "exercises": [e.key for e in EXERCISES],
+    }
 
 
 def _add_assets(app: Any) -> None:

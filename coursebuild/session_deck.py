@@ -33,18 +33,27 @@ from .speaker_notes import as_written, headings, minutes_text, retime
 
 __all__ = ["session_deck_notebook", "session_deck_sections", "write_session_decks"]
 
+
 def _cell_id(text: str) -> str:
     return "session-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
 def _markdown_slide(text: str, kind: str = "slide") -> dict[str, Any]:
-    return {"cell_type": "markdown", "id": _cell_id(text), "source": text,
-            "metadata": {"slideshow": {"slide_type": kind}}}
+    return {
+        "cell_type": "markdown",
+        "id": _cell_id(text),
+        "source": text,
+        "metadata": {"slideshow": {"slide_type": kind}},
+    }
 
 
 def _notes(text: str) -> dict[str, Any]:
-    return {"cell_type": "markdown", "id": _cell_id(text), "source": text,
-            "metadata": {"slideshow": {"slide_type": "notes"}, "tags": [speaker_notes.NOTES_TAG]}}
+    return {
+        "cell_type": "markdown",
+        "id": _cell_id(text),
+        "source": text,
+        "metadata": {"slideshow": {"slide_type": "notes"}, "tags": [speaker_notes.NOTES_TAG]},
+    }
 
 
 def _section_cells(deck: Mapping[str, Any], heading: str) -> list[dict[str, Any]]:
@@ -56,13 +65,18 @@ def _section_cells(deck: Mapping[str, Any], heading: str) -> list[dict[str, Any]
 
 
 def _slot_notes(number: int, plan: Plan, slot: Slot) -> str:
-    lines = [f"**Slot {number} of {len(plan.slots)}** ({clock(slot.start)} to {clock(slot.end)}, "
-             f"{minutes_text(slot.minutes)}" + (f": {minutes_text(slot.teaching)} teaching, "
-                                                f"{minutes_text(slot.exercises)} exercises)" if slot.deck else ")")]
+    lines = [
+        f"**Slot {number} of {len(plan.slots)}** ({clock(slot.start)} to {clock(slot.end)}, "
+        f"{minutes_text(slot.minutes)}"
+        + (f": {minutes_text(slot.teaching)} teaching, {minutes_text(slot.exercises)} exercises)" if slot.deck else ")")
+    ]
     if slot.sections:
         lines.append("Sections: " + "; ".join(f"{s.heading} ({minutes_text(s.minutes)})" for s in slot.sections))
-    for label, text in (("Demo", slot.demo), ("Give the room", ", ".join(f"exercise {g} (handout)" for g in slot.give)),
-                        ("Pause here", slot.pause)):
+    for label, text in (
+        ("Demo", slot.demo),
+        ("Give the room", ", ".join(f"exercise {g} (handout)" for g in slot.give)),
+        ("Pause here", slot.pause),
+    ):
         if text:
             lines.append(f"**{label}:** {text}")
     if slot.notes:
@@ -90,11 +104,20 @@ def _exercise_cells(slot: Slot, book: Path) -> list[dict[str, Any]]:
     cells = []
     share = slot.exercises / max(len(slot.give), 1)
     for label in slot.give:
-        cells.append(_markdown_slide(f"### Your turn: exercise {label} ({minutes_text(share)}, on the handout)\n\n"
-                                     f"{exercise_text(label, book=book)}\n\n{givens_text(label)}", "subslide"))
-        cells.append(_notes(f"**Say:** {minutes_text(share)}, on paper, alone or with a neighbour; the handout holds "
-                            "every number it needs. **Ask:** take three answers before showing the panel. **Next:** "
-                            "move the panel to the exercise's values in front of the room."))
+        cells.append(
+            _markdown_slide(
+                f"### Your turn: exercise {label} ({minutes_text(share)}, on the handout)\n\n"
+                f"{exercise_text(label, book=book)}\n\n{givens_text(label)}",
+                "subslide",
+            )
+        )
+        cells.append(
+            _notes(
+                f"**Say:** {minutes_text(share)}, on paper, alone or with a neighbour; the handout holds "
+                "every number it needs. **Ask:** take three answers before showing the panel. **Next:** "
+                "move the panel to the exercise's values in front of the room."
+            )
+        )
     return cells
 
 
@@ -111,8 +134,9 @@ def _summary(plan: Plan, book: Path) -> str:
     return "\n".join(lines)
 
 
-def session_deck_notebook(plan: Plan, decks: Mapping[str, Mapping[str, Any]] | None = None, *,
-                          book: Path = BOOK_DIR) -> dict[str, Any]:
+def session_deck_notebook(
+    plan: Plan, decks: Mapping[str, Mapping[str, Any]] | None = None, *, book: Path = BOOK_DIR
+) -> dict[str, Any]:
     """Return one deck notebook for ``plan``: a title slide, then per slot a slide naming it and its sections' slides.
 
     ``decks`` maps a chapter stem to its deck notebook (:func:`coursebuild.slides.deck_notebook`; read from
@@ -120,9 +144,13 @@ def session_deck_notebook(plan: Plan, decks: Mapping[str, Mapping[str, Any]] | N
     """
     address = site_address()
     card = f"\n\n{site_card_html(address)}" if address else ""
-    cells = [_markdown_slide(f"# {plan.title}: many adapters, one GPU\n\n{plan.audience}{card}"),
-             _notes(f"**Speaker notes** ({minutes_text(plan.minutes)} in all)\n\n" + "\n".join(
-                 f"- {clock(s.start)}: {s.chapter or s.kind} ({minutes_text(s.minutes)})" for s in plan.slots))]
+    cells = [
+        _markdown_slide(f"# {plan.title}: many adapters, one GPU\n\n{plan.audience}{card}"),
+        _notes(
+            f"**Speaker notes** ({minutes_text(plan.minutes)} in all)\n\n"
+            + "\n".join(f"- {clock(s.start)}: {s.chapter or s.kind} ({minutes_text(s.minutes)})" for s in plan.slots)
+        ),
+    ]
     for number, slot in enumerate(plan.slots, start=1):
         summary = _summary(plan, book) if slot.kind == "questions" else ""
         if summary:  # the last slot's slide is the summary, left on the screen while the room asks
@@ -135,8 +163,10 @@ def session_deck_notebook(plan: Plan, decks: Mapping[str, Mapping[str, Any]] | N
         elapsed = slot.start + slot.setup
         for section in slot.sections:
             if deck is None:
-                raise ValueError(f"the {slot.kind} slot at minute {slot.start} lists the deck section "
-                                 f"{section.heading!r} but names no deck ({slot.deck!r})")
+                raise ValueError(
+                    f"the {slot.kind} slot at minute {slot.start} lists the deck section "
+                    f"{section.heading!r} but names no deck ({slot.deck!r})"
+                )
             elapsed += section.minutes
             for cell in _section_cells(deck, section.heading):
                 if speaker_notes.is_notes(cell):
@@ -144,8 +174,12 @@ def session_deck_notebook(plan: Plan, decks: Mapping[str, Mapping[str, Any]] | N
                 cells.append(cell)
         cells += _exercise_cells(slot, book)
     first = decks[next(iter(decks))] if decks else chapter_deck(plan.slots[0].deck, book)
-    return {"cells": cells, "metadata": copy.deepcopy(dict(first.get("metadata", {}))), "nbformat": 4,
-            "nbformat_minor": 5}
+    return {
+        "cells": cells,
+        "metadata": copy.deepcopy(dict(first.get("metadata", {}))),
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
 
 
 def session_deck_sections(plan: Plan, deck: Mapping[str, Any]) -> list[tuple[Slot, Section, int]]:
@@ -160,15 +194,19 @@ def session_deck_sections(plan: Plan, deck: Mapping[str, Any]) -> list[tuple[Slo
     return [(slot, section, first) for (slot, section), (_, first) in zip(wanted, firsts, strict=True)]
 
 
-def write_session_decks(decks: Mapping[str, Mapping[str, Any]], slides_dir: Path, *,
-                        plans: Mapping[str, Plan] | None = None) -> list[Path]:
+def write_session_decks(
+    decks: Mapping[str, Mapping[str, Any]], slides_dir: Path, *, plans: Mapping[str, Plan] | None = None
+) -> list[Path]:
     """Write the deck of every plan that names one (``deck:``) into ``slides_dir``; return their paths."""
     from .slides import SUFFIX, DeckWriter
 
     plans = load_plans() if plans is None else plans
     writer = DeckWriter()
-    return [writer.write(session_deck_notebook(plan, decks), slides_dir / f"{plan.deck}{SUFFIX}")
-            for plan in plans.values() if plan.deck]
+    return [
+        writer.write(session_deck_notebook(plan, decks), slides_dir / f"{plan.deck}{SUFFIX}")
+        for plan in plans.values()
+        if plan.deck
+    ]
 
 
 def _on_build_finished(app: Any, exception: Exception | None) -> None:
@@ -190,12 +228,16 @@ def _say_site_address(app: Any) -> None:
     address = site_address()
     logger = logging.getLogger(__name__)
     if address:
-        logger.info(f"[handouts] the site's address {address} and its QR code are on the handouts' first lines and the "
-                    "session deck's first and last slides (re-execute the handouts after changing it)")
+        logger.info(
+            f"[handouts] the site's address {address} and its QR code are on the handouts' first lines and the "
+            "session deck's first and last slides (re-execute the handouts after changing it)"
+        )
     else:
-        logger.info("[handouts] no site address: _config.yml sets no html: baseurl, so the handouts and the session "
-                    "deck print no address and no QR code; set it to the published site's address, then re-execute "
-                    "book/handout_*.ipynb")
+        logger.info(
+            "[handouts] no site address: _config.yml sets no html: baseurl, so the handouts and the session "
+            "deck print no address and no QR code; set it to the published site's address, then re-execute "
+            "book/handout_*.ipynb"
+        )
 
 
 def setup(app: Any) -> dict[str, Any]:

@@ -27,8 +27,20 @@ from . import speaker_notes
 from .slide_layout import slide_type
 from .speaker_notes import headings, minutes_text
 
-__all__ = ["PLANS_FILE", "BOOK_DIR", "Section", "Slot", "Plan", "clock", "deck_sections", "load_plans",
-           "plan_markdown", "chapter_notebook", "chapter_deck", "heading_slides"]
+__all__ = [
+    "PLANS_FILE",
+    "BOOK_DIR",
+    "Section",
+    "Slot",
+    "Plan",
+    "clock",
+    "deck_sections",
+    "load_plans",
+    "plan_markdown",
+    "chapter_notebook",
+    "chapter_deck",
+    "heading_slides",
+]
 
 ROOT = Path(__file__).resolve().parent.parent
 PLANS_FILE = ROOT / "scripts" / "session_plans.yml"
@@ -80,8 +92,10 @@ class Slot:
         if not files:
             return ""
         listed = files[0] if len(files) == 1 else ", ".join(files[:-1]) + f", then {files[-1]}"
-        return (f"Everyone: {listed} (the order they depend on each other), until their rows of the table are "
-                "green; who finishes goes on to the next module.")
+        return (
+            f"Everyone: {listed} (the order they depend on each other), until their rows of the table are "
+            "green; who finishes goes on to the next module."
+        )
 
     @property
     def end(self) -> float:
@@ -184,14 +198,20 @@ def _minutes(key: str, raw: Mapping[str, Any], start: float, kind: str) -> tuple
         return float(raw["minutes"]), 0.0, 0.0
     missing = [name for name in ("teaching", "exercises") if name not in raw]
     if missing or "minutes" in raw:
-        raise ValueError(f"{where} must state its teaching and exercise minutes (teaching: N, exercises: N), "
-                         f"not {'minutes' if 'minutes' in raw else 'without ' + ' and '.join(missing)}")
+        raise ValueError(
+            f"{where} must state its teaching and exercise minutes (teaching: N, exercises: N), "
+            f"not {'minutes' if 'minutes' in raw else 'without ' + ' and '.join(missing)}"
+        )
     teaching, exercises = float(raw["teaching"]), float(raw["exercises"])
     if teaching < 0 or exercises < 0:
-        raise ValueError(f"{where} has {teaching:g} teaching and {exercises:g} exercise minutes; neither can be negative")
+        raise ValueError(
+            f"{where} has {teaching:g} teaching and {exercises:g} exercise minutes; neither can be negative"
+        )
     if raw.get("give") and exercises <= 0:
-        raise ValueError(f"{where} gives the room exercise(s) {', '.join(map(str, raw['give']))} but no minutes "
-                         "for them: set exercises to the minutes the room works")
+        raise ValueError(
+            f"{where} gives the room exercise(s) {', '.join(map(str, raw['give']))} but no minutes "
+            "for them: set exercises to the minutes the room works"
+        )
     if exercises > 0 and not raw.get("give") and kind != "lab":
         raise ValueError(f"{where} has {exercises:g} exercise minutes but gives the room no exercise")
     return teaching + exercises, teaching, exercises
@@ -201,9 +221,15 @@ def _lab_modules(key: str, raw: Mapping[str, Any], start: float) -> tuple[str, .
     from labcore.contract import LAB_MODULES
 
     modules = tuple(str(m) for m in raw.get("modules", []))
-    if raw.get("kind") == "lab" and modules != LAB_MODULES[:len(modules)] or (raw.get("kind") == "lab") != bool(modules):
-        raise ValueError(f"plan {key!r}: the lab slot at {clock(start)} names modules {list(modules)}; a lab slot names "
-                         f"the first modules of the lab's dependency order {list(LAB_MODULES)}, and only a lab slot")
+    if (
+        raw.get("kind") == "lab"
+        and modules != LAB_MODULES[: len(modules)]
+        or (raw.get("kind") == "lab") != bool(modules)
+    ):
+        raise ValueError(
+            f"plan {key!r}: the lab slot at {clock(start)} names modules {list(modules)}; a lab slot names "
+            f"the first modules of the lab's dependency order {list(LAB_MODULES)}, and only a lab slot"
+        )
     return modules
 
 
@@ -231,8 +257,10 @@ def _slot(key: str, raw: Mapping[str, Any], start: float, book: Path, notes: Map
             if heading not in where or heading not in timed:
                 raise ValueError(f"plan {key!r}: deck {stem} has no section {heading!r} (its sections: {list(where)})")
             if heading not in offered:
-                raise ValueError(f"plan {key!r}: chapter {stem}'s manifest offers no section {heading!r} to session "
-                                 f"plans (it offers {list(offered)}: add it to plan_sections in labcore/chapters/)")
+                raise ValueError(
+                    f"plan {key!r}: chapter {stem}'s manifest offers no section {heading!r} to session "
+                    f"plans (it offers {list(offered)}: add it to plan_sections in labcore/chapters/)"
+                )
             sections.append(Section(heading, timed[heading], *where[heading]))
         if [s.first for s in sections] != sorted(s.first for s in sections):
             raise ValueError(f"plan {key!r}: the sections of {stem} at {clock(start)} are not in the deck's order")
@@ -241,18 +269,36 @@ def _slot(key: str, raw: Mapping[str, Any], start: float, book: Path, notes: Map
     for label in give:
         if label not in labels or labels[label].kind == "code":
             raise ValueError(f"plan {key!r}: exercise {label!r} is not a compute or predict exercise of the book")
-    slot = Slot(kind, start, minutes, stem, teaching, exercises, chapter, tuple(sections), str(raw.get("demo", "")),
-                give, str(raw.get("pause", "")), float(raw.get("setup", 0)), str(raw.get("setup_steps", "")),
-                _lab_modules(key, raw, start), str(raw.get("fallback", "")), str(raw.get("takeaway", "")).strip(),
-                str(raw.get("notes", "")).strip())
+    slot = Slot(
+        kind,
+        start,
+        minutes,
+        stem,
+        teaching,
+        exercises,
+        chapter,
+        tuple(sections),
+        str(raw.get("demo", "")),
+        give,
+        str(raw.get("pause", "")),
+        float(raw.get("setup", 0)),
+        str(raw.get("setup_steps", "")),
+        _lab_modules(key, raw, start),
+        str(raw.get("fallback", "")),
+        str(raw.get("takeaway", "")).strip(),
+        str(raw.get("notes", "")).strip(),
+    )
     if slot.used > (teaching if kind in ("deck", "lab") else minutes):
-        raise ValueError(f"plan {key!r}: the slot at {clock(start)} ({stem or kind}) has {minutes_text(teaching)} "
-                         f"of teaching, but its sections take {minutes_text(slot.used)} by the deck's notes")
+        raise ValueError(
+            f"plan {key!r}: the slot at {clock(start)} ({stem or kind}) has {minutes_text(teaching)} "
+            f"of teaching, but its sections take {minutes_text(slot.used)} by the deck's notes"
+        )
     return slot
 
 
-def load_plans(path: Path = PLANS_FILE, *, book: Path = BOOK_DIR,
-               notes: Mapping[str, Any] | None = None) -> dict[str, Plan]:
+def load_plans(
+    path: Path = PLANS_FILE, *, book: Path = BOOK_DIR, notes: Mapping[str, Any] | None = None
+) -> dict[str, Plan]:
     """Return every plan of ``path``, timed by the decks' notes; raise ``ValueError`` naming a plan that does not fit."""
     import yaml
 
@@ -266,8 +312,15 @@ def load_plans(path: Path = PLANS_FILE, *, book: Path = BOOK_DIR,
         minutes = float(raw["minutes"])
         if start != minutes:
             raise ValueError(f"plan {key!r}: its slots add up to {minutes_text(start)}, not {minutes_text(minutes)}")
-        plans[str(key)] = Plan(str(key), str(raw["title"]), str(raw.get("audience", "")), minutes,
-                               str(raw.get("deck", "")), str(raw.get("handout", "")), tuple(slots))
+        plans[str(key)] = Plan(
+            str(key),
+            str(raw["title"]),
+            str(raw.get("audience", "")),
+            minutes,
+            str(raw.get("deck", "")),
+            str(raw.get("handout", "")),
+            tuple(slots),
+        )
     return plans
 
 
@@ -280,8 +333,10 @@ def _what(slot: Slot) -> str:
     shown = "; ".join(f"{s.heading} ({minutes_text(s.minutes)}, {s.slides})" for s in slot.sections)
     text = f"[Deck {number}]({slot.deck}.ipynb): {shown}"
     if slot.kind == "lab":
-        text += (f". Set-up ({minutes_text(slot.setup)}): {slot.setup_steps} Hands on: {slot.hands_on} "
-                 f"Without a laptop: {slot.fallback}")
+        text += (
+            f". Set-up ({minutes_text(slot.setup)}): {slot.setup_steps} Hands on: {slot.hands_on} "
+            f"Without a laptop: {slot.fallback}"
+        )
     return text
 
 
@@ -294,11 +349,19 @@ def _minutes_cells(slot: Slot) -> list[str]:
 def plan_markdown(plan: Plan) -> str:
     """Return a plan as a Markdown table: time, teaching and exercise minutes, deck and slides, demo, the room's
     exercises, where to pause."""
-    rows = ["| Time | Teaching | Exercises | Deck, sections and slides | Demo | Give the room | Pause here |",
-            "| --- | ---: | ---: | --- | --- | --- | --- |"]
+    rows = [
+        "| Time | Teaching | Exercises | Deck, sections and slides | Demo | Give the room | Pause here |",
+        "| --- | ---: | ---: | --- | --- | --- | --- |",
+    ]
     for slot in plan.slots:
         give = ", ".join(f"exercise {label}" for label in slot.give)
-        cells = [f"{clock(slot.start)}-{clock(slot.end)}", *_minutes_cells(slot), _what(slot), slot.demo, give,
-                 slot.pause]
+        cells = [
+            f"{clock(slot.start)}-{clock(slot.end)}",
+            *_minutes_cells(slot),
+            _what(slot),
+            slot.demo,
+            give,
+            slot.pause,
+        ]
         rows.append("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
     return "\n".join(rows)

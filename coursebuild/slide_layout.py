@@ -26,8 +26,20 @@ from labcore.site import VEGALITE_MIME
 
 from .speaker_notes import source as _source
 
-__all__ = ["SLIDE_HEIGHT_PX", "SLIDE_PX", "SLIDE_WIDTH_PX", "cell_px", "markdown_px", "slide_type", "split_full_slides",
-           "split_markdown", "split_quizzes", "split_table_html", "split_tall_prose", "split_tall_tables"]
+__all__ = [
+    "SLIDE_HEIGHT_PX",
+    "SLIDE_PX",
+    "SLIDE_WIDTH_PX",
+    "cell_px",
+    "markdown_px",
+    "slide_type",
+    "split_full_slides",
+    "split_markdown",
+    "split_quizzes",
+    "split_table_html",
+    "split_tall_prose",
+    "split_tall_tables",
+]
 
 #: the decks' slide (reveal's width and height; coursebuild/slides.py's DECK_CSS sizes its text)
 SLIDE_WIDTH_PX, SLIDE_HEIGHT_PX = 1200, 700
@@ -41,13 +53,17 @@ PANEL_PX = 520
 FIGURE_PX = 420
 #: a quiz question: its box, question and feedback lines, then one line of answer buttons or a number box
 QUIZ_PX, QUIZ_LINE_PX, QUIZ_CHARS, QUIZ_ANSWER_PX = 120, 27, 48, 62
-_SVG_SIZE = re.compile(r'<svg[^>]*?\bheight="([\d.]+)(pt|px)?"[^>]*?\bwidth="([\d.]+)(pt|px)?"'
-                       r'|<svg[^>]*?\bwidth="([\d.]+)(pt|px)?"[^>]*?\bheight="([\d.]+)(pt|px)?"', re.S)
+_SVG_SIZE = re.compile(
+    r'<svg[^>]*?\bheight="([\d.]+)(pt|px)?"[^>]*?\bwidth="([\d.]+)(pt|px)?"'
+    r'|<svg[^>]*?\bwidth="([\d.]+)(pt|px)?"[^>]*?\bheight="([\d.]+)(pt|px)?"',
+    re.S,
+)
 
 
 def _text_px(text: str, line_px: int, chars: int) -> int:
-    return sum(max(1, math.ceil(len(line) / chars)) * line_px if line.strip() else line_px // 2
-               for line in text.split("\n"))
+    return sum(
+        max(1, math.ceil(len(line) / chars)) * line_px if line.strip() else line_px // 2 for line in text.split("\n")
+    )
 
 
 def _svg_px(svg: str) -> int:
@@ -68,8 +84,11 @@ def cell_px(cell: Mapping[str, Any]) -> int:
     """Estimate a cell's height on a slide, in pixels (prose, code, text outputs, figures, panels)."""
     if cell.get("cell_type") == "markdown":
         return markdown_px(_source(cell))
-    px = 0 if (cell.get("metadata", {}).get("transient") or {}).get("remove_source") else \
-        _text_px(_source(cell), CODE_LINE_PX, CODE_CHARS) + 24
+    px = (
+        0
+        if (cell.get("metadata", {}).get("transient") or {}).get("remove_source")
+        else _text_px(_source(cell), CODE_LINE_PX, CODE_CHARS) + 24
+    )
     return px + outputs_px(cell)
 
 
@@ -93,8 +112,11 @@ def outputs_px(cell: Mapping[str, Any]) -> int:
             plain = re.sub(r"<[^>]+>", "", text)
             table = _TABLE.match(text)
             rows = max(text.count("<tr"), text.count("\n|"), 2)
-            px += (sum(map(_row_px, _ROW.findall(text))) if table else
-                   TABLE_ROW_PX * rows + 25 * math.ceil(len(plain) / 90))
+            px += (
+                sum(map(_row_px, _ROW.findall(text)))
+                if table
+                else TABLE_ROW_PX * rows + 25 * math.ceil(len(plain) / 90)
+            )
         elif "text/plain" in data:
             px += _text_px("".join(data["text/plain"]), CODE_LINE_PX, CODE_CHARS) + 10
     return px
@@ -149,8 +171,12 @@ def _table_pieces(block: str, budget: int) -> list[str]:
     True
     """
     lines = block.split("\n")
-    if markdown_px(block) <= budget or len(lines) < 4 or not all(line.lstrip().startswith("|") for line in lines) \
-            or not re.fullmatch(r"\s*\|[\s:|-]+\|?\s*", lines[1]):
+    if (
+        markdown_px(block) <= budget
+        or len(lines) < 4
+        or not all(line.lstrip().startswith("|") for line in lines)
+        or not re.fullmatch(r"\s*\|[\s:|-]+\|?\s*", lines[1])
+    ):
         return [block]
     header = "\n".join(lines[:2])
     pieces = [header]
@@ -254,13 +280,19 @@ def _fitted_px(cell: Mapping[str, Any]) -> int:
     """Estimate a cell's height with its figures shrunk to half (what the deck can fit on a slide at the least)."""
     if cell.get("cell_type") != "code":
         return cell_px(cell)
-    figures = sum(_svg_px("".join(o["data"]["image/svg+xml"])) if "image/svg+xml" in o.get("data", {}) else FIGURE_PX
-                  for o in cell.get("outputs", []) if {"image/svg+xml", "image/png"} & set(o.get("data", {})))
+    figures = sum(
+        _svg_px("".join(o["data"]["image/svg+xml"])) if "image/svg+xml" in o.get("data", {}) else FIGURE_PX
+        for o in cell.get("outputs", [])
+        if {"image/svg+xml", "image/png"} & set(o.get("data", {}))
+    )
     return cell_px(cell) - figures // 2
 
 
-_TABLE = re.compile(r"^(?P<head>\s*<table\b[^>]*>\s*<thead>.*?</thead>\s*<tbody>)(?P<rows>.*)"
-                    r"(?P<tail></tbody>\s*</table>\s*)$", re.S)
+_TABLE = re.compile(
+    r"^(?P<head>\s*<table\b[^>]*>\s*<thead>.*?</thead>\s*<tbody>)(?P<rows>.*)"
+    r"(?P<tail></tbody>\s*</table>\s*)$",
+    re.S,
+)
 _ROW = re.compile(r"<tr\b.*?</tr>", re.S)
 _CELL = re.compile(r"<t[dh]\b[^>]*>(.*?)</t[dh]>", re.S)
 
@@ -280,8 +312,9 @@ def _pipe_table_px(text: str) -> int:
     """Estimate a markdown pipe table's height (22 px prose text), row by row."""
     rows = [line.strip().strip("|").split("|") for line in text.split("\n") if line.strip().startswith("|")]
     rows = [r for r in rows if not re.fullmatch(r"[\s:-]*", "".join(r))]
-    return sum(_cells_px([re.sub(r"[*`]|\[([^]]*)\]\([^)]*\)", r"\1", c) for c in r], line_px=30, char_px=12)
-               for r in rows)
+    return sum(
+        _cells_px([re.sub(r"[*`]|\[([^]]*)\]\([^)]*\)", r"\1", c) for c in r], line_px=30, char_px=12) for r in rows
+    )
 
 
 def split_table_html(html: str, *, budget: int = SLIDE_PX) -> list[str]:
@@ -356,8 +389,10 @@ def quiz_questions(cell: Mapping[str, Any]) -> tuple[str, list[dict[str, Any]]] 
         if declared in script:
             questions, _ = json.JSONDecoder().raw_decode(script, script.index(declared) + len(declared))
             return found["id"], questions
-    raise ValueError(f"cell {cell.get('id')!r} shows quiz container {found['id']!r}, but no script output declares "
-                     f"its questions ({declared!r})")
+    raise ValueError(
+        f"cell {cell.get('id')!r} shows quiz container {found['id']!r}, but no script output declares "
+        f"its questions ({declared!r})"
+    )
 
 
 def quiz_px(cell: Mapping[str, Any], html: str) -> int:
@@ -372,9 +407,16 @@ def quiz_px(cell: Mapping[str, Any], html: str) -> int:
     def lines(text: str) -> int:
         return max(1, math.ceil(len(re.sub(r"<[^>]+>|&\w+;", " ", text)) / QUIZ_CHARS))
 
-    return sum(QUIZ_PX + QUIZ_LINE_PX * lines(q.get("question", "")) + (
-        sum(QUIZ_ANSWER_PX // 2 + QUIZ_LINE_PX * lines(a.get("answer", "")) for a in q.get("answers", []))
-        if q.get("type") == "multiple_choice" else QUIZ_ANSWER_PX) for q in shown)
+    return sum(
+        QUIZ_PX
+        + QUIZ_LINE_PX * lines(q.get("question", ""))
+        + (
+            sum(QUIZ_ANSWER_PX // 2 + QUIZ_LINE_PX * lines(a.get("answer", "")) for a in q.get("answers", []))
+            if q.get("type") == "multiple_choice"
+            else QUIZ_ANSWER_PX
+        )
+        for q in shown
+    )
 
 
 def split_quizzes(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -423,8 +465,8 @@ def split_quizzes(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 if isinstance(html, str) and _QUIZ_DIV.search(html):
                     data["text/html"] = (
                         f'<p class="lc-quiz-part" data-lc-question="{n}">Question {n + 1} of {len(questions)}</p>'
-                        f"<style>#{part_id} .Quiz[data-qnum]:not([data-qnum=\"{n}\"]) {{ display: none; }}</style>"
-                        + html)
+                        f'<style>#{part_id} .Quiz[data-qnum]:not([data-qnum="{n}"]) {{ display: none; }}</style>' + html
+                    )
                 outputs.append(output)
             if n == 0:
                 out.append({**cell, "outputs": outputs})

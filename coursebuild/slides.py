@@ -86,8 +86,11 @@ DECK_CSS = (TEMPLATES / TEMPLATE / "deck.css").read_text(encoding="utf-8")
 DECK_JS = (TEMPLATES / TEMPLATE / "deck.js").read_text(encoding="utf-8")
 #: the notebook styles nbconvert inlines in every deck (about 250 KB each), written once beside the decks instead
 SHARED_CSS = "deck-notebook.css"
-_JUPYTER_STYLE = re.compile(r"<style type=\"text/css\">(?P<css>\s*/\*-{10,}\s*\|\s*Copyright \(c\) Jupyter Development "
-                            r"Team\..*?)</style>", re.S)
+_JUPYTER_STYLE = re.compile(
+    r"<style type=\"text/css\">(?P<css>\s*/\*-{10,}\s*\|\s*Copyright \(c\) Jupyter Development "
+    r"Team\..*?)</style>",
+    re.S,
+)
 
 
 def _source(cell: Mapping[str, Any]) -> str:
@@ -125,8 +128,9 @@ def _glue_only(output: Mapping[str, Any]) -> bool:
     return bool(data) and all(key.startswith(GLUE_MIME_PREFIX) for key in data)
 
 
-def deck_notebook(nb: Mapping[str, Any], glue: Mapping[str, str] | None, *,
-                  book_prefix: str = "../book/") -> dict[str, Any]:
+def deck_notebook(
+    nb: Mapping[str, Any], glue: Mapping[str, str] | None, *, book_prefix: str = "../book/"
+) -> dict[str, Any]:
     """Return the notebook a deck is exported from (a JSON dict; see the module doc).
 
     >>> cells = [{"cell_type": "markdown", "metadata": {"slideshow": {"slide_type": "slide"}},
@@ -162,8 +166,9 @@ def deck_notebook(nb: Mapping[str, Any], glue: Mapping[str, str] | None, *,
             if tags & NO_OUTPUT_TAGS:
                 cell["outputs"] = []
             cell["outputs"] = [_panel_output(o) for o in cell.get("outputs", []) if not _glue_only(o)]
-            if tags & NO_INPUT_TAGS or any('class="lc-panel"' in "".join(o.get("data", {}).get("text/html", ""))
-                                           for o in cell["outputs"]):  # a panel is presented without its call
+            if tags & NO_INPUT_TAGS or any(
+                'class="lc-panel"' in "".join(o.get("data", {}).get("text/html", "")) for o in cell["outputs"]
+            ):  # a panel is presented without its call
                 meta.setdefault("transient", {})["remove_source"] = True
                 if not cell["outputs"]:
                     continue
@@ -174,9 +179,12 @@ def deck_notebook(nb: Mapping[str, Any], glue: Mapping[str, str] | None, *,
 
 def has_panels(nb: Mapping[str, Any]) -> bool:
     """Tell whether a (deck) notebook shows a kernel-free panel."""
-    return any('class="lc-panel"' in "".join(o.get("data", {}).get("text/html", ""))
-               or VEGALITE_MIME in o.get("data", {})
-               for c in nb.get("cells", []) if c.get("cell_type") == "code" for o in c.get("outputs", []))
+    return any(
+        'class="lc-panel"' in "".join(o.get("data", {}).get("text/html", "")) or VEGALITE_MIME in o.get("data", {})
+        for c in nb.get("cells", [])
+        if c.get("cell_type") == "code"
+        for o in c.get("outputs", [])
+    )
 
 
 class DeckWriter:
@@ -210,9 +218,15 @@ class DeckWriter:
 
         node = nbformat.from_dict(nb)
         panel_scripts = [posixpath.normpath(posixpath.join("../_static", s)) for s in PANEL_SCRIPTS]
-        resources = {"course": {"panels": has_panels(nb), "panel_scripts": panel_scripts,
-                                "panel_css": "../_static/lc-panels.css", "deck_css": DECK_CSS},
-                     "metadata": {"name": out.name.removesuffix(SUFFIX)}}
+        resources = {
+            "course": {
+                "panels": has_panels(nb),
+                "panel_scripts": panel_scripts,
+                "panel_css": "../_static/lc-panels.css",
+                "deck_css": DECK_CSS,
+            },
+            "metadata": {"name": out.name.removesuffix(SUFFIX)},
+        }
         body, _ = self.exporter.from_notebook_node(node, resources=resources)
         body = body.replace("</body>", f"<script>{DECK_JS}</script>\n</body>", 1)
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -263,8 +277,13 @@ def install_notes_plugin(slides_dir: Path) -> None:
     shutil.copyfile(src, dst)
 
 
-def build_decks(notebooks: list[Path], slides_dir: Path, *, executed_dir: Path | None = None,
-                on_error: Callable[[Path, Exception], None] | None = None) -> list[Path]:
+def build_decks(
+    notebooks: list[Path],
+    slides_dir: Path,
+    *,
+    executed_dir: Path | None = None,
+    on_error: Callable[[Path, Exception], None] | None = None,
+) -> list[Path]:
     """Write the deck of each notebook that carries slide metadata into ``slides_dir``; return their paths.
 
     Glue values come from the book build's executed copies in ``executed_dir`` (as the live site
@@ -286,8 +305,11 @@ def build_decks(notebooks: list[Path], slides_dir: Path, *, executed_dir: Path |
         glue: Mapping[str, str] | None = {}
         try:
             if lite_notebooks.has_glue_roles(nb):
-                glue = (lite_site.glue_source(path, executed_dir, "build") if executed_dir is not None
-                        else lite_notebooks.glue_values(nb))
+                glue = (
+                    lite_site.glue_source(path, executed_dir, "build")
+                    if executed_dir is not None
+                    else lite_notebooks.glue_values(nb)
+                )
             written.append(writer.write(deck_notebook(nb, glue), slides_dir / deck_name(path)))
         except (KeyError, FileNotFoundError) as error:
             if on_error is None:
@@ -299,6 +321,7 @@ def build_decks(notebooks: list[Path], slides_dir: Path, *, executed_dir: Path |
 
 
 # --- the Sphinx extension -------------------------------------------------------------------------
+
 
 def _page_notebook(app: Any, pagename: str) -> Path | None:
     """Return the source notebook of page ``pagename`` when it carries slide metadata, else None."""
@@ -321,14 +344,17 @@ def _on_page_context(app: Any, pagename: str, templatename: str, context: dict[s
     if path is None:
         return
     href = "../" * pagename.count("/") + f"{SLIDES_DIR}/{deck_name(path)}"
-    context.setdefault("header_buttons", []).insert(0, {
-        "type": "link",
-        "url": href,
-        "tooltip": "Present this chapter as slides (reveal.js; press S for the speaker notes)",
-        "icon": "fas fa-person-chalkboard",
-        "label": "slides-button",
-        "text": "Slides",
-    })
+    context.setdefault("header_buttons", []).insert(
+        0,
+        {
+            "type": "link",
+            "url": href,
+            "tooltip": "Present this chapter as slides (reveal.js; press S for the speaker notes)",
+            "icon": "fas fa-person-chalkboard",
+            "label": "slides-button",
+            "text": "Slides",
+        },
+    )
 
 
 def _on_build_finished(app: Any, exception: Exception | None) -> None:
@@ -348,12 +374,17 @@ def _on_build_finished(app: Any, exception: Exception | None) -> None:
     (Path(app.outdir) / SLIDES_DIR / SHARED_CSS).unlink(missing_ok=True)  # every deck is written again below
     for folder, paths in by_folder.items():
         rel = folder.relative_to(Path(app.srcdir))
-        written += build_decks(paths, Path(app.outdir) / SLIDES_DIR, executed_dir=executed / rel,
-                               on_error=lambda path, error: logger.warning(f"[slides] no deck for {path.name}: {error}"))
+        written += build_decks(
+            paths,
+            Path(app.outdir) / SLIDES_DIR,
+            executed_dir=executed / rel,
+            on_error=lambda path, error: logger.warning(f"[slides] no deck for {path.name}: {error}"),
+        )
     for stale in set((Path(app.outdir) / SLIDES_DIR).glob(f"*{SUFFIX}")) - set(written):
         stale.unlink()  # a deck left by an earlier build whose notebook no longer has slides
     logger.info(
-        f"[slides] {len(written)} decks in {Path(app.outdir) / SLIDES_DIR} ({time.perf_counter() - started:.1f} s)")
+        f"[slides] {len(written)} decks in {Path(app.outdir) / SLIDES_DIR} ({time.perf_counter() - started:.1f} s)"
+    )
 
 
 def setup(app: Any) -> dict[str, Any]:
@@ -367,8 +398,12 @@ def main(argv: list[str] | None = None) -> int:
     """Write decks into ``SITE/slides`` (the site must hold the vendored slide assets and ``_static``)."""
     parser = argparse.ArgumentParser(description="Build the reveal.js decks of book notebooks into a built site.")
     parser.add_argument("--site", type=Path, default=ROOT / "_build" / "html")
-    parser.add_argument("--executed", type=Path, default=None,
-                        help="the book build's executed notebooks (default: glue values from the stored outputs)")
+    parser.add_argument(
+        "--executed",
+        type=Path,
+        default=None,
+        help="the book build's executed notebooks (default: glue values from the stored outputs)",
+    )
     parser.add_argument("notebooks", type=Path, nargs="*")
     args = parser.parse_args(argv)
     notebooks = args.notebooks or sorted((ROOT / "book").glob("[0-9][0-9]_*.ipynb"))

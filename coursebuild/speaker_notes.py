@@ -24,8 +24,10 @@ NOTES_DIR = ROOT / "scripts" / "speaker_notes"  # one <notebook stem>.yml per de
 NOTES_TAG = "speaker-notes"  # the tag of the notes cells slide_metadata.py writes (and replaces)
 TITLE = "title"  # the notes file's key for the title slide
 _HEADING = re.compile(r"^(#{1,6}) +(.+?)\s*$", re.M)
-_CUE = re.compile(r"^\*\*Speaker notes: (?P<heading>.+?)\*\* \(about (?P<minutes>[\d.]+) min; [\d.]+ of [\d.]+ min "
-                  r"by its end\)")
+_CUE = re.compile(
+    r"^\*\*Speaker notes: (?P<heading>.+?)\*\* \(about (?P<minutes>[\d.]+) min; [\d.]+ of [\d.]+ min "
+    r"by its end\)"
+)
 
 
 def source(cell: Mapping[str, Any]) -> str:
@@ -79,7 +81,7 @@ def retime(notes: str, *, elapsed: float, total: float) -> str:
     if match is None:
         return notes
     cue = pace_cue(match["heading"], float(match["minutes"]), elapsed=elapsed, total=total)
-    return cue + notes[match.end():]
+    return cue + notes[match.end() :]
 
 
 def as_written(markdown: str) -> str:
@@ -112,16 +114,22 @@ def notes_cells_for(nb: Mapping[str, Any], entry: Mapping[str, Any], stem: str) 
     missing = [h for h in where if h not in sections]
     unknown = [h for h in sections if h not in where]
     if missing or unknown:
-        raise ValueError(f"{stem}: speaker notes out of step with the chapter's ## sections: "
-                         f"no notes for {missing}; notes for sections it does not have: {unknown} "
-                         f"(edit scripts/speaker_notes/{stem}.yml)")
+        raise ValueError(
+            f"{stem}: speaker notes out of step with the chapter's ## sections: "
+            f"no notes for {missing}; notes for sections it does not have: {unknown} "
+            f"(edit scripts/speaker_notes/{stem}.yml)"
+        )
     minutes = section_minutes(entry)
     title_index = next((i for i, c in enumerate(cells) if headings(c, level=1)), 0)
     total = sum(minutes.values())
     timing = "\n".join(f"- {heading}: {minutes_text(minutes[heading])}" for heading in where)
-    out: dict[int, list[str]] = {title_index: [
-        f"**Speaker notes** (about {minutes_text(total)} in all)\n\n"
-        + as_written(to_commonmark(str(entry.get(TITLE, "")).strip(), glue)) + f"\n\n**Timing**\n\n{timing}"]}
+    out: dict[int, list[str]] = {
+        title_index: [
+            f"**Speaker notes** (about {minutes_text(total)} in all)\n\n"
+            + as_written(to_commonmark(str(entry.get(TITLE, "")).strip(), glue))
+            + f"\n\n**Timing**\n\n{timing}"
+        ]
+    }
     starts = sorted(where.values()) + [len(cells)]
     elapsed = 0.0
     for heading, index in where.items():
@@ -134,8 +142,10 @@ def notes_cells_for(nb: Mapping[str, Any], entry: Mapping[str, Any], stem: str) 
         for anchor, text in (section.get("at") or {}).items():
             hits = [i for i in range(index, end) if anchor in source(cells[i])]
             if len(hits) != 1:
-                raise ValueError(f"{stem}: the notes of section {heading!r} are placed 'at' {anchor!r}, which "
-                                 f"{'no' if not hits else 'more than one'} cell of that section holds")
+                raise ValueError(
+                    f"{stem}: the notes of section {heading!r} are placed 'at' {anchor!r}, which "
+                    f"{'no' if not hits else 'more than one'} cell of that section holds"
+                )
             note = as_written(to_commonmark(str(text).strip(), glue))
             out.setdefault(hits[0], []).append(f"**Speaker notes: {heading}, on this slide**\n\n{note}")
     return out

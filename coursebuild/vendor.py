@@ -57,8 +57,12 @@ ASSETS: tuple[Asset, ...] = (
     # node_modules/mathjax under Node). The reveal.js decks (coursebuild/slides.py, nbconvert's reveal template)
     # load these from slides/, next to the decks; nbconvert's template is written for MathJax 2, so the decks get
     # their own MathJax 2 (slides/mathjax2/, the npm alias "mathjax2" in package.json).
-    Asset("reveal.js", member="dist", target="slides/reveal.js/dist",
-          paths=("reveal.js", "reveal.css", "theme/white.css", "plugin/notes.js")),
+    Asset(
+        "reveal.js",
+        member="dist",
+        target="slides/reveal.js/dist",
+        paths=("reveal.js", "reveal.css", "theme/white.css", "plugin/notes.js"),
+    ),
     Asset("requirejs", member="", target="slides/require", paths=("require.js",)),
     Asset("jquery", member="dist", target="slides/jquery", paths=("jquery.min.js",)),
     # The glossary's hover cards (sphinx-tippy, `tippy_js` in _config.yml): Popper and Tippy, served from
@@ -69,11 +73,35 @@ ASSETS: tuple[Asset, ...] = (
         "mathjax2",
         member="",
         target="slides/mathjax2",
-        paths=("MathJax.js", "config/TeX-AMS_CHTML-full.js", "config/Safe.js", "jax/input/TeX", "jax/element",
-               "jax/output/CommonHTML", "fonts/HTML-CSS/TeX/woff", "localization/en", "extensions/TeX",
-               "extensions/MathML", *(f"extensions/{name}.js" for name in (
-                   "AssistiveMML", "CHTML-preview", "FontWarnings", "HelpDialog", "MatchWebFonts", "MathEvents",
-                   "MathMenu", "MathZoom", "Safe", "fast-preview", "tex2jax", "toMathML"))),
+        paths=(
+            "MathJax.js",
+            "config/TeX-AMS_CHTML-full.js",
+            "config/Safe.js",
+            "jax/input/TeX",
+            "jax/element",
+            "jax/output/CommonHTML",
+            "fonts/HTML-CSS/TeX/woff",
+            "localization/en",
+            "extensions/TeX",
+            "extensions/MathML",
+            *(
+                f"extensions/{name}.js"
+                for name in (
+                    "AssistiveMML",
+                    "CHTML-preview",
+                    "FontWarnings",
+                    "HelpDialog",
+                    "MatchWebFonts",
+                    "MathEvents",
+                    "MathMenu",
+                    "MathZoom",
+                    "Safe",
+                    "fast-preview",
+                    "tex2jax",
+                    "toMathML",
+                )
+            ),
+        ),
     ),
 )
 
@@ -104,8 +132,11 @@ def locked_versions(root: Path = ROOT) -> dict[str, str]:
     """Return ``{folder under node_modules: version}`` of the lock's top-level packages."""
     packages = json.loads((root / "package-lock.json").read_text(encoding="utf-8"))["packages"]
     prefix = "node_modules/"
-    return {key[len(prefix):]: entry["version"] for key, entry in packages.items()
-            if key.startswith(prefix) and "/node_modules/" not in key}
+    return {
+        key[len(prefix) :]: entry["version"]
+        for key, entry in packages.items()
+        if key.startswith(prefix) and "/node_modules/" not in key
+    }
 
 
 def installed_version(package: str, root: Path = ROOT) -> str | None:
@@ -140,10 +171,11 @@ def node_modules(root: Path = ROOT) -> Path:
             return folder
         npm = shutil.which("npm")
         if npm is None:
-            raise NpmError("npm is missing: the site's browser libraries are installed by `npm ci` from "
-                           "package-lock.json (Debian: apt-get install -y npm)")
-        print(f"vendor: npm {' '.join(NPM_CI)} (package-lock.json changed or node_modules/ is incomplete)",
-              flush=True)
+            raise NpmError(
+                "npm is missing: the site's browser libraries are installed by `npm ci` from "
+                "package-lock.json (Debian: apt-get install -y npm)"
+            )
+        print(f"vendor: npm {' '.join(NPM_CI)} (package-lock.json changed or node_modules/ is incomplete)", flush=True)
         done = subprocess.run([npm, *NPM_CI], cwd=root, check=False)
         if done.returncode != 0:
             raise NpmError(f"`npm {' '.join(NPM_CI)}` failed (exit {done.returncode}); npm's messages are above")
@@ -156,7 +188,7 @@ def _keep(rel: str, asset: Asset) -> bool:
     prefix = f"{asset.member}/" if asset.member else ""
     if not rel.startswith(prefix):
         return False
-    path = rel[len(prefix):]
+    path = rel[len(prefix) :]
     name = path.rsplit("/", 1)[-1]
     if "node_modules" in path.split("/") or name.endswith(asset.skip_suffixes):
         return False
@@ -173,7 +205,7 @@ def asset_files(asset: Asset, modules: Path) -> dict[str, Path]:
     for path in sorted(package.rglob("*")):
         rel = path.relative_to(package).as_posix()
         if path.is_file() and not path.is_symlink() and _keep(rel, asset):
-            files[f"{asset.target}/{rel[len(prefix):]}"] = path
+            files[f"{asset.target}/{rel[len(prefix) :]}"] = path
     if not files:
         raise FileNotFoundError(f"vendor: nothing to copy from {package}/{asset.member} (is it installed?)")
     return files
@@ -190,7 +222,8 @@ def copy_assets(dest: Path = DEFAULT_DEST, root: Path = ROOT) -> list[str]:
     if stamp.is_file():
         done = json.loads(stamp.read_text(encoding="utf-8"))
         if {k: done.get(k) for k in record} == json.loads(json.dumps(record)) and all(
-                (dest / f).is_file() for f in done.get("files", ())):
+            (dest / f).is_file() for f in done.get("files", ())
+        ):
             print(f"vendor: {dest}/ is up to date")
             return done["files"]
     locked = locked_versions(root)
@@ -217,8 +250,9 @@ def main(argv: list[str] | None = None) -> None:
     """Parse the command line; install node_modules/ and copy the assets."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dest", type=Path, default=DEFAULT_DEST)
-    parser.add_argument("--npm-ci", action="store_true",
-                        help="only run `npm ci` (when node_modules/ is missing or stale), copy nothing")
+    parser.add_argument(
+        "--npm-ci", action="store_true", help="only run `npm ci` (when node_modules/ is missing or stale), copy nothing"
+    )
     args = parser.parse_args(argv)
     try:
         if args.npm_ci:

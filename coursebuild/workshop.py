@@ -57,23 +57,34 @@ class FirstVisit:
 def first_visit(path: Path = FIRST_VISIT_FILE) -> FirstVisit:
     """Return the recorded first visit (``scripts/measure_first_visit.py`` writes it)."""
     raw = json.loads(path.read_text(encoding="utf-8"))
-    return FirstVisit(raw["chapter"], raw["static_bytes"], raw["live_bytes"], raw["live_files"], raw["site_bytes"],
-                      raw["lite_bytes"], raw["measured"])
+    return FirstVisit(
+        raw["chapter"],
+        raw["static_bytes"],
+        raw["live_bytes"],
+        raw["live_files"],
+        raw["site_bytes"],
+        raw["lite_bytes"],
+        raw["measured"],
+    )
 
 
 def message_markdown(address: str | None = None) -> str:
     """Return the message to send learners a week before the workshop (the site's address only when one is set)."""
     address = site_address() if address is None else address
     site = f"the course site, {address}" if address else "the course site"
-    check = f"{address.rstrip('/')}/{CHECK_PAGE}" if address else "its page *Check your laptop* (under *Using this course*)"
-    return "\n".join([
-        "> **Subject: before the multi-LoRA workshop: check your laptop (5 minutes)**",
-        ">",
-        f"> The workshop runs in your browser, from {site}: nothing to install. Please, before the day, open "
-        f"{check} on the laptop and in the browser you will bring, in a normal (not private) window. It says "
-        "whether this browser can run the course's Live version. Then open one chapter's **Live** version and "
-        "wait for its first cell to run once, to see it work on your laptop.",
-        ">",
-        "> If a line of the check says **No**, reply to this message with what it says. Bring a charger. No "
-        "laptop? Come anyway: you will pair with a neighbour.",
-    ])
+    check = (
+        f"{address.rstrip('/')}/{CHECK_PAGE}" if address else "its page *Check your laptop* (under *Using this course*)"
+    )
+    return "\n".join(
+        [
+            "> **Subject: before the multi-LoRA workshop: check your laptop (5 minutes)**",
+            ">",
+            f"> The workshop runs in your browser, from {site}: nothing to install. Please, before the day, open "
+            f"{check} on the laptop and in the browser you will bring, in a normal (not private) window. It says "
+            "whether this browser can run the course's Live version. Then open one chapter's **Live** version and "
+            "wait for its first cell to run once, to see it work on your laptop.",
+            ">",
+            "> If a line of the check says **No**, reply to this message with what it says. Bring a charger. No "
+            "laptop? Come anyway: you will pair with a neighbour.",
+        ]
+    )

@@ -42,8 +42,9 @@ def _is_real(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def number(name: str, value: object, *, minimum: float = 0.0, inclusive: bool = False,
-           error: type[Exception] = ValueError) -> float:
+def number(
+    name: str, value: object, *, minimum: float = 0.0, inclusive: bool = False, error: type[Exception] = ValueError
+) -> float:
     """Return ``value`` as a float if it is a finite real above ``minimum`` (or equal, if ``inclusive``)."""
     if not _is_real(value) or value < minimum or (value == minimum and not inclusive):  # type: ignore[operator]
         raise error(f"{name} must be a finite number {'>=' if inclusive else '>'} {minimum:g}, got {value!r}")
@@ -58,11 +59,20 @@ def count(name: str, value: object, *, minimum: int = 1, error: type[Exception] 
     return value
 
 
-def between(name: str, value: object, low: float, high: float, *, high_inclusive: bool = True,
-            error: type[Exception] = ValueError) -> float:
+def between(
+    name: str,
+    value: object,
+    low: float,
+    high: float,
+    *,
+    high_inclusive: bool = True,
+    error: type[Exception] = ValueError,
+) -> float:
     """Return ``value`` as a float if it is a finite real in ``[low, high]`` (``[low, high)`` if not ``high_inclusive``)."""
     if not _is_real(value) or not low <= value <= high or (value == high and not high_inclusive):  # type: ignore[operator]
-        raise error(f"{name} must be a finite number in [{low:g}, {high:g}{']' if high_inclusive else ')'}, got {value!r}")
+        raise error(
+            f"{name} must be a finite number in [{low:g}, {high:g}{']' if high_inclusive else ')'}, got {value!r}"
+        )
     return float(value)  # type: ignore[arg-type]
 
 

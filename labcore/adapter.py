@@ -91,10 +91,10 @@ def tenant_adapters(
 
 
 @functools.lru_cache(maxsize=64, typed=True)
-def _make_tenant_adapters(count: int, vram_mb: float, rank: int, base_model: str, base_digest: str, version: str,
-                          prefix: str) -> tuple[Adapter, ...]:
+def _make_tenant_adapters(
+    count: int, vram_mb: float, rank: int, base_model: str, base_digest: str, version: str, prefix: str
+) -> tuple[Adapter, ...]:
     width = max(2, len(str(count)))
     return tuple(
-        Adapter(f"{prefix}-{i:0{width}d}", version, base_model, base_digest, rank, vram_mb)
-        for i in range(1, count + 1)
+        Adapter(f"{prefix}-{i:0{width}d}", version, base_model, base_digest, rank, vram_mb) for i in range(1, count + 1)
     )

@@ -209,8 +209,17 @@ class AdmissionController:
 
     def stats(self) -> AdmissionStats:
         """Return the counters (validated to add up)."""
-        return AdmissionStats(started=self.started, admitted_now=self.admitted_now, queued=self.queued, refused=self.refused, admitted_later=self.admitted_later,
-                              finished=self.finished, dropped=self.dropped, in_flight=len(self._in_flight), waiting=len(self._queue))
+        return AdmissionStats(
+            started=self.started,
+            admitted_now=self.admitted_now,
+            queued=self.queued,
+            refused=self.refused,
+            admitted_later=self.admitted_later,
+            finished=self.finished,
+            dropped=self.dropped,
+            in_flight=len(self._in_flight),
+            waiting=len(self._queue),
+        )
 
     def __repr__(self) -> str:
         return (

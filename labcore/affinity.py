@@ -41,9 +41,23 @@ from .percentiles import percentiles
 from .registry import AdapterRegistry
 from .router import MODE_DYNAMIC, ModelRef, MultiLoRARouter, RouteDecision, parse_model_ref
 
-__all__ = ["POLICY_ROUND_ROBIN", "POLICY_LEAST_LOADED", "POLICY_RENDEZVOUS", "POLICY_BOUNDED", "POLICIES",
-           "rendezvous_ranking", "rendezvous_owner", "modulo_owner", "moved_fraction", "replica_names",
-           "FleetRoute", "FleetRun", "AffinityFleet", "bounded_capacity", "bounded_choice"]
+__all__ = [
+    "POLICY_ROUND_ROBIN",
+    "POLICY_LEAST_LOADED",
+    "POLICY_RENDEZVOUS",
+    "POLICY_BOUNDED",
+    "POLICIES",
+    "rendezvous_ranking",
+    "rendezvous_owner",
+    "modulo_owner",
+    "moved_fraction",
+    "replica_names",
+    "FleetRoute",
+    "FleetRun",
+    "AffinityFleet",
+    "bounded_capacity",
+    "bounded_choice",
+]
 
 POLICY_ROUND_ROBIN = "round-robin"
 POLICY_LEAST_LOADED = "least-loaded"
@@ -208,8 +222,18 @@ class FleetRun:
 class _Replica:
     """One replica: a router over its own cache, plus ``slots`` parallel servers in FIFO order."""
 
-    __slots__ = ("name", "cache", "router", "free_at", "in_flight", "routed", "hits", "misses", "evictions_before",
-                 "adapters")
+    __slots__ = (
+        "name",
+        "cache",
+        "router",
+        "free_at",
+        "in_flight",
+        "routed",
+        "hits",
+        "misses",
+        "evictions_before",
+        "adapters",
+    )
 
     def __init__(self, name: str, router: MultiLoRARouter, cache: AdapterCache, slots: int) -> None:
         self.name = name
@@ -281,8 +305,9 @@ class AffinityFleet:
                 cache = AdapterCache(cache_budget_mb, transfer_mb_per_ms, load_overhead_ms=load_overhead_ms)
             else:
                 cache = cache_factory()
-            router = MultiLoRARouter(registry, cache, base_model, base_latency_ms=base_latency_ms,
-                                     dynamic_overhead=dynamic_overhead)
+            router = MultiLoRARouter(
+                registry, cache, base_model, base_latency_ms=base_latency_ms, dynamic_overhead=dynamic_overhead
+            )
             self._replicas.append(_Replica(name, router, cache, slots))
         self._index = {name: i for i, name in enumerate(self.names)}
         self._requests: dict[str, tuple[ModelRef, tuple[int, ...]]] = {}  # by the ref's text
@@ -353,7 +378,14 @@ class AffinityFleet:
         self.spilled += spilled
         self.routes += 1
         queue_ms = start - arrival_ms
-        return FleetRoute(replica=i, decision=decision, arrival_ms=arrival_ms, queue_ms=queue_ms, latency_ms=queue_ms + decision.total_latency_ms, spilled=spilled)
+        return FleetRoute(
+            replica=i,
+            decision=decision,
+            arrival_ms=arrival_ms,
+            queue_ms=queue_ms,
+            latency_ms=queue_ms + decision.total_latency_ms,
+            spilled=spilled,
+        )
 
     def reset_counters(self) -> None:
         """Zero the per-replica request, hit, miss, eviction and spill counters (caches stay warm)."""

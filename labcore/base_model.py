@@ -84,8 +84,16 @@ _MOE_NAMES: Mapping[str, tuple[Mapping[str, str], str]] = {
     "qwen3_moe": ({"gate_proj": "gate_proj", "up_proj": "up_proj", "down_proj": "down_proj"}, "gate"),
 }
 # "gate" is the router in both Mixtral (block_sparse_moe.gate) and Qwen MoE (mlp.gate), never an expert.
-_ALIASES = {"q": "q_proj", "k": "k_proj", "v": "v_proj", "o": "o_proj", "w1": "gate_proj", "w3": "up_proj",
-            "w2": "down_proj", "gate": "router"}
+_ALIASES = {
+    "q": "q_proj",
+    "k": "k_proj",
+    "v": "v_proj",
+    "o": "o_proj",
+    "w1": "gate_proj",
+    "w3": "up_proj",
+    "w2": "down_proj",
+    "gate": "router",
+}
 
 
 def _config(config: ModelConfig | Mapping[str, Any] | str) -> ModelConfig:
@@ -127,9 +135,19 @@ class BaseParams:
     active_experts: int = 0
 
     def __post_init__(self) -> None:
-        for key in ("embedding", "lm_head", "attention_per_layer", "mlp_per_layer", "norms_per_layer",
-                    "num_layers", "final_norm", "expert_params", "experts_per_layer", "router_per_layer",
-                    "active_experts"):
+        for key in (
+            "embedding",
+            "lm_head",
+            "attention_per_layer",
+            "mlp_per_layer",
+            "norms_per_layer",
+            "num_layers",
+            "final_norm",
+            "expert_params",
+            "experts_per_layer",
+            "router_per_layer",
+            "active_experts",
+        ):
             value = getattr(self, key)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ModelConfigError(f"{self.name}: {key} must be an int >= 0, got {value!r}")
@@ -260,8 +278,9 @@ def published_params(name: str) -> PublishedParams | None:
     stated = data.get("_published_params")
     if stated is None:
         return None
-    return PublishedParams(name, params=stated, source=data.get("_published_params_source", ""),
-                           derived=base_params(name))
+    return PublishedParams(
+        name, params=stated, source=data.get("_published_params_source", ""), derived=base_params(name)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,5 +399,6 @@ def moe_lora_params(config: ModelConfig | Mapping[str, Any] | str, rank: int, ta
     attention = sum(rank * sum(shape.attention[t]) for t in canon if t in _ATTENTION)
     experts = sum(rank * sum(shape.experts[names[t]]) for t in canon if t in _EXPERT) * cfg.num_experts
     router = rank * sum(shape.router[1]) if "router" in canon else 0
-    return MoeLoraSize(cfg.name, rank, tuple(canon), attention=layers * attention, experts=layers * experts,
-                       router=layers * router)
+    return MoeLoraSize(
+        cfg.name, rank, tuple(canon), attention=layers * attention, experts=layers * experts, router=layers * router
+    )

@@ -138,7 +138,9 @@ class BatchCostModel:
 
     def batch_latency_ms(self, base_latency_ms: float, distinct: int, rank: float) -> float:
         """Return a request's latency in a batch: ``base_latency_ms × (1 + overhead_fraction)``."""
-        return number("base_latency_ms", base_latency_ms, inclusive=True) * (1.0 + self.overhead_fraction(distinct, rank))
+        return number("base_latency_ms", base_latency_ms, inclusive=True) * (
+            1.0 + self.overhead_fraction(distinct, rank)
+        )
 
     def batch_overhead(self, ranks_by_adapter: Mapping[str, int]) -> float:
         """Return the overhead of a batch given ``{adapter key: rank}`` of the adapters it holds.
@@ -177,9 +179,14 @@ def fit_sgmv(
     if sxx == 0:
         raise ValueError(f"the points need at least two distinct ranks, got {sorted(points)}")
     slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sxx
-    return BatchCostModel(single_us=single_us, extra_us_intercept=my - slope * mx, extra_us_per_rank=slope,
-                          reference_batch=reference_batch, single_adapter_overhead=single_adapter_overhead,
-                          max_loras=max_loras)
+    return BatchCostModel(
+        single_us=single_us,
+        extra_us_intercept=my - slope * mx,
+        extra_us_per_rank=slope,
+        reference_batch=reference_batch,
+        single_adapter_overhead=single_adapter_overhead,
+        max_loras=max_loras,
+    )
 
 
 def expected_distinct(batch_size: int, popularity: Sequence[float]) -> float:
@@ -285,7 +292,10 @@ class BreakEvenPoint:
 
 
 def break_even_curve(
-    model: BatchCostModel, *, rank: int, distinct: Sequence[int] = (1, 2, 4, 8, 16, 32, 64),
+    model: BatchCostModel,
+    *,
+    rank: int,
+    distinct: Sequence[int] = (1, 2, 4, 8, 16, 32, 64),
     flat_overhead: float = FLAT_OVERHEAD,
 ) -> list[BreakEvenPoint]:
     """Return the break-even utilisation for each number of distinct adapters per batch at ``rank``.
@@ -297,7 +307,15 @@ def break_even_curve(
     out = []
     for d in distinct:
         o = model.overhead_fraction(d, rank)
-        out.append(BreakEvenPoint(distinct=d, rank=rank, overhead=o, break_even_utilisation=break_even_utilisation(o), flat_break_even_utilisation=flat))
+        out.append(
+            BreakEvenPoint(
+                distinct=d,
+                rank=rank,
+                overhead=o,
+                break_even_utilisation=break_even_utilisation(o),
+                flat_break_even_utilisation=flat,
+            )
+        )
     return out
 
 
@@ -320,5 +338,10 @@ def break_even_view(distinct: int = 32, rank: int = 16) -> BreakEvenView:
     (True, True)
     """
     overhead = fit_sgmv().overhead_fraction(int(distinct), int(rank))
-    return BreakEvenView(distinct=int(distinct), rank=int(rank), overhead=overhead, break_even_utilisation=break_even_utilisation(overhead),
-                         flat_break_even_utilisation=break_even_utilisation(FLAT_OVERHEAD))
+    return BreakEvenView(
+        distinct=int(distinct),
+        rank=int(rank),
+        overhead=overhead,
+        break_even_utilisation=break_even_utilisation(overhead),
+        flat_break_even_utilisation=break_even_utilisation(FLAT_OVERHEAD),
+    )

@@ -159,9 +159,7 @@ class AdapterCache:
     #: The order the cache gives adapters up in (see :class:`EvictionPolicy`); FIFO is the subclass below.
     policy_class: type[EvictionPolicy[Any]] = LruPolicy
 
-    def __init__(
-        self, vram_budget_mb: float, transfer_mb_per_ms: float, *, load_overhead_ms: float = 0.0
-    ) -> None:
+    def __init__(self, vram_budget_mb: float, transfer_mb_per_ms: float, *, load_overhead_ms: float = 0.0) -> None:
         self.budget_mb = number("vram_budget_mb", vram_budget_mb)
         self.transfer_mb_per_ms = number("transfer_mb_per_ms", transfer_mb_per_ms)
         self.load_overhead_ms = number("load_overhead_ms", load_overhead_ms, inclusive=True)
@@ -286,7 +284,14 @@ class AdapterCache:
 
     def stats(self) -> CacheStats:
         """Return a snapshot of the counters."""
-        return CacheStats(hits=self.hits, misses=self.misses, evictions=len(self.eviction_log), resident=len(self._entries), used_mb=self.used_mb, budget_mb=self.budget_mb)
+        return CacheStats(
+            hits=self.hits,
+            misses=self.misses,
+            evictions=len(self.eviction_log),
+            resident=len(self._entries),
+            used_mb=self.used_mb,
+            budget_mb=self.budget_mb,
+        )
 
     def __len__(self) -> int:
         return len(self._entries)

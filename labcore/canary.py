@@ -199,7 +199,15 @@ class _Window:
         n = self.scored
         score = self.score_sum / n if n else None
         variance = max(0.0, (self.score_sq - n * score * score) / (n - 1)) if n > 1 and score is not None else 0.0
-        return VersionMetrics(version=version, requests=len(lat), errors=self.errors, p99_ms=p99, eval_score=score, scored=n, score_variance=variance)
+        return VersionMetrics(
+            version=version,
+            requests=len(lat),
+            errors=self.errors,
+            p99_ms=p99,
+            eval_score=score,
+            scored=n,
+            score_variance=variance,
+        )
 
 
 class CanaryController:
@@ -275,13 +283,24 @@ class CanaryController:
             after = self.ramp[self.ramp.index(before) + 1]
             if after == 1.0:
                 action, self.state = COMPLETE, "complete"
-                reason = f"{reason}; ramp {before:.0%} -> 100%: rollout complete, {self.split.candidate} is the new stable"
+                reason = (
+                    f"{reason}; ramp {before:.0%} -> 100%: rollout complete, {self.split.candidate} is the new stable"
+                )
             else:
                 reason = f"{reason}; ramp {before:.0%} -> {after:.0%}"
         if after != before:
             self.split = self.split.with_fraction(after)
             self._windows = {self.split.stable: _Window(), self.split.candidate: _Window()}
-        decision = CanaryDecision(step=len(self.log) + 1, action=action, fraction_before=before, fraction_after=after, reason=reason, candidate=cand, stable=stab, at_request=self.observed)
+        decision = CanaryDecision(
+            step=len(self.log) + 1,
+            action=action,
+            fraction_before=before,
+            fraction_after=after,
+            reason=reason,
+            candidate=cand,
+            stable=stab,
+            at_request=self.observed,
+        )
         self.log.append(decision)
         return decision
 
@@ -297,29 +316,55 @@ class CanaryController:
         # Error rate: a difference of proportions; the variance uses (errors+1)/(n+2) so 0 errors is not certainty.
         rate_c, rate_s = cand.error_rate, stab.error_rate
         increase = rate_c - rate_s
-        se = math.sqrt(_smoothed_var(cand.errors, cand.requests) / cand.requests
-                       + _smoothed_var(stab.errors, stab.requests) / stab.requests)
-        text = (f"error rate {rate_c:.2%} on {cand.version} vs {rate_s:.2%} on {stab.version} "
-                f"({increase * 100:+.2f} ± {t.z * se * 100:.2f} points, allowed +{t.max_error_rate_increase * 100:.2f})")
-        _sort_evidence(increase, t.z * se, t.max_error_rate_increase, text, f"errors {rate_c:.2%} vs {rate_s:.2%}",
-                       aborts, waits, notes)
+        se = math.sqrt(
+            _smoothed_var(cand.errors, cand.requests) / cand.requests
+            + _smoothed_var(stab.errors, stab.requests) / stab.requests
+        )
+        text = (
+            f"error rate {rate_c:.2%} on {cand.version} vs {rate_s:.2%} on {stab.version} "
+            f"({increase * 100:+.2f} ± {t.z * se * 100:.2f} points, allowed +{t.max_error_rate_increase * 100:.2f})"
+        )
+        _sort_evidence(
+            increase,
+            t.z * se,
+            t.max_error_rate_increase,
+            text,
+            f"errors {rate_c:.2%} vs {rate_s:.2%}",
+            aborts,
+            waits,
+            notes,
+        )
         # Latency tail: a point comparison of p99 over at least min_requests each.
         if stab.p99_ms > 0 and cand.p99_ms > t.max_p99_ratio * stab.p99_ms:
-            aborts.append(f"p99 {cand.p99_ms:.1f} ms on {cand.version} vs {stab.p99_ms:.1f} ms on {stab.version}: "
-                          f"x{cand.p99_ms / stab.p99_ms:.2f} > allowed x{t.max_p99_ratio:.2f}")
+            aborts.append(
+                f"p99 {cand.p99_ms:.1f} ms on {cand.version} vs {stab.p99_ms:.1f} ms on {stab.version}: "
+                f"x{cand.p99_ms / stab.p99_ms:.2f} > allowed x{t.max_p99_ratio:.2f}"
+            )
         else:
             notes.append(f"p99 {cand.p99_ms:.1f} vs {stab.p99_ms:.1f} ms")
         # Quality: a difference of mean eval scores, once both versions have enough scored requests.
         if cand.scored >= t.min_scored and stab.scored >= t.min_scored:
             drop = stab.eval_score - cand.eval_score  # type: ignore[operator]
             se = math.sqrt(cand.score_variance / cand.scored + stab.score_variance / stab.scored)
-            text = (f"eval score {cand.eval_score:.3f} on {cand.version} vs {stab.eval_score:.3f} on {stab.version} "
-                    f"(drop {drop:+.3f} ± {t.z * se:.3f}, allowed {t.max_score_drop:.3f})")
-            _sort_evidence(drop, t.z * se, t.max_score_drop, text, f"eval {cand.eval_score:.3f} vs {stab.eval_score:.3f}",
-                           aborts, waits, notes)
+            text = (
+                f"eval score {cand.eval_score:.3f} on {cand.version} vs {stab.eval_score:.3f} on {stab.version} "
+                f"(drop {drop:+.3f} ± {t.z * se:.3f}, allowed {t.max_score_drop:.3f})"
+            )
+            _sort_evidence(
+                drop,
+                t.z * se,
+                t.max_score_drop,
+                text,
+                f"eval {cand.eval_score:.3f} vs {stab.eval_score:.3f}",
+                aborts,
+                waits,
+                notes,
+            )
         else:
-            waits.append(f"too few scored requests: {cand.version} has {cand.scored}, {stab.version} has "
-                         f"{stab.scored} of the {t.min_scored} needed")
+            waits.append(
+                f"too few scored requests: {cand.version} has {cand.scored}, {stab.version} has "
+                f"{stab.scored} of the {t.min_scored} needed"
+            )
         if aborts:
             return ABORT, "; ".join(aborts)
         if waits:
@@ -327,8 +372,16 @@ class CanaryController:
         return PROMOTE, f"healthy over {cand.requests} requests: " + ", ".join(notes)
 
 
-def _sort_evidence(harm: float, margin: float, allowed: float, text: str, note: str,
-                   aborts: list[str], waits: list[str], notes: list[str]) -> None:
+def _sort_evidence(
+    harm: float,
+    margin: float,
+    allowed: float,
+    text: str,
+    note: str,
+    aborts: list[str],
+    waits: list[str],
+    notes: list[str],
+) -> None:
     """File one comparison: abort if even ``harm - margin`` exceeds ``allowed``, wait if ``harm + margin`` does."""
     if harm - margin > allowed:
         aborts.append(text)
@@ -356,6 +409,8 @@ def decision_table(log: Sequence[CanaryDecision]) -> str:
     lines = ["| step | requests seen | action | candidate traffic | reason |", "| ---: | ---: | --- | --- | --- |"]
     for d in log:
         reason = d.reason.replace("|", "\\|")
-        lines.append(f"| {d.step} | {d.at_request:,} | {d.action} | {d.fraction_before:.0%} → {d.fraction_after:.0%} "
-                     f"| {reason} |")
+        lines.append(
+            f"| {d.step} | {d.at_request:,} | {d.action} | {d.fraction_before:.0%} → {d.fraction_after:.0%} "
+            f"| {reason} |"
+        )
     return "\n".join(lines)

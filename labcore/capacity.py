@@ -119,14 +119,24 @@ class ServingAssumptions:
         text("model", self.model)
         if self.target_modules is not None:
             if isinstance(self.target_modules, str):
-                raise ValueError(f"target_modules must be a list of module names, got the string "
-                                 f"{self.target_modules!r}")
+                raise ValueError(
+                    f"target_modules must be a list of module names, got the string {self.target_modules!r}"
+                )
             object.__setattr__(self, "target_modules", tuple(self.target_modules))
         # PlanInputs validates the GPU, the counts, the memory fraction and the rank (vLLM's allowed ranks)
-        PlanInputs(model=self.model, gpu=self.gpu, tenants=self.tenants, rank=self.rank,
-                   context_tokens=self.context_tokens, target_modules=self.target_modules, slots=self.slots,
-                   memory_fraction=self.memory_fraction, tp=self.tp, dtype_bytes=self.dtype_bytes,
-                   usable_mib=self.usable_mib)
+        PlanInputs(
+            model=self.model,
+            gpu=self.gpu,
+            tenants=self.tenants,
+            rank=self.rank,
+            context_tokens=self.context_tokens,
+            target_modules=self.target_modules,
+            slots=self.slots,
+            memory_fraction=self.memory_fraction,
+            tp=self.tp,
+            dtype_bytes=self.dtype_bytes,
+            usable_mib=self.usable_mib,
+        )
         choice("engine", self.engine, ALLOCATING_ENGINES)
         if self.kv_sequences is not None:
             count("kv_sequences", self.kv_sequences, minimum=0)
@@ -140,10 +150,20 @@ class ServingAssumptions:
 
         The plans are :func:`labcore.engines.serving_plan`'s at exactly these assumptions.
         """
-        return serving_plan(self.model, self.gpu, tenants=self.tenants, rank=self.rank,
-                            context_tokens=self.context_tokens, target_modules=self.target_modules, slots=self.slots,
-                            memory_fraction=self.memory_fraction, dtype_bytes=self.dtype_bytes, tp=self.tp,
-                            adapters=adapters, usable_mib=self.usable_mib)
+        return serving_plan(
+            self.model,
+            self.gpu,
+            tenants=self.tenants,
+            rank=self.rank,
+            context_tokens=self.context_tokens,
+            target_modules=self.target_modules,
+            slots=self.slots,
+            memory_fraction=self.memory_fraction,
+            dtype_bytes=self.dtype_bytes,
+            tp=self.tp,
+            adapters=adapters,
+            usable_mib=self.usable_mib,
+        )
 
     @property
     def plans(self) -> tuple[EnginePlan, ...]:
@@ -186,22 +206,28 @@ class ServingAssumptions:
     def square_adapter_mb(self) -> float:
         """Return one tenant's adapter by the lab's square formula (every projection hidden × hidden: chapter 2)."""
         cfg = load_model_config(self.model)
-        return adapter_vram_mb(self.rank, cfg.hidden_size, cfg.num_hidden_layers, self.targets,
-                               bytes=self.dtype_bytes)
+        return adapter_vram_mb(self.rank, cfg.hidden_size, cfg.num_hidden_layers, self.targets, bytes=self.dtype_bytes)
 
     def split(self, *, adapter_mb: float | None = None) -> MemorySplit:
         """Return the GPU split at these assumptions: the engine's budget, the base, :attr:`sequences` of KV, the rest.
 
         ``adapter_mb`` defaults to :attr:`adapter_mb` (the exact size).
         """
-        return memory_split(self.model, self.gpu, sequences=self.sequences, context_tokens=self.context_tokens,
-                            adapter_mb=self.adapter_mb if adapter_mb is None else adapter_mb,
-                            memory_fraction=self.memory_fraction, dtype_bytes=self.dtype_bytes)
+        return memory_split(
+            self.model,
+            self.gpu,
+            sequences=self.sequences,
+            context_tokens=self.context_tokens,
+            adapter_mb=self.adapter_mb if adapter_mb is None else adapter_mb,
+            memory_fraction=self.memory_fraction,
+            dtype_bytes=self.dtype_bytes,
+        )
 
     def fleet(self, *, tenant_qps: float = 0.5, gpu_qps: float = GPU_QPS, gpu_hourly_usd: float = 3.20) -> FleetPlan:
         """Price the fleet whose replicas each run :attr:`plan` (:func:`labcore.engines.plan_fleet`): the CLI's."""
-        return plan_fleet(self.plan, tenants=self.tenants, tenant_qps=tenant_qps, gpu_qps=gpu_qps,
-                          gpu_hourly_usd=gpu_hourly_usd)
+        return plan_fleet(
+            self.plan, tenants=self.tenants, tenant_qps=tenant_qps, gpu_qps=gpu_qps, gpu_hourly_usd=gpu_hourly_usd
+        )
 
 
 #: The engine's plan for the course's model and GPU: every supported module at rank 16, 8,192-token sequences.
@@ -267,9 +293,16 @@ class MemorySplit:
         return {"gpu_vram_gb": self.budget_gib, "base_vram_gb": self.base_gib, "kv_cache_gb": self.kv_gib}
 
 
-def memory_split(model: str = COURSE_MODEL, gpu: str = COURSE_GPU, *, sequences: int = COURSE_SEQUENCES,
-                 context_tokens: int = COURSE_CONTEXT_TOKENS, adapter_mb: float = COURSE_ADAPTER_MB,
-                 memory_fraction: float = TEACHING.memory_fraction, dtype_bytes: int = 2) -> MemorySplit:
+def memory_split(
+    model: str = COURSE_MODEL,
+    gpu: str = COURSE_GPU,
+    *,
+    sequences: int = COURSE_SEQUENCES,
+    context_tokens: int = COURSE_CONTEXT_TOKENS,
+    adapter_mb: float = COURSE_ADAPTER_MB,
+    memory_fraction: float = TEACHING.memory_fraction,
+    dtype_bytes: int = 2,
+) -> MemorySplit:
     """Split ``gpu`` for ``model``: the engine's budget, its weights, a KV pool for ``sequences`` of ``context_tokens``.
 
     The defaults are :data:`TEACHING`'s (:meth:`ServingAssumptions.split` passes any other value's).
@@ -288,10 +321,18 @@ def memory_split(model: str = COURSE_MODEL, gpu: str = COURSE_GPU, *, sequences:
         raise ValueError(f"memory_fraction must be in (0, 1], got {memory_fraction!r}")
     card = load_gpu(gpu)
     kv_bytes = kv_bytes_per_sequence(model, context_tokens, dtype_bytes=dtype_bytes) * sequences
-    return MemorySplit(model=model, gpu=card.name, gpu_gib=card.usable_gib,
-                       base_gib=base_weights_gib(model, dtype=_DTYPES[dtype_bytes]), kv_gib=kv_bytes / GIB,
-                       kv_tokens=sequences * context_tokens, sequences=sequences, context_tokens=context_tokens,
-                       adapter_mb=float(adapter_mb), memory_fraction=float(memory_fraction))
+    return MemorySplit(
+        model=model,
+        gpu=card.name,
+        gpu_gib=card.usable_gib,
+        base_gib=base_weights_gib(model, dtype=_DTYPES[dtype_bytes]),
+        kv_gib=kv_bytes / GIB,
+        kv_tokens=sequences * context_tokens,
+        sequences=sequences,
+        context_tokens=context_tokens,
+        adapter_mb=float(adapter_mb),
+        memory_fraction=float(memory_fraction),
+    )
 
 
 _DTYPES = {2: "bf16", 4: "fp32", 1: "fp8"}
@@ -308,9 +349,15 @@ def kv_against_adapters(split: MemorySplit, adapters: int) -> int:
     return max(0, int(free_bytes // kv_bytes_per_token(split.model)))
 
 
-def fleet_under_load(tenants: int = 40, gpu_hourly_usd: float = 3.20, adapter_vram_mb: float = COURSE_ADAPTER_MB,
-                     tenant_qps: float | None = 0.5, *, gpu_qps: float = GPU_QPS,
-                     assumptions: ServingAssumptions = TEACHING) -> FleetPlan:
+def fleet_under_load(
+    tenants: int = 40,
+    gpu_hourly_usd: float = 3.20,
+    adapter_vram_mb: float = COURSE_ADAPTER_MB,
+    tenant_qps: float | None = 0.5,
+    *,
+    gpu_qps: float = GPU_QPS,
+    assumptions: ServingAssumptions = TEACHING,
+) -> FleetPlan:
     """Price ``tenants`` same-sized adapters, each sending ``tenant_qps`` requests/s, on GPUs that sustain ``gpu_qps``.
 
     Every GPU is split as ``assumptions`` say (:meth:`ServingAssumptions.split`: the chapters' :data:`TEACHING`);
@@ -321,8 +368,13 @@ def fleet_under_load(tenants: int = 40, gpu_hourly_usd: float = 3.20, adapter_vr
     (11, 72.5, 'load')
     """
     split = assumptions.split(adapter_mb=adapter_vram_mb)
-    return fleet_plan(tenant_adapters(tenants, vram_mb=adapter_vram_mb), gpu_hourly_usd=gpu_hourly_usd,
-                      tenant_qps=tenant_qps, gpu_qps=None if tenant_qps is None else gpu_qps, **split.fleet_kwargs())
+    return fleet_plan(
+        tenant_adapters(tenants, vram_mb=adapter_vram_mb),
+        gpu_hourly_usd=gpu_hourly_usd,
+        tenant_qps=tenant_qps,
+        gpu_qps=None if tenant_qps is None else gpu_qps,
+        **split.fleet_kwargs(),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,8 +391,9 @@ class FleetQuote:
         return self.fleet is not None
 
 
-def fleet_quote(assumptions: ServingAssumptions, *, tenant_qps: float = 0.5, gpu_hourly_usd: float = 3.20,
-                gpu_qps: float = GPU_QPS) -> FleetQuote:
+def fleet_quote(
+    assumptions: ServingAssumptions, *, tenant_qps: float = 0.5, gpu_hourly_usd: float = 3.20, gpu_qps: float = GPU_QPS
+) -> FleetQuote:
     """Quote both fleets for ``assumptions``' tenants at the reader's load and price, as ``python -m labcore plan``.
 
     Every replica runs the engine's plan (:attr:`ServingAssumptions.plan`): the base, the slot buffers shared by
@@ -355,5 +408,6 @@ def fleet_quote(assumptions: ServingAssumptions, *, tenant_qps: float = 0.5, gpu
     plan = assumptions.plan
     if not plan.fits:
         return FleetQuote(assumptions, plan, None)
-    return FleetQuote(assumptions, plan, assumptions.fleet(tenant_qps=tenant_qps, gpu_qps=gpu_qps,
-                                                            gpu_hourly_usd=gpu_hourly_usd))
+    return FleetQuote(
+        assumptions, plan, assumptions.fleet(tenant_qps=tenant_qps, gpu_qps=gpu_qps, gpu_hourly_usd=gpu_hourly_usd)
+    )

@@ -63,8 +63,17 @@ MESSAGE_CHARS = 300
 #: traceback entry, two thirds of a red suite's run in CPython); and without the plugin that turns exceptions raised
 #: in ``__del__`` into warnings, which the table does not show: pytest 9 collects garbage five times after every run
 #: for it, 0.45 s of each suite run in the live kernel (its heap is large) and growing with it.
-PYTEST_OPTIONS = ("-p", "no:cacheprovider", "-p", "no:unraisableexception", "-o", "addopts=", "--capture=sys",
-                  "--tb=native", "-q")
+PYTEST_OPTIONS = (
+    "-p",
+    "no:cacheprovider",
+    "-p",
+    "no:unraisableexception",
+    "-o",
+    "addopts=",
+    "--capture=sys",
+    "--tb=native",
+    "-q",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,9 +182,16 @@ class ContractRun:
             mine = [o for o in self.outcomes if o.module == module]
             if mine:
                 red = [o for o in mine if o.outcome in ("failed", "error")]
-                rows.append(ModuleStatus(module=module, passed=sum(o.outcome == "passed" for o in mine), total=len(mine),
-                                         first_failure=red[0].message if red else None, failing=tuple(o.name for o in red),
-                                         lab_module=self.lab_module))
+                rows.append(
+                    ModuleStatus(
+                        module=module,
+                        passed=sum(o.outcome == "passed" for o in mine),
+                        total=len(mine),
+                        first_failure=red[0].message if red else None,
+                        failing=tuple(o.name for o in red),
+                        lab_module=self.lab_module,
+                    )
+                )
         return tuple(rows)
 
     def __str__(self) -> str:
@@ -206,8 +222,10 @@ def contract_root(start: Any = None) -> Path:
     for folder in (here, *here.parents):
         if (folder / CONTRACT_DIR).is_dir():
             return folder
-    raise FileNotFoundError(f"no {CONTRACT_DIR} folder in {here} or above: run this inside the course repository, "
-                            "the unpacked lab download or the live site")
+    raise FileNotFoundError(
+        f"no {CONTRACT_DIR} folder in {here} or above: run this inside the course repository, "
+        "the unpacked lab download or the live site"
+    )
 
 
 class _Recorder:
@@ -272,7 +290,7 @@ def _cleaner(*roots: Path) -> Any:
         for prefix in prefixes:
             message = message.replace(prefix + os.sep, "").replace(prefix, ".")
         message = address.sub("", tmp.sub("<tmp>", message))
-        return message if len(message) <= MESSAGE_CHARS else message[:MESSAGE_CHARS - 1] + "…"
+        return message if len(message) <= MESSAGE_CHARS else message[: MESSAGE_CHARS - 1] + "…"
 
     return clean
 
@@ -290,6 +308,7 @@ def _fresh_imports(packages: Sequence[str]) -> Any:
     The caller may have its own ``tests`` package (the course's test run does): it is set aside for the run, so the
     lab folder's ``tests.contract`` is imported from the lab folder, then restored as it was.
     """
+
     def ours(name: str) -> bool:
         return any(name == p or name.startswith(p + ".") for p in packages)
 
@@ -316,6 +335,7 @@ def _working_copy(folder: Path, lab_module: str) -> Any:
     download has no skeleton beside ``lab/mine`` either); for ``labcore``, installed, nothing more. Each file
     read there costs about 20 ms in Chromium. Elsewhere the copy costs little and keeps every run alike.
     """
+
     def python_files(src: Path, dst: Path) -> None:
         for path in sorted(src.rglob("*.py")):
             if "__pycache__" not in path.parts:
@@ -359,8 +379,11 @@ def _pytest(args: list[str], root: Path, lab_module: str, recorder: _Recorder) -
             sys.path[:] = [str(copy)] + [p for p in path if p not in ("", ".", str(root), cwd)]
             os.environ["LAB_MODULE"] = lab_module
             sys.dont_write_bytecode = True  # an edit within the same second must not meet a stale .pyc
-            with _fresh_imports(_packages(lab_module)), contextlib.redirect_stdout(printed), \
-                    contextlib.redirect_stderr(printed):
+            with (
+                _fresh_imports(_packages(lab_module)),
+                contextlib.redirect_stdout(printed),
+                contextlib.redirect_stderr(printed),
+            ):
                 code = pytest.main([*args, *PYTEST_OPTIONS], plugins=[recorder])
         finally:
             os.chdir(cwd)
@@ -372,8 +395,10 @@ def _pytest(args: list[str], root: Path, lab_module: str, recorder: _Recorder) -
                 os.environ["LAB_MODULE"] = env
     if code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERRUPTED):
         tail = "\n".join(printed.getvalue().strip().splitlines()[-12:])
-        raise RuntimeError(f"pytest stopped before the end of the suite ({pytest.ExitCode(code).name}), so no table is shown: "
-                           f"{len(recorder.outcomes)} of {recorder.collected} tests had run. It said:\n{tail}")
+        raise RuntimeError(
+            f"pytest stopped before the end of the suite ({pytest.ExitCode(code).name}), so no table is shown: "
+            f"{len(recorder.outcomes)} of {recorder.collected} tests had run. It said:\n{tail}"
+        )
 
 
 def _targets(modules: Sequence[str] | None) -> list[str]:
@@ -384,8 +409,13 @@ def _targets(modules: Sequence[str] | None) -> list[str]:
     return [f"{CONTRACT_DIR}/test_{choice('module', m, LAB_MODULES)}.py" for m in modules]
 
 
-def run_contract_suite(lab_module: str = "labcore", *, select: str | None = None,
-                       modules: Sequence[str] | str | None = None, root: Any = None) -> ContractRun:
+def run_contract_suite(
+    lab_module: str = "labcore",
+    *,
+    select: str | None = None,
+    modules: Sequence[str] | str | None = None,
+    root: Any = None,
+) -> ContractRun:
     """Run the contract suite against ``lab_module`` and return every test's outcome (see :class:`ContractRun`).
 
     ``modules`` runs only those modules' test files (``"versions"`` or ``("versions", "sizing")``); ``select``
@@ -403,7 +433,9 @@ def run_contract_suite(lab_module: str = "labcore", *, select: str | None = None
     args = _targets(modules) + (["-k", select] if select else [])
     recorder = _Recorder(_cleaner(folder))  # the run adds its copy's path
     _pytest(args, folder, lab_module, recorder)
-    return ContractRun(lab_module=lab_module, select=select, outcomes=tuple(recorder.outcomes.values()), deselected=recorder.deselected)
+    return ContractRun(
+        lab_module=lab_module, select=select, outcomes=tuple(recorder.outcomes.values()), deselected=recorder.deselected
+    )
 
 
 def count_contract_tests(*, root: Any = None) -> int:

@@ -53,8 +53,11 @@ def table_text(run: ContractRun) -> str:
         lines.append(line + (f"  {m.first_failure}" if m.first_failure else ""))
         if not m.green:
             pad = " " * (width + 2)
-            lines += [pad + failing_line(m), f"{pad}run only this module: {m.notebook_command}",
-                      f"{pad}                  or: {m.shell_command}"]
+            lines += [
+                pad + failing_line(m),
+                f"{pad}run only this module: {m.notebook_command}",
+                f"{pad}                  or: {m.shell_command}",
+            ]
     return "\n".join(line.rstrip() for line in lines)
 
 
@@ -65,9 +68,11 @@ def _detail(m: ModuleStatus) -> str:
         parts.append(f"<strong>{html.escape(failing_line(m))}</strong>")
     if m.first_failure:
         parts.append(f"First failure: <code>{html.escape(m.first_failure)}</code>")
-    parts.append(f"Run only this module: <code>{html.escape(m.notebook_command)}</code> in a notebook, "
-                 f"<code>{html.escape(m.shell_command)}</code> in a terminal")
-    return (f'<tr class="lab-detail"><td colspan="3" {_CELL}>' + "<br>".join(parts) + "</td></tr>")
+    parts.append(
+        f"Run only this module: <code>{html.escape(m.notebook_command)}</code> in a notebook, "
+        f"<code>{html.escape(m.shell_command)}</code> in a terminal"
+    )
+    return f'<tr class="lab-detail"><td colspan="3" {_CELL}>' + "<br>".join(parts) + "</td></tr>"
 
 
 def table_html(run: ContractRun) -> str:
@@ -79,14 +84,18 @@ def table_html(run: ContractRun) -> str:
     for m in run.modules:
         status = "✓ green" if m.green else "✗ red"
         colour = "#1a7f37" if m.green else "#b42318"
-        rows.append(f'<tr class="lab-module"><td><code>{m.module}.py</code></td>'
-                    f'<td style="color:{colour};font-weight:bold">{status}</td><td>{m.passed}/{m.total}</td></tr>')
+        rows.append(
+            f'<tr class="lab-module"><td><code>{m.module}.py</code></td>'
+            f'<td style="color:{colour};font-weight:bold">{status}</td><td>{m.passed}/{m.total}</td></tr>'
+        )
         if not m.green:
             rows.append(_detail(m))
     caption = html.escape(str(run))
-    return ('<table class="lab-status" style="max-width:100%"><caption>' + caption + "</caption><thead><tr>"
-            '<th scope="col">module</th><th scope="col">status</th><th scope="col">passed</th></tr></thead>'
-            "<tbody>" + "".join(rows) + "</tbody></table>")
+    return (
+        '<table class="lab-status" style="max-width:100%"><caption>' + caption + "</caption><thead><tr>"
+        '<th scope="col">module</th><th scope="col">status</th><th scope="col">passed</th></tr></thead>'
+        "<tbody>" + "".join(rows) + "</tbody></table>"
+    )
 
 
 class FreshTable:
@@ -109,14 +118,16 @@ class FreshTable:
         self.made_ms = time.time() * 1000 if made_ms is None else made_ms
 
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
-        script = ("(function (el) {\n"
-                  f"  var madeMs = {self.made_ms:.0f};  // when the kernel made this table\n"
-                  "  if (madeMs < performance.timeOrigin) {  // before this page was opened: a saved, stale table\n"
-                  f"    el.textContent = {json.dumps(STALE_MESSAGE)};\n"
-                  "    return;\n"
-                  "  }\n"
-                  f"  el.innerHTML = {json.dumps(table_html(self.run), ensure_ascii=False)};\n"
-                  "})(element);\n")
+        script = (
+            "(function (el) {\n"
+            f"  var madeMs = {self.made_ms:.0f};  // when the kernel made this table\n"
+            "  if (madeMs < performance.timeOrigin) {  // before this page was opened: a saved, stale table\n"
+            f"    el.textContent = {json.dumps(STALE_MESSAGE)};\n"
+            "    return;\n"
+            "  }\n"
+            f"  el.innerHTML = {json.dumps(table_html(self.run), ensure_ascii=False)};\n"
+            "})(element);\n"
+        )
         return {"application/javascript": script, "text/plain": STALE_MESSAGE}
 
     def __repr__(self) -> str:

@@ -91,7 +91,9 @@ def load_demo_results(path: str | os.PathLike[str]) -> DemoResults:
     for section in ("deterministic", "timings", "environment"):
         if not isinstance(data.get(section), dict):
             raise AdapterFileError(path, f"section {section!r} is missing or not an object")
-    return DemoResults(path=str(path), deterministic=data["deterministic"], timings=data["timings"], environment=data["environment"])
+    return DemoResults(
+        path=str(path), deterministic=data["deterministic"], timings=data["timings"], environment=data["environment"]
+    )
 
 
 def adapter_sizes(files: PeftAdapterFiles) -> dict[str, Any]:
@@ -127,9 +129,14 @@ def adapter_sizes(files: PeftAdapterFiles) -> dict[str, Any]:
 
 
 def _demo_config(sizes: Mapping[str, Any]) -> dict[str, Any]:
-    return {"peft_type": "LORA", "r": sizes["rank"], "lora_alpha": sizes["lora_alpha"],
-            "target_modules": sizes["target_names"], "base_model_name_or_path": sizes["base_model_name_or_path"],
-            "revision": None}
+    return {
+        "peft_type": "LORA",
+        "r": sizes["rank"],
+        "lora_alpha": sizes["lora_alpha"],
+        "target_modules": sizes["target_names"],
+        "base_model_name_or_path": sizes["base_model_name_or_path"],
+        "revision": None,
+    }
 
 
 def write_demo_adapter(folder: Path, sizes: Mapping[str, Any]) -> bytes:
@@ -141,9 +148,11 @@ def write_demo_adapter(folder: Path, sizes: Mapping[str, Any]) -> bytes:
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "adapter_config.json").write_text(json.dumps(_demo_config(sizes), indent=2), encoding="utf-8")
-    tensors = {f"{module}.{factor}.weight": ("F32", shape, bytes(4 * shape[0] * shape[1]))
-               for module, d_in, d_out, r in sizes["modules"]
-               for factor, shape in (("lora_A", [r, d_in]), ("lora_B", [d_out, r]))}
+    tensors = {
+        f"{module}.{factor}.weight": ("F32", shape, bytes(4 * shape[0] * shape[1]))
+        for module, d_in, d_out, r in sizes["modules"]
+        for factor, shape in (("lora_A", [r, d_in]), ("lora_B", [d_out, r]))
+    }
     blob = safetensors_bytes(tensors, metadata={"format": "pt"})
     (folder / "adapter_model.safetensors").write_bytes(blob)
     return blob
@@ -162,7 +171,8 @@ def write_refused_adapters(folder: Path, adapter_dir: Path) -> tuple[Path, Path]
         (d / "adapter_config.json").write_text(config, encoding="utf-8")
     (pickled / "adapter_model.bin").write_bytes(b"\x80\x04 a pickle: loading it could run any code")
     (truncated / "adapter_model.safetensors").write_bytes(
-        (Path(adapter_dir) / "adapter_model.safetensors").read_bytes()[:-4])
+        (Path(adapter_dir) / "adapter_model.safetensors").read_bytes()[:-4]
+    )
     return pickled, truncated
 
 
@@ -178,26 +188,32 @@ def write_digest_checkpoints(folder: Path, *, tensor_bytes: int = 2**19) -> dict
     layer1 = ("U8", [tensor_bytes], bytes(reversed(range(256))) * (tensor_bytes // 256))
     changed = bytearray(layer1[2])
     changed[len(changed) // 4] ^= 0x01
-    paths = {"original": folder / "original", "resharded copy, 1970 timestamps": folder / "elsewhere-resharded",
-             "one byte changed": folder / "one-byte-changed"}
+    paths = {
+        "original": folder / "original",
+        "resharded copy, 1970 timestamps": folder / "elsewhere-resharded",
+        "one byte changed": folder / "one-byte-changed",
+    }
     for p in paths.values():
         p.mkdir(parents=True, exist_ok=True)
     original, resharded, edited = paths.values()
     (original / "model.safetensors").write_bytes(safetensors_bytes({"layers.0.w": layer0, "layers.1.w": layer1}))
     (original / "config.json").write_text('{"hidden_size": 64}', encoding="utf-8")
     (resharded / "model-00001-of-00002.safetensors").write_bytes(
-        safetensors_bytes({"layers.1.w": layer1}, metadata={"format": "pt"}))
+        safetensors_bytes({"layers.1.w": layer1}, metadata={"format": "pt"})
+    )
     (resharded / "model-00002-of-00002.safetensors").write_bytes(safetensors_bytes({"layers.0.w": layer0}))
     (resharded / "training_args.bin").write_bytes(b"not weights: never opened")
     for f in resharded.iterdir():
         os.utime(f, (0, 0))
     (edited / "model.safetensors").write_bytes(
-        safetensors_bytes({"layers.0.w": layer0, "layers.1.w": ("U8", [tensor_bytes], bytes(changed))}))
+        safetensors_bytes({"layers.0.w": layer0, "layers.1.w": ("U8", [tensor_bytes], bytes(changed))})
+    )
     return paths
 
 
-def register_on_each_checkpoint(adapter: Any, digests: Mapping[str, str], *,
-                                base_model: str = "tiny-llama-demo") -> tuple[dict[str, str], str]:
+def register_on_each_checkpoint(
+    adapter: Any, digests: Mapping[str, str], *, base_model: str = "tiny-llama-demo"
+) -> tuple[dict[str, str], str]:
     """Register ``adapter`` on a fresh registry serving each checkpoint of ``digests``; return outcomes and a refusal.
 
     Returns ``({checkpoint: "registered" | "refused: <error>"}, the last refusal's message)``.
@@ -219,15 +235,24 @@ def register_on_each_checkpoint(adapter: Any, digests: Mapping[str, str], *,
 def checkpoint_rows(results: DemoResults) -> list[dict[str, Any]]:
     """Return one row per demo checkpoint: how it was made, how far it moved, what base and adapter scored."""
     det, setup = results.deterministic, results["setup"]
-    made = {"A": f"pretrained {setup['pretrain_steps']} steps, seed {setup['seeds']['A']}",
-            "B_prime_same_task": f"A + {setup['continue_steps']} more steps of the same copy task",
-            "B_prime_new_task": f"A + {setup['update_steps']} steps of copy mixed with a new task",
-            "B": f"pretrained {setup['pretrain_steps']} steps, seed {setup['seeds']['B']}"}
+    made = {
+        "A": f"pretrained {setup['pretrain_steps']} steps, seed {setup['seeds']['A']}",
+        "B_prime_same_task": f"A + {setup['continue_steps']} more steps of the same copy task",
+        "B_prime_new_task": f"A + {setup['update_steps']} steps of copy mixed with a new task",
+        "B": f"pretrained {setup['pretrain_steps']} steps, seed {setup['seeds']['B']}",
+    }
     rows = []
     for key in DEMO_CHECKPOINTS:
         m = det["metrics"][key]
-        rows.append({"checkpoint": key, "made": made[key], "moved": f"{det['weight_change'][key]:.0%}",
-                     "base": f"{m['base_copy_exact_match']:.2f}", "adapter": f"{m['adapter_atbash_exact_match']:.2f}",
-                     "raised": "no" if m["load_raised"] is None else str(m["load_raised"]),
-                     "registry": det["registry"][key]})
+        rows.append(
+            {
+                "checkpoint": key,
+                "made": made[key],
+                "moved": f"{det['weight_change'][key]:.0%}",
+                "base": f"{m['base_copy_exact_match']:.2f}",
+                "adapter": f"{m['adapter_atbash_exact_match']:.2f}",
+                "raised": "no" if m["load_raised"] is None else str(m["load_raised"]),
+                "registry": det["registry"][key],
+            }
+        )
     return rows

@@ -112,8 +112,13 @@ class TensorDigest:
         name, dtype = self.name.encode("utf-8"), self.dtype.encode("utf-8")
         dims = b"".join(_U64.pack(d) for d in self.shape)
         return (
-            _U64.pack(len(name)) + name + _U64.pack(len(dtype)) + dtype
-            + _U64.pack(len(self.shape)) + dims + bytes.fromhex(self.sha256)
+            _U64.pack(len(name))
+            + name
+            + _U64.pack(len(dtype))
+            + dtype
+            + _U64.pack(len(self.shape))
+            + dims
+            + bytes.fromhex(self.sha256)
         )
 
 
@@ -218,11 +223,15 @@ def _hash_file(
         index, h = index + 1, hashlib.sha256()
     pos = 0
     if progress is not None:
-        progress(DigestProgress(relpath=f.relpath, file_bytes_done=0, file_bytes=data, bytes_done=done, bytes_total=total))
+        progress(
+            DigestProgress(relpath=f.relpath, file_bytes_done=0, file_bytes=data, bytes_done=done, bytes_total=total)
+        )
     try:
         with open(f.path, "rb") as fh:
             if os.fstat(fh.fileno()).st_size != header.file_bytes:
-                raise CheckpointDigestError(f"{f.path}: changed size after its header was read; it changed while being hashed")
+                raise CheckpointDigestError(
+                    f"{f.path}: changed size after its header was read; it changed while being hashed"
+                )
             fh.seek(start)
             while pos < data:
                 n = fh.readinto(view[: min(len(buf), data - pos)])
@@ -239,10 +248,22 @@ def _hash_file(
                     pos += take
                     while index < len(tensors) and pos == tensors[index].end:
                         t = tensors[index]
-                        out.append(TensorDigest(name=t.name, dtype=t.dtype, shape=t.shape, sha256=h.hexdigest(), relpath=f.relpath))
+                        out.append(
+                            TensorDigest(
+                                name=t.name, dtype=t.dtype, shape=t.shape, sha256=h.hexdigest(), relpath=f.relpath
+                            )
+                        )
                         index, h = index + 1, hashlib.sha256()
                 if progress is not None:
-                    progress(DigestProgress(relpath=f.relpath, file_bytes_done=pos, file_bytes=data, bytes_done=done + pos, bytes_total=total))
+                    progress(
+                        DigestProgress(
+                            relpath=f.relpath,
+                            file_bytes_done=pos,
+                            file_bytes=data,
+                            bytes_done=done + pos,
+                            bytes_total=total,
+                        )
+                    )
             if os.fstat(fh.fileno()).st_size != header.file_bytes:
                 raise CheckpointDigestError(
                     f"{f.path}: was {header.file_bytes} bytes when its header was read but is "

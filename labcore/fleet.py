@@ -98,9 +98,7 @@ def fleet_plan(
 
     qps = _per_tenant_qps(tenant_qps, len(adapters))
     if (qps is None) != (gpu_qps is None):
-        raise ValueError(
-            f"give tenant_qps and gpu_qps together (got tenant_qps={tenant_qps!r}, gpu_qps={gpu_qps!r})"
-        )
+        raise ValueError(f"give tenant_qps and gpu_qps together (got tenant_qps={tenant_qps!r}, gpu_qps={gpu_qps!r})")
     per_gpu_qps = number("gpu_qps", gpu_qps) if gpu_qps is not None else None
 
     def gpus_for(load_qps: float, capacity_qps: float) -> int:
@@ -158,5 +156,7 @@ def _per_tenant_qps(tenant_qps: float | Sequence[float] | None, tenants: int) ->
         return [number("tenant_qps", tenant_qps, inclusive=True)] * tenants
     values = list(tenant_qps)
     if len(values) != tenants:
-        raise ValueError(f"tenant_qps has {len(values)} values for {tenants} adapters; give one per adapter or one number")
+        raise ValueError(
+            f"tenant_qps has {len(values)} values for {tenants} adapters; give one per adapter or one number"
+        )
     return [number(f"tenant_qps[{i}]", v, inclusive=True) for i, v in enumerate(values)]

@@ -87,8 +87,10 @@ class Gpu:
     def driver_mib(self) -> int:
         """Return the driver-reported total in MiB (``usable_mib``); raise if this card's total is not known."""
         if self.usable_mib is None:
-            raise ValueError(f"{self.name}: usable_mib is missing: no driver-reported memory total is recorded "
-                             f"({self.usable_source})")
+            raise ValueError(
+                f"{self.name}: usable_mib is missing: no driver-reported memory total is recorded "
+                f"({self.usable_source})"
+            )
         return self.usable_mib
 
     @property

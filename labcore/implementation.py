@@ -32,8 +32,16 @@ from ._validate import choice
 from .contract import contract_root
 from .site import LAB_MINE
 
-__all__ = ["CHOICES", "Implementation", "Missing", "implementation", "run_on", "missing_function", "on_your_code",
-           "YOURS_COLOR"]
+__all__ = [
+    "CHOICES",
+    "Implementation",
+    "Missing",
+    "implementation",
+    "run_on",
+    "missing_function",
+    "on_your_code",
+    "YOURS_COLOR",
+]
 
 #: What the switch accepts, and the module each one imports.
 CHOICES: dict[str, str] = {"reference": "labcore", "mine": LAB_MINE.replace("/", ".")}
@@ -59,17 +67,20 @@ class Implementation:
         try:
             return getattr(self.module, attribute)
         except AttributeError:
-            raise AttributeError(f"{self} has no {attribute!r}: lab/mine/__init__.py must export it, as the "
-                                 "skeleton's does") from None
+            raise AttributeError(
+                f"{self} has no {attribute!r}: lab/mine/__init__.py must export it, as the skeleton's does"
+            ) from None
 
     def __str__(self) -> str:
         return "the reference implementation (labcore)" if self.is_reference else f"your {LAB_MINE}"
 
     def _repr_markdown_(self) -> str:
         if self.is_reference:
-            return ("This chapter runs on **the reference implementation** (`labcore`). In the live version, "
-                    '`implementation("mine")` runs its "on your code" figures on your `lab/mine` as well.')
-        return f"This chapter's \"on your code\" figures run on **your `{LAB_MINE}`**, next to the reference."
+            return (
+                "This chapter runs on **the reference implementation** (`labcore`). In the live version, "
+                '`implementation("mine")` runs its "on your code" figures on your `lab/mine` as well.'
+            )
+        return f'This chapter\'s "on your code" figures run on **your `{LAB_MINE}`**, next to the reference.'
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,14 +92,18 @@ class Missing:
 
     def __str__(self) -> str:
         module = self.function.split(".")[0]
-        return (f"Your {LAB_MINE} has no {self.function} yet (it still raises its TODO(lab)): write it in "
-                f"{LAB_MINE}/{module}.py, save, and run this cell again. Until then this shows the reference only.")
+        return (
+            f"Your {LAB_MINE} has no {self.function} yet (it still raises its TODO(lab)): write it in "
+            f"{LAB_MINE}/{module}.py, save, and run this cell again. Until then this shows the reference only."
+        )
 
     def _repr_markdown_(self) -> str:
         module = self.function.split(".")[0]
-        return (f"**Not yet on your code:** your `{LAB_MINE}` has no `{self.function}` yet (it still raises its "
-                f"`TODO(lab)`: {html.escape(self.what)}). Write it in `{LAB_MINE}/{module}.py`, save, and run this "
-                "cell again.")
+        return (
+            f"**Not yet on your code:** your `{LAB_MINE}` has no `{self.function}` yet (it still raises its "
+            f"`TODO(lab)`: {html.escape(self.what)}). Write it in `{LAB_MINE}/{module}.py`, save, and run this "
+            "cell again."
+        )
 
 
 def implementation(name: str = "reference", *, root: Any = None) -> Implementation:
@@ -101,8 +116,10 @@ def implementation(name: str = "reference", *, root: Any = None) -> Implementati
         return Implementation(name, importlib.import_module(CHOICES[name]))
     folder = contract_root(root)
     if not (folder / LAB_MINE / "__init__.py").is_file():
-        raise FileNotFoundError(f"there is no {LAB_MINE} in {folder} yet: open the lab notebook (do_the_lab.ipynb) "
-                                "once, it makes your copy from the skeleton")
+        raise FileNotFoundError(
+            f"there is no {LAB_MINE} in {folder} yet: open the lab notebook (do_the_lab.ipynb) "
+            "once, it makes your copy from the skeleton"
+        )
     package = CHOICES[name].split(".")[0]
     for loaded in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
         del sys.modules[loaded]  # the learner's files as saved now, not as first imported
@@ -144,6 +161,7 @@ def on_your_code(lab: Implementation | None, build: Callable[[Implementation], A
     ``build(lab)`` returns a panel (or anything with ``rows()``); computing its rows runs the learner's code,
     so a ``TODO(lab)`` it meets becomes the :class:`Missing` the chapter shows instead of an error.
     """
+
     def built(code: Implementation) -> Any:
         shown = build(code)
         shown.rows()

@@ -48,8 +48,9 @@ def _raw(model: ModelConfig | Mapping[str, Any] | str) -> tuple[ModelConfig, Map
     if isinstance(model, str) and model in known_models():
         data = json.loads(resources.files("labcore").joinpath("data/models", f"{model}.json").read_text("utf-8"))
         return ModelConfig.from_dict(data, name=model), data
-    raise ValueError(f"model must be a ModelConfig, a parsed config.json or one of {list(known_models())}, "
-                     f"got {model!r}")
+    raise ValueError(
+        f"model must be a ModelConfig, a parsed config.json or one of {list(known_models())}, got {model!r}"
+    )
 
 
 def kv_layer_windows(model: ModelConfig | Mapping[str, Any] | str) -> tuple[int | None, ...]:
@@ -86,8 +87,9 @@ def _token_bytes_per_layer(cfg: ModelConfig, dtype_bytes: int) -> int:
     return cfg.num_key_value_heads * cfg.head_dim * 2 * dtype_bytes  # type: ignore[operator]
 
 
-def kv_bytes_per_sequence(model: ModelConfig | Mapping[str, Any] | str, context_tokens: int, *,
-                          dtype_bytes: int = 2) -> int:
+def kv_bytes_per_sequence(
+    model: ModelConfig | Mapping[str, Any] | str, context_tokens: int, *, dtype_bytes: int = 2
+) -> int:
     """Return the KV-cache bytes of one sequence of ``context_tokens``, each sliding layer capped at its window.
 
     >>> kv_bytes_per_sequence("llama-3-8b", 8192) // 2**20
@@ -99,8 +101,9 @@ def kv_bytes_per_sequence(model: ModelConfig | Mapping[str, Any] | str, context_
     return sum(per_layer * (context_tokens if w is None else min(context_tokens, w)) for w in kv_layer_windows(model))
 
 
-def kv_bytes_per_token(model: ModelConfig | Mapping[str, Any] | str, *, dtype_bytes: int = 2,
-                       context_tokens: int | None = None) -> int:
+def kv_bytes_per_token(
+    model: ModelConfig | Mapping[str, Any] | str, *, dtype_bytes: int = 2, context_tokens: int | None = None
+) -> int:
     """Return the KV-cache bytes of one token: every layer's, or averaged over a sequence of ``context_tokens``.
 
     Without ``context_tokens`` this is the cost of a token inside every window

@@ -86,51 +86,61 @@ def serial(first: Link, second: Link) -> tuple[float, float]:
     return first.overhead_ms + second.overhead_ms, 1.0 / (1.0 / first.mb_per_ms + 1.0 / second.mb_per_ms)
 
 
-_NVIDIA_TRANSFERS = "NVIDIA Technical Blog, M. Harris, \"How to Optimize Data Transfers in CUDA C/C++\""
+_NVIDIA_TRANSFERS = 'NVIDIA Technical Blog, M. Harris, "How to Optimize Data Transfers in CUDA C/C++"'
 
 #: The lab's figure: 8 MiB per ms, so a 16 MiB adapter loads in 2 ms (the lab brief's "~2 ms for 16 MiB at 8 GB/s").
 LAB_HOST_TO_GPU = Link(
-    "host RAM to GPU (the lab's figure)", overhead_ms=0.0, gb_per_s=8.0 * MIB * 1000.0 / 1e9,
+    "host RAM to GPU (the lab's figure)",
+    overhead_ms=0.0,
+    gb_per_s=8.0 * MIB * 1000.0 / 1e9,
     hop="host RAM → GPU",
     basis="The lab's round number, 8 MiB/ms (about 8.4 GB/s) with no fixed cost: a copy from ordinary, pageable "
-          "host memory, which the driver stages through a pinned buffer, so it runs below the pinned rate of the "
-          "PCIe rows. Chapters 1-7 charge a miss this copy alone.",
+    "host memory, which the driver stages through a pinned buffer, so it runs below the pinned rate of the "
+    "PCIe rows. Chapters 1-7 charge a miss this copy alone.",
     source=f"The lab brief (the course's starting point); staging of pageable copies: {_NVIDIA_TRANSFERS}.",
 )
 #: Host-to-device over PCIe 4.0 x16 from pinned memory: ~25 GB/s in practice (about 31.5 GB/s on the wire).
 PCIE4_X16 = Link(
-    "PCIe 4.0 x16", overhead_ms=0.1, gb_per_s=25.0,
+    "PCIe 4.0 x16",
+    overhead_ms=0.1,
+    gb_per_s=25.0,
     hop="pinned host RAM → GPU",
     basis="16 GT/s x 16 lanes x 128/130 encoding / 8 bits = about 31.5 GB/s per direction on the wire; we assume "
-          "25 GB/s (about 80%) from pinned memory, and 0.1 ms per copy (an assumption).",
+    "25 GB/s (about 80%) from pinned memory, and 0.1 ms per copy (an assumption).",
     source=f"The PCIe 4.0 signalling rate and encoding; pinned memory and per-transfer overhead: {_NVIDIA_TRANSFERS}. "
-           "Measure your own with NVIDIA's bandwidthTest or nvbandwidth.",
+    "Measure your own with NVIDIA's bandwidthTest or nvbandwidth.",
 )
 #: PCIe 5.0 x16 doubles it: ~50 GB/s in practice (about 63 GB/s on the wire).
 PCIE5_X16 = Link(
-    "PCIe 5.0 x16", overhead_ms=0.1, gb_per_s=50.0,
+    "PCIe 5.0 x16",
+    overhead_ms=0.1,
+    gb_per_s=50.0,
     hop="pinned host RAM → GPU",
     basis="32 GT/s per lane doubles PCIe 4.0's rate (about 63 GB/s on the wire); we assume 50 GB/s and 0.1 ms.",
     source="The PCIe 5.0 signalling rate; the fraction achieved is assumed as for PCIe 4.0.",
 )
 #: A local NVMe SSD: ~3 GB/s sequential read, ~2 ms to open the file, parse the header and allocate.
 NVME = Link(
-    "local NVMe", overhead_ms=2.0, gb_per_s=3.0,
+    "local NVMe",
+    overhead_ms=2.0,
+    gb_per_s=3.0,
     hop="local disk → host RAM",
     basis="A PCIe 3.0 x4 drive's link carries at most about 3.9 GB/s, a 4.0 x4 drive about 7.9 GB/s; we assume "
-          "3 GB/s of sequential reads, plus 2 ms to open the file, parse the safetensors header and allocate "
-          "(an assumption).",
+    "3 GB/s of sequential reads, plus 2 ms to open the file, parse the safetensors header and allocate "
+    "(an assumption).",
     source="The PCIe 3.0 and 4.0 x4 link rates (8 and 16 GT/s per lane, 128/130 encoding).",
 )
 #: An object store in the same region: ~1 GB/s with parallel range reads, tens of ms to the first byte.
 OBJECT_STORE = Link(
-    "object store", overhead_ms=50.0, gb_per_s=1.0,
+    "object store",
+    overhead_ms=50.0,
+    gb_per_s=1.0,
     hop="object store → host RAM",
     basis="One stream is commonly reported at 80-100 MB/s; 1 GB/s assumes ten or more concurrent byte-range reads. "
-          "50 ms to the first byte is an assumption (\"tens of milliseconds\"): measure it.",
-    source="AWS whitepaper \"Best Practices Design Patterns: Optimizing Amazon S3 Performance\", section \"Use "
-           "Byte-Range Fetches\" (8-16 MB ranges, concurrent requests); the single-stream figure: GitLab runner "
-           "merge request 6473.",
+    '50 ms to the first byte is an assumption ("tens of milliseconds"): measure it.',
+    source='AWS whitepaper "Best Practices Design Patterns: Optimizing Amazon S3 Performance", section "Use '
+    'Byte-Range Fetches" (8-16 MB ranges, concurrent requests); the single-stream figure: GitLab runner '
+    "merge request 6473.",
 )
 
 #: Every link the course uses, in the order an adapter's bytes meet them from the GPU outwards.
@@ -145,7 +155,16 @@ def transfer_table(size_mb: float = 16.0) -> list[dict[str, Any]]:
     [("host RAM to GPU (the lab's figure)", 2.0), ('PCIe 4.0 x16', 0.77)]
     """
     number("size_mb", size_mb)
-    return [{"link": link.name, "hop": link.hop, "overhead_ms": link.overhead_ms,
-             "gb_per_s": round(link.gb_per_s, 2), "mb_per_ms": round(link.mb_per_ms, 2),
-             "load_ms": round(link.transfer_ms(size_mb), 2), "basis": link.basis, "source": link.source}
-            for link in TRANSFER_ASSUMPTIONS]
+    return [
+        {
+            "link": link.name,
+            "hop": link.hop,
+            "overhead_ms": link.overhead_ms,
+            "gb_per_s": round(link.gb_per_s, 2),
+            "mb_per_ms": round(link.mb_per_ms, 2),
+            "load_ms": round(link.transfer_ms(size_mb), 2),
+            "basis": link.basis,
+            "source": link.source,
+        }
+        for link in TRANSFER_ASSUMPTIONS
+    ]

@@ -129,8 +129,10 @@ class PrefixCache:
         return len(self._entries)
 
     def __repr__(self) -> str:
-        return (f"PrefixCache(key_policy={self.key_policy!r}, entries={len(self._entries)}/{self.capacity_entries}, "
-                f"hits={self.hits}, stale_hits={self.stale_hits}, misses={self.misses})")
+        return (
+            f"PrefixCache(key_policy={self.key_policy!r}, entries={len(self._entries)}/{self.capacity_entries}, "
+            f"hits={self.hits}, stale_hits={self.stale_hits}, misses={self.misses})"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,8 +152,10 @@ VLLM_ISSUE_30931 = ReportedBug(
     source="vllm-project/vllm issue #30931 (open when read), Summary and Environment",
     title="[Bug]: Prefix Cache Corruption with LoRA with the same name but different id",
     reported_against="vLLM v0.11.1, Llama-3.3-70B-Instruct, tensor parallelism 4, enable_prefix_caching=True",
-    summary=("When using vLLM with LoRA adapters and prefix caching enabled, different LoRA configurations with the "
-             "same `lora_name` but different `lora_int_id` values incorrectly share KV cache blocks. This causes the "
-             "model to generate outputs using cached activations from the wrong LoRA weights, leading to "
-             "incorrect/inconsistent behavior."),
+    summary=(
+        "When using vLLM with LoRA adapters and prefix caching enabled, different LoRA configurations with the "
+        "same `lora_name` but different `lora_int_id` values incorrectly share KV cache blocks. This causes the "
+        "model to generate outputs using cached activations from the wrong LoRA weights, leading to "
+        "incorrect/inconsistent behavior."
+    ),
 )

@@ -35,8 +35,18 @@ from typing import Any
 from ._validate import choice, count, text
 from .site import PROGRESS_KEY
 
-__all__ = ["KINDS", "FRESH_MS", "entry", "script", "record", "record_lab", "record_exercise", "exercise_key", "quiz_hook",
-           "in_browser_kernel"]
+__all__ = [
+    "KINDS",
+    "FRESH_MS",
+    "entry",
+    "script",
+    "record",
+    "record_lab",
+    "record_exercise",
+    "exercise_key",
+    "quiz_hook",
+    "in_browser_kernel",
+]
 
 #: What progress holds: lab modules (``{"passed", "total"}``), quizzes (``{"correct": [...], "total"}``),
 #: exercises (``{"ok": bool}``).
@@ -69,8 +79,12 @@ def entry(kind: str, key: str, value: Mapping[str, Any], *, at_ms: int | None = 
     """Return one progress entry: its kind, key, value and the time it was made (ms since the epoch)."""
     choice("kind", kind, KINDS)
     text("key", key)
-    return {"kind": kind, "key": key, "value": dict(value),
-            "at": int(time.time() * 1000) if at_ms is None else at_ms}  # ordering only, never a measurement
+    return {
+        "kind": kind,
+        "key": key,
+        "value": dict(value),
+        "at": int(time.time() * 1000) if at_ms is None else at_ms,
+    }  # ordering only, never a measurement
 
 
 def script(entries: Sequence[Mapping[str, Any]]) -> str:

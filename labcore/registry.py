@@ -172,8 +172,7 @@ class AdapterRegistry:
             return versions[semver]
         except KeyError:
             raise AdapterNotFoundError(
-                f"{AdapterKey(name, semver)} is not registered; "
-                f"{name} has versions {self._version_strings(name)}"
+                f"{AdapterKey(name, semver)} is not registered; {name} has versions {self._version_strings(name)}"
             ) from None
 
     def versions(self, name: str) -> list[str]:
@@ -240,7 +239,9 @@ class AdapterRegistry:
         """Rebuild a registry from :meth:`to_json` output, re-validating every base and adapter."""
         if not isinstance(data, dict) or data.get("format") != REGISTRY_FORMAT:
             found = data.get("format") if isinstance(data, dict) else type(data).__name__
-            raise RegistryFileError(f"{source}: not a labcore registry (format {found!r}, expected {REGISTRY_FORMAT!r})")
+            raise RegistryFileError(
+                f"{source}: not a labcore registry (format {found!r}, expected {REGISTRY_FORMAT!r})"
+            )
         bases, adapters = data.get("bases"), data.get("adapters")
         if not isinstance(bases, dict) or not isinstance(adapters, list):
             raise RegistryFileError(f"{source}: 'bases' must be an object and 'adapters' a list")
@@ -251,7 +252,9 @@ class AdapterRegistry:
             for index, record in enumerate(adapters):
                 if not isinstance(record, dict) or set(record) != set(_ADAPTER_FIELDS):
                     got = sorted(record) if isinstance(record, dict) else record
-                    raise RegistryFileError(f"adapter #{index} must have exactly the fields {list(_ADAPTER_FIELDS)}, got {got!r}")
+                    raise RegistryFileError(
+                        f"adapter #{index} must have exactly the fields {list(_ADAPTER_FIELDS)}, got {got!r}"
+                    )
                 registry.register(Adapter(**record))
         except LabcoreError as error:
             raise type(error)(f"{source}: {error}") from error

@@ -159,7 +159,9 @@ class MultiLoRARouter:
         self.cache = cache
         self.base_model = base_model
         self.base_latency_ms = number("base_latency_ms", base_latency_ms)
-        self.dynamic_overhead = number("dynamic_overhead (a fraction, e.g. 0.05 for 5%)", dynamic_overhead, inclusive=True)
+        self.dynamic_overhead = number(
+            "dynamic_overhead (a fraction, e.g. 0.05 for 5%)", dynamic_overhead, inclusive=True
+        )
         self.requests_by_mode = {mode: 0 for mode in MODES}
         self._plans: dict[str, _Plan] = {}  # by the ref's text, however it was given
         self._lock = threading.Lock()
@@ -261,10 +263,19 @@ class MultiLoRARouter:
             else:  # the decision of a cache hit; a miss adds the load (see route)
                 mode, hit, overhead_ms = MODE_DYNAMIC, True, base_ms * self.dynamic_overhead
         total_ms = base_ms * (1 + self.dynamic_overhead) if mode == MODE_DYNAMIC else base_ms
-        decision = RouteDecision(mode=mode, adapter=key, cache_hit=hit, evicted=(), adapter_load_ms=0.0,
-                                 total_latency_ms=total_ms, ref=ref_text, base=parsed.base,
-                                 version_pinned=parsed.version is not None, base_latency_ms=base_ms,
-                                 overhead_ms=overhead_ms)
+        decision = RouteDecision(
+            mode=mode,
+            adapter=key,
+            cache_hit=hit,
+            evicted=(),
+            adapter_load_ms=0.0,
+            total_latency_ms=total_ms,
+            ref=ref_text,
+            base=parsed.base,
+            version_pinned=parsed.version is not None,
+            base_latency_ms=base_ms,
+            overhead_ms=overhead_ms,
+        )
         plan = _Plan(generation, mode, adapter if mode == MODE_DYNAMIC else None, decision)
         if len(self._plans) >= self._MEMO_LIMIT:
             self._plans.clear()
@@ -280,7 +291,16 @@ class MultiLoRARouter:
 
 def _missed(hit: RouteDecision, access: CacheAccess) -> RouteDecision:
     """Return the decision of a cache miss: the plan's hit decision plus the load the miss paid."""
-    return RouteDecision(mode=hit.mode, adapter=hit.adapter, cache_hit=False, evicted=access.evicted,
-                         adapter_load_ms=access.load_ms, total_latency_ms=hit.total_latency_ms + access.load_ms,
-                         ref=hit.ref, base=hit.base, version_pinned=hit.version_pinned,
-                         base_latency_ms=hit.base_latency_ms, overhead_ms=hit.overhead_ms)
+    return RouteDecision(
+        mode=hit.mode,
+        adapter=hit.adapter,
+        cache_hit=False,
+        evicted=access.evicted,
+        adapter_load_ms=access.load_ms,
+        total_latency_ms=hit.total_latency_ms + access.load_ms,
+        ref=hit.ref,
+        base=hit.base,
+        version_pinned=hit.version_pinned,
+        base_latency_ms=hit.base_latency_ms,
+        overhead_ms=hit.overhead_ms,
+    )

@@ -52,9 +52,7 @@ def mb_to_gib(mb: float) -> float:
     return mb / MB_PER_GB
 
 
-def adapter_vram_mb(
-    rank: int, hidden: int, layers: int, targets: int | Sequence[str], bytes: float = 2
-) -> float:
+def adapter_vram_mb(rank: int, hidden: int, layers: int, targets: int | Sequence[str], bytes: float = 2) -> float:
     """Return the VRAM of a LoRA adapter in MiB: ``layers * targets * 2 * rank * hidden * bytes / 2**20``.
 
     ``targets`` is a count of target modules or a sequence of their names.
@@ -69,11 +67,15 @@ def adapter_vram_mb(
     n_targets = targets if isinstance(targets, (int, float)) and not isinstance(targets, bool) else None
     if n_targets is None:
         if isinstance(targets, (str, builtins.bytes)) or not isinstance(targets, Sequence):
-            raise ValueError(
-                f"targets must be a count or a sequence of module names, got {targets!r}"
-            )
+            raise ValueError(f"targets must be a count or a sequence of module names, got {targets!r}")
         n_targets = len(targets)
-    for name, value in (("rank", rank), ("hidden", hidden), ("layers", layers), ("targets", n_targets), ("bytes", bytes)):
+    for name, value in (
+        ("rank", rank),
+        ("hidden", hidden),
+        ("layers", layers),
+        ("targets", n_targets),
+        ("bytes", bytes),
+    ):
         number(name, value)
     return layers * n_targets * 2 * rank * hidden * bytes / MIB
 
@@ -112,4 +114,11 @@ def gpu_memory_split(
         number(name, value, inclusive=True)
     pool_mb = gib_to_mb(gpu_vram_gb - base_vram_gb - kv_cache_gb)
     fit = int(pool_mb // adapter_vram_mb) if pool_mb >= 0 else 0
-    return GpuMemorySplit(gpu_vram_gb=gpu_vram_gb, base_vram_gb=base_vram_gb, kv_cache_gb=kv_cache_gb, adapter_pool_mb=pool_mb, adapter_vram_mb=adapter_vram_mb, adapters_that_fit=fit)
+    return GpuMemorySplit(
+        gpu_vram_gb=gpu_vram_gb,
+        base_vram_gb=base_vram_gb,
+        kv_cache_gb=kv_cache_gb,
+        adapter_pool_mb=pool_mb,
+        adapter_vram_mb=adapter_vram_mb,
+        adapters_that_fit=fit,
+    )

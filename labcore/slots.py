@@ -55,8 +55,17 @@ from .engines import VLLM_ENGINE, lora_slot_bytes
 from .model_config import ModelConfig
 from .refs import AdapterKey
 
-__all__ = ["LEFT_OUT", "BASE_SLOT", "SlotKey", "SlotRequest", "SlotOutcome", "SlotScheduler", "max_pinned",
-           "requests_from", "slot_pool_mb"]
+__all__ = [
+    "LEFT_OUT",
+    "BASE_SLOT",
+    "SlotKey",
+    "SlotRequest",
+    "SlotOutcome",
+    "SlotScheduler",
+    "max_pinned",
+    "requests_from",
+    "slot_pool_mb",
+]
 
 #: What :class:`SlotScheduler` does not model (chapter 15 says so next to every number it quotes).
 LEFT_OUT: tuple[str, ...] = (
@@ -197,7 +206,7 @@ class SlotScheduler:
         self._resident: EvictionPolicy[SlotKey] = LruPolicy()
         for pin in pins:
             self._resident.admit(pin)
-        self._running: dict[SlotKey, int] = {}              # adapter -> running requests (loading ones included)
+        self._running: dict[SlotKey, int] = {}  # adapter -> running requests (loading ones included)
         self._loading: dict[SlotKey, list[SlotRequest]] = {}  # adapter -> requests waiting for its copy
         # adapter -> waiting (per-adapter arrival number, request), in arrival order
         self._waiting: dict[SlotKey | None, deque[tuple[int, SlotRequest]]] = {}
@@ -221,8 +230,10 @@ class SlotScheduler:
         """Schedule ``request``'s arrival (at its ``arrival_ms``, which must not be in the simulated past)."""
         instance("request", request, SlotRequest, error=ValueError)
         if request.arrival_ms < self.now_ms:
-            raise ValueError(f"request {request.id} arrives at {request.arrival_ms:g} ms, before the "
-                             f"scheduler's clock ({self.now_ms:g} ms): submit requests in time order")
+            raise ValueError(
+                f"request {request.id} arrives at {request.arrival_ms:g} ms, before the "
+                f"scheduler's clock ({self.now_ms:g} ms): submit requests in time order"
+            )
         self._push(request.arrival_ms, _ARRIVE, request)
 
     def _push(self, at_ms: float, kind: int, payload: object) -> None:
@@ -283,8 +294,7 @@ class SlotScheduler:
         if sum(len(self._waiting[a]) for a in admissible) <= room:
             order = (entry for a in admissible for entry in list(self._waiting[a]))
         else:  # not everyone fits: strict arrival order decides who gets the batch room
-            order = heapq.merge(*(list(self._waiting[a]) for a in admissible),
-                                key=lambda e: (e[1].arrival_ms, e[1].id))
+            order = heapq.merge(*(list(self._waiting[a]) for a in admissible), key=lambda e: (e[1].arrival_ms, e[1].id))
         for seq, request in order:
             if self._batch >= self.max_batch:
                 break
@@ -351,7 +361,16 @@ class SlotScheduler:
                 del self._running[adapter]
                 self._dirty = True  # a slot came free
         start, loaded = self._started.pop(request.id)
-        self.outcomes.append(SlotOutcome(request=request, start_ms=start, first_token_ms=first, finish_ms=self.now_ms, waited_for_slot=request.id in self._skipped, loaded=loaded))
+        self.outcomes.append(
+            SlotOutcome(
+                request=request,
+                start_ms=start,
+                first_token_ms=first,
+                finish_ms=self.now_ms,
+                waited_for_slot=request.id in self._skipped,
+                loaded=loaded,
+            )
+        )
         self._skipped.discard(request.id)
 
     # -- inspection --------------------------------------------------------------------------
@@ -376,11 +395,15 @@ class SlotScheduler:
         return sum(len(q) for q in self._waiting.values())
 
     def __repr__(self) -> str:
-        return (f"SlotScheduler(max_slots={self.max_slots}, now_ms={self.now_ms:g}, batch={self._batch}, "
-                f"adapters={len(self._running)}, waiting={self.waiting}, loads={self.loads})")
+        return (
+            f"SlotScheduler(max_slots={self.max_slots}, now_ms={self.now_ms:g}, batch={self._batch}, "
+            f"adapters={len(self._running)}, waiting={self.waiting}, loads={self.loads})"
+        )
 
 
-def requests_from(arrival_ms: Sequence[float], adapters: Sequence[SlotKey | None], *, output_tokens: int) -> list[SlotRequest]:
+def requests_from(
+    arrival_ms: Sequence[float], adapters: Sequence[SlotKey | None], *, output_tokens: int
+) -> list[SlotRequest]:
     """Zip arrival times and adapter keys into :class:`SlotRequest` records, ids in arrival order.
 
     >>> [r.adapter for r in requests_from([0.0, 3.0], ["a@1.0.0", None], output_tokens=4)]
@@ -388,12 +411,22 @@ def requests_from(arrival_ms: Sequence[float], adapters: Sequence[SlotKey | None
     """
     if len(arrival_ms) != len(adapters):
         raise ValueError(f"need one adapter per arrival, got {len(arrival_ms)} arrivals and {len(adapters)} adapters")
-    return [SlotRequest(id=i, arrival_ms=t, adapter=a, output_tokens=output_tokens) for i, (t, a) in enumerate(zip(arrival_ms, adapters, strict=True))]
+    return [
+        SlotRequest(id=i, arrival_ms=t, adapter=a, output_tokens=output_tokens)
+        for i, (t, a) in enumerate(zip(arrival_ms, adapters, strict=True))
+    ]
 
 
-def slot_pool_mb(max_slots: int, *, max_lora_rank: int, model: ModelConfig | str = "llama-3-8b",
-                 target_modules: Iterable[str] | None = None, engine: str = VLLM_ENGINE, tp: int = 1,
-                 dtype_bytes: int = 2) -> float:
+def slot_pool_mb(
+    max_slots: int,
+    *,
+    max_lora_rank: int,
+    model: ModelConfig | str = "llama-3-8b",
+    target_modules: Iterable[str] | None = None,
+    engine: str = VLLM_ENGINE,
+    tp: int = 1,
+    dtype_bytes: int = 2,
+) -> float:
     """Return the VRAM (MiB) of ``max_slots`` slot buffers at ``max_lora_rank``, as the engine reserves them at load.
 
     This is :func:`labcore.engines.lora_slot_bytes` in MiB: an ``A`` (rank x input) and a ``B`` (output x rank) per
@@ -405,5 +438,15 @@ def slot_pool_mb(max_slots: int, *, max_lora_rank: int, model: ModelConfig | str
     (2818.5, 576.0)
     """
     count("max_slots", max_slots)
-    return lora_slot_bytes(engine, model, slots=max_slots, max_rank=max_lora_rank, target_modules=target_modules,
-                           tp=tp, dtype_bytes=dtype_bytes) / 2**20
+    return (
+        lora_slot_bytes(
+            engine,
+            model,
+            slots=max_slots,
+            max_rank=max_lora_rank,
+            target_modules=target_modules,
+            tp=tp,
+            dtype_bytes=dtype_bytes,
+        )
+        / 2**20
+    )

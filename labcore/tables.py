@@ -32,6 +32,7 @@ def _cell(value: Any) -> str:
 
 def html_table(rows: Iterable[Any], columns: Mapping[str, str]) -> str:
     """Return an HTML table of ``rows`` (records or mappings): one column per key of ``columns``, headed by its value."""
+
     def get(row: Any, key: str) -> Any:
         return row[key] if isinstance(row, Mapping) else getattr(row, key)
 

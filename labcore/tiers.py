@@ -203,8 +203,14 @@ class TieredCache:
 
     def stats(self) -> TierStats:
         """Return where accesses were served from, plus both tiers' own counters."""
-        return TierStats(gpu_hits=self.gpu_hits, host_hits=self.host_hits, storage_loads=self.storage_loads, spills=self.spills,
-                         gpu=self.gpu.stats(), host=self.host.stats())
+        return TierStats(
+            gpu_hits=self.gpu_hits,
+            host_hits=self.host_hits,
+            storage_loads=self.storage_loads,
+            spills=self.spills,
+            gpu=self.gpu.stats(),
+            host=self.host.stats(),
+        )
 
     def __len__(self) -> int:
         return len(self.gpu)

@@ -14,7 +14,6 @@ from .errors import InvalidVersionError
 __all__ = ["Version", "parse_version", "format_version"]
 
 
-
 class Version(tuple):  # type: ignore[type-arg]
     """A parsed version: the tuple ``(MAJOR, MINOR, PATCH)`` (so it sorts as semver) that prints as its text.
 
@@ -31,18 +30,15 @@ class Version(tuple):  # type: ignore[type-arg]
         """Return the canonical text, ``"MAJOR.MINOR.PATCH"`` (what :func:`format_version` gives)."""
         return format_version(self)
 
+
 _DIGITS = frozenset("0123456789")
 
 
 def _parse_part(part: str, text: str) -> int:
     if not part or not _DIGITS.issuperset(part):
-        raise InvalidVersionError(
-            f"invalid version {text!r}: each of MAJOR.MINOR.PATCH must be digits, got {part!r}"
-        )
+        raise InvalidVersionError(f"invalid version {text!r}: each of MAJOR.MINOR.PATCH must be digits, got {part!r}")
     if len(part) > 1 and part[0] == "0":
-        raise InvalidVersionError(
-            f"invalid version {text!r}: {part!r} has a leading zero (semver forbids it)"
-        )
+        raise InvalidVersionError(f"invalid version {text!r}: {part!r} has a leading zero (semver forbids it)")
     return int(part)
 
 
@@ -65,9 +61,7 @@ def parse_version(text: str) -> Version:
         raise InvalidVersionError(f"invalid version {text!r}: expected a string like '1.2.3'")
     parts = text.split(".")
     if len(parts) != 3:
-        raise InvalidVersionError(
-            f"invalid version {text!r}: expected exactly MAJOR.MINOR.PATCH, e.g. '2.1.0'"
-        )
+        raise InvalidVersionError(f"invalid version {text!r}: expected exactly MAJOR.MINOR.PATCH, e.g. '2.1.0'")
     major, minor, patch = (_parse_part(part, text) for part in parts)
     return Version((major, minor, patch))
 

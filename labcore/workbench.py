@@ -66,9 +66,12 @@ class Workbench:
 
     def changed(self) -> list[str]:
         """Return the modules of ``lab/mine`` that differ from the skeleton (what a learner has written so far)."""
-        return [m for m in (*GIVEN_MODULES, *LAB_MODULES)
-                if (self.mine / f"{m}.py").is_file()
-                and not filecmp.cmp(self.mine / f"{m}.py", self.skeleton / f"{m}.py", shallow=False)]
+        return [
+            m
+            for m in (*GIVEN_MODULES, *LAB_MODULES)
+            if (self.mine / f"{m}.py").is_file()
+            and not filecmp.cmp(self.mine / f"{m}.py", self.skeleton / f"{m}.py", shallow=False)
+        ]
 
     def run(self, modules: Any = None, *, select: str | None = None) -> ContractRun:
         """Run the contract suite against ``lab.mine`` (all seven modules, or ``modules``) and return the run.
@@ -102,8 +105,10 @@ class Workbench:
             return f"{LAB_MINE}/{module}.py is already the skeleton's: nothing to reset."
         if not confirm:
             lines = len(mine.read_text(encoding="utf-8").splitlines()) if mine.is_file() else 0
-            return (f"This would replace {LAB_MINE}/{module}.py ({lines} lines, with your changes) by the skeleton's "
-                    f"copy, and your changes would be lost. To do it, run reset({module!r}, confirm=True).")
+            return (
+                f"This would replace {LAB_MINE}/{module}.py ({lines} lines, with your changes) by the skeleton's "
+                f"copy, and your changes would be lost. To do it, run reset({module!r}, confirm=True)."
+            )
         self.mine.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(skeleton, mine)
         return f"{LAB_MINE}/{module}.py is the skeleton's copy again."

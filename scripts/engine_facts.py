@@ -88,8 +88,9 @@ class Wheel:
                     for sub in node.body:
                         if isinstance(sub, ast.ImportFrom) and sub.module:
                             for alias in sub.names:
-                                mod.imports.setdefault(alias.asname or alias.name,
-                                                       (_absolute(package, sub.level, sub.module), alias.name))
+                                mod.imports.setdefault(
+                                    alias.asname or alias.name, (_absolute(package, sub.level, sub.module), alias.name)
+                                )
         self.modules[dotted] = mod
         return mod
 
@@ -130,8 +131,11 @@ def value(wheel: Wheel, node: ast.expr, mod: Module, depth: int = 0) -> Any:
     if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
         return [value(wheel, e, mod, depth + 1) for e in node.elts]
     if isinstance(node, ast.Dict):
-        return {value(wheel, k, mod, depth + 1): value(wheel, v, mod, depth + 1)
-                for k, v in zip(node.keys, node.values, strict=True) if k is not None}
+        return {
+            value(wheel, k, mod, depth + 1): value(wheel, v, mod, depth + 1)
+            for k, v in zip(node.keys, node.values, strict=True)
+            if k is not None
+        }
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         inner = value(wheel, node.operand, mod, depth + 1)
         return -inner if isinstance(inner, (int, float)) else Unresolved(ast.unparse(node))
@@ -175,8 +179,13 @@ def class_fields(wheel: Wheel, cls: ast.ClassDef, mod: Module) -> dict[str, tupl
 def class_attribute(wheel: Wheel, cls: ast.ClassDef, mod: Module, name: str) -> tuple[Any, str] | None:
     """Return a class attribute's value and the file and class it is set in, looking through the bases."""
     for node in cls.body:
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
-            node, ast.AnnAssign) and node.value is not None else []
+        targets = (
+            node.targets
+            if isinstance(node, ast.Assign)
+            else [node.target]
+            if isinstance(node, ast.AnnAssign) and node.value is not None
+            else []
+        )
         if any(isinstance(t, ast.Name) and t.id == name for t in targets):
             return value(wheel, node.value, mod), f"{mod.path} {cls.name}"  # type: ignore[union-attr]
     for base in cls.bases:
@@ -222,6 +231,7 @@ def jsonable(obj: Any) -> Any:
 
 # ---- vLLM -----------------------------------------------------------------------------------------------------
 
+
 def vllm_flags(wheel: Wheel) -> dict[str, dict[str, Any]]:
     """Return the flags ``vllm serve`` registers from EngineArgs and the frontend's dataclasses."""
     mod = wheel.module("vllm.engine.arg_utils")
@@ -229,12 +239,19 @@ def vllm_flags(wheel: Wheel) -> dict[str, dict[str, Any]]:
     engine_fields = class_fields(wheel, mod.classes["EngineArgs"], mod)
     flags: dict[str, dict[str, Any]] = {}
     for cls_name in ("EngineArgs", "AsyncEngineArgs"):
-        for fn in (n for n in mod.classes[cls_name].body if isinstance(n, ast.FunctionDef) and n.name == "add_cli_args"):
+        for fn in (
+            n for n in mod.classes[cls_name].body if isinstance(n, ast.FunctionDef) and n.name == "add_cli_args"
+        ):
             kwargs_of: dict[str, str] = {}
             for node in ast.walk(fn):
-                if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
-                        and getattr(node.value.func, "id", "") == "get_kwargs" and node.value.args
-                        and isinstance(node.value.args[0], ast.Name) and isinstance(node.targets[0], ast.Name)):
+                if (
+                    isinstance(node, ast.Assign)
+                    and isinstance(node.value, ast.Call)
+                    and getattr(node.value.func, "id", "") == "get_kwargs"
+                    and node.value.args
+                    and isinstance(node.value.args[0], ast.Name)
+                    and isinstance(node.targets[0], ast.Name)
+                ):
                     kwargs_of[node.targets[0].id] = node.value.args[0].id
             for node in ast.walk(fn):
                 if not (isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "add_argument"):
@@ -248,19 +265,35 @@ def vllm_flags(wheel: Wheel) -> dict[str, dict[str, Any]]:
     for cls_name in ("BaseFrontendArgs", "FrontendArgs"):
         for name, (annotation, default, where) in class_fields(wheel, front.classes[cls_name], front).items():
             flag = "--" + name.replace("_", "-")
-            flags.setdefault(flag, {"default": jsonable(None if default is None else value(wheel, default, where)),
-                                    "choices": jsonable(literal_choices(wheel, annotation, where)),
-                                    "source": f"{where.path} {cls_name}.{name}"})
+            flags.setdefault(
+                flag,
+                {
+                    "default": jsonable(None if default is None else value(wheel, default, where)),
+                    "choices": jsonable(literal_choices(wheel, annotation, where)),
+                    "source": f"{where.path} {cls_name}.{name}",
+                },
+            )
     return dict(sorted(flags.items()))
 
 
-def _vllm_flag(wheel: Wheel, mod: Module, call: ast.Call, names: list[str], kwargs_of: dict[str, str],
-               engine_fields: dict[str, tuple[ast.expr, ast.expr | None, Module]]) -> dict[str, dict[str, Any]]:
+def _vllm_flag(
+    wheel: Wheel,
+    mod: Module,
+    call: ast.Call,
+    names: list[str],
+    kwargs_of: dict[str, str],
+    engine_fields: dict[str, tuple[ast.expr, ast.expr | None, Module]],
+) -> dict[str, dict[str, Any]]:
     config_field = None
     explicit = {kw.arg: kw.value for kw in call.keywords if kw.arg}
     for kw in call.keywords:
-        if (kw.arg is None and isinstance(kw.value, ast.Subscript) and isinstance(kw.value.value, ast.Name)
-                and kw.value.value.id in kwargs_of and isinstance(kw.value.slice, ast.Constant)):
+        if (
+            kw.arg is None
+            and isinstance(kw.value, ast.Subscript)
+            and isinstance(kw.value.value, ast.Name)
+            and kw.value.value.id in kwargs_of
+            and isinstance(kw.value.slice, ast.Constant)
+        ):
             config_field = (kwargs_of[kw.value.value.id], kw.value.slice.value)
     long_name = next((n for n in names if n.startswith("--")), names[0])
     attr = long_name[2:].replace("-", "_")
@@ -312,13 +345,19 @@ def vllm_architectures(wheel: Wheel, architectures: list[str]) -> dict[str, dict
         module, cls_name = table[arch]
         mod = wheel.module(f"vllm.model_executor.models.{module}")
         assert mod is not None and cls_name in mod.classes, f"{arch}: {module}.{cls_name} not in the wheel"
-        out[arch] = _declarations(wheel, mod.classes[cls_name], mod, ("packed_modules_mapping", "embedding_modules"),
-                                  support_base="SupportsLoRA")
+        out[arch] = _declarations(
+            wheel,
+            mod.classes[cls_name],
+            mod,
+            ("packed_modules_mapping", "embedding_modules"),
+            support_base="SupportsLoRA",
+        )
     return out
 
 
-def _declarations(wheel: Wheel, cls: ast.ClassDef, mod: Module, names: tuple[str, ...],
-                  support_base: str | None = None) -> dict[str, Any]:
+def _declarations(
+    wheel: Wheel, cls: ast.ClassDef, mod: Module, names: tuple[str, ...], support_base: str | None = None
+) -> dict[str, Any]:
     """Return the class's LoRA declarations (None where neither it nor a base declares one)."""
     facts: dict[str, Any] = {"class": f"{mod.path} {cls.name}"}
     for name in names:
@@ -349,8 +388,10 @@ def env_defaults(wheel: Wheel, module: str, names: tuple[str, ...]) -> dict[str,
     out = {}
     for node in ast.walk(mod.tree):
         if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id in names:
-            out[node.target.id] = {"default": jsonable(None if node.value is None else value(wheel, node.value, mod)),
-                                   "source": mod.path}
+            out[node.target.id] = {
+                "default": jsonable(None if node.value is None else value(wheel, node.value, mod)),
+                "source": mod.path,
+            }
     missing = set(names) - set(out)
     assert not missing, f"{module} declares no {sorted(missing)}"
     return dict(sorted(out.items()))
@@ -365,8 +406,13 @@ def config_reads(wheel: Wheel, paths: list[str], holders: frozenset[str]) -> dic
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and _holder(node.value) in holders:
                 seen.add(node.attr)
-            if (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "getattr" and len(node.args) >= 2
-                    and _holder(node.args[0]) in holders and isinstance(node.args[1], ast.Constant)):
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", "") == "getattr"
+                and len(node.args) >= 2
+                and _holder(node.args[0]) in holders
+                and isinstance(node.args[1], ast.Constant)
+            ):
                 seen.add(node.args[1].value)
         out[path] = sorted(seen)
     return out
@@ -398,6 +444,7 @@ def entry_points(wheel: Wheel, group: str) -> dict[str, str]:
 
 # ---- SGLang ---------------------------------------------------------------------------------------------------
 
+
 def sglang_flags(wheel: Wheel) -> dict[str, dict[str, Any]]:
     """Return the flags SGLang 0.5.x registers from the dataclasses of ``sglang/srt/arg_groups/fields``."""
     flags: dict[str, dict[str, Any]] = {}
@@ -414,7 +461,9 @@ def sglang_flags(wheel: Wheel) -> dict[str, dict[str, Any]]:
 
 def _sglang_flag(wheel: Wheel, mod: Module, cls_name: str, node: ast.AnnAssign) -> dict[str, dict[str, Any]]:
     ann = node.annotation
-    if not (isinstance(ann, ast.Subscript) and getattr(ann.value, "id", "") == "A" and isinstance(ann.slice, ast.Tuple)):
+    if not (
+        isinstance(ann, ast.Subscript) and getattr(ann.value, "id", "") == "A" and isinstance(ann.slice, ast.Tuple)
+    ):
         return {}
     kind, *meta = ann.slice.elts
     name = node.target.id  # type: ignore[union-attr]
@@ -428,8 +477,11 @@ def _sglang_flag(wheel: Wheel, mod: Module, cls_name: str, node: ast.AnnAssign) 
         return {}
     flag = value(wheel, arg["cli_name"], mod) if "cli_name" in arg else "--" + name.replace("_", "-")
     choices = value(wheel, arg["choices"], mod) if "choices" in arg else literal_choices(wheel, kind, mod)
-    fact: dict[str, Any] = {"default": jsonable(None if node.value is None else value(wheel, node.value, mod)),
-                            "choices": jsonable(choices), "source": f"{mod.path} {cls_name}.{name}"}
+    fact: dict[str, Any] = {
+        "default": jsonable(None if node.value is None else value(wheel, node.value, mod)),
+        "choices": jsonable(choices),
+        "source": f"{mod.path} {cls_name}.{name}",
+    }
     for key in ("action", "nargs"):
         if key in arg:
             fact[key] = ast.unparse(arg[key]) if key == "action" else value(wheel, arg[key], mod)
@@ -449,8 +501,9 @@ def sglang_architectures(wheel: Wheel, architectures: list[str]) -> dict[str, di
                 continue
             mod = wheel.module(path[:-3].replace("/", "."))
             assert mod is not None
-            out[arch] = _declarations(wheel, mod.classes[arch], mod, ("packed_modules_mapping", "embedding_modules",
-                                                                        "supported_lora_modules"))
+            out[arch] = _declarations(
+                wheel, mod.classes[arch], mod, ("packed_modules_mapping", "embedding_modules", "supported_lora_modules")
+            )
             break
     return out
 
@@ -498,13 +551,15 @@ def cited_files(wheel: Wheel, engine: str, course: Path) -> dict[str, list[str]]
 
 # ---- the run --------------------------------------------------------------------------------------------------
 
+
 def download(engine: str, version: str, cache: Path) -> Path:
     """Return the release's wheel in ``cache``, downloading it with ``pip download --no-deps`` the first time."""
     cache.mkdir(parents=True, exist_ok=True)
     found = sorted(cache.glob(f"{engine}-{version}-*.whl"))
     if not found:
-        subprocess.run([sys.executable, "-m", "pip", "download", f"{engine}=={version}", "--no-deps", "-d", str(cache)],
-                       check=True)
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", f"{engine}=={version}", "--no-deps", "-d", str(cache)], check=True
+        )
         found = sorted(cache.glob(f"{engine}-{version}-*.whl"))
     if not found:
         raise SystemExit(f"pip download {engine}=={version} gave no wheel in {cache}")
@@ -515,14 +570,20 @@ def facts(engine: str, version: str, wheel_path: Path, today: str, cache: Path) 
     """Return every fact the course uses, read in one release's wheel."""
     wheel = Wheel(wheel_path)
     archs = sorted({a for m in known_models() for a in raw_model_config(m).get("architectures", [])})
-    out: dict[str, Any] = {"engine": engine, "version": version, "read_on": today, "wheel": wheel_path.name,
-                           "wheel_sha256": hashlib.sha256(wheel_path.read_bytes()).hexdigest(),
-                           "python_files": sum(n.endswith(".py") for n in wheel.names)}
+    out: dict[str, Any] = {
+        "engine": engine,
+        "version": version,
+        "read_on": today,
+        "wheel": wheel_path.name,
+        "wheel_sha256": hashlib.sha256(wheel_path.read_bytes()).hexdigest(),
+        "python_files": sum(n.endswith(".py") for n in wheel.names),
+    }
     if engine == "vllm":
         out["flags"] = vllm_flags(wheel)
         out["architectures"] = vllm_architectures(wheel, archs)
-        out["env"] = env_defaults(wheel, "vllm.envs", ("VLLM_ALLOW_RUNTIME_LORA_UPDATING", "VLLM_PLUGINS",
-                                                       "VLLM_LORA_RESOLVER_CACHE_DIR"))
+        out["env"] = env_defaults(
+            wheel, "vllm.envs", ("VLLM_ALLOW_RUNTIME_LORA_UPDATING", "VLLM_PLUGINS", "VLLM_LORA_RESOLVER_CACHE_DIR")
+        )
         out["general_plugins"] = entry_points(wheel, "vllm.general_plugins")
         layers = sorted(n for n in wheel.names if n.startswith("vllm/lora/layers/") and n.endswith(".py"))
         # vLLM's LoRA layers size their buffers from the wrapped layer, which the model built from its config
@@ -532,11 +593,16 @@ def facts(engine: str, version: str, wheel_path: Path, today: str, cache: Path) 
         out["architectures"] = sglang_architectures(wheel, archs)
         common = wheel.module("sglang.srt.utils.common")
         assert common is not None
-        out["lora_target_modules"] = {"supported": value(wheel, common.assigns["SUPPORTED_LORA_TARGET_MODULES"], common),
-                                      "all": value(wheel, common.assigns["LORA_TARGET_ALL_MODULES"], common),
-                                      "source": common.path}
-        out["config_reads"] = config_reads(wheel, ["sglang/srt/lora/utils.py", "sglang/srt/lora/mem_pool.py"],
-                                           frozenset({"config", "base_hf_config", "hf_config", "text_config"}))
+        out["lora_target_modules"] = {
+            "supported": value(wheel, common.assigns["SUPPORTED_LORA_TARGET_MODULES"], common),
+            "all": value(wheel, common.assigns["LORA_TARGET_ALL_MODULES"], common),
+            "source": common.path,
+        }
+        out["config_reads"] = config_reads(
+            wheel,
+            ["sglang/srt/lora/utils.py", "sglang/srt/lora/mem_pool.py"],
+            frozenset({"config", "base_hf_config", "hf_config", "text_config"}),
+        )
     out["cited_files"] = cited_files(wheel, engine, Path(__file__).resolve().parents[1] / "labcore" / "engines")
     return out
 

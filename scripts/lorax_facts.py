@@ -32,8 +32,8 @@ def git(repo: Path, *args: str) -> str:
 
 def args_struct(rust: str) -> dict[str, dict]:
     """Return each field of ``struct Args`` as its flag: default (clap's default_value), env, doc comment."""
-    body = rust[rust.index("struct Args {"):]
-    body = body[:body.index("\n}\n")]
+    body = rust[rust.index("struct Args {") :]
+    body = body[: body.index("\n}\n")]
     flags, doc, clap = {}, [], ""
     for line in body.splitlines()[1:]:
         text = line.strip()
@@ -44,8 +44,12 @@ def args_struct(rust: str) -> dict[str, dict]:
         elif m := re.fullmatch(r"(\w+): (.+),", text):
             default = re.search(r'default_value = "([^"]*)"', clap)
             flags["--" + m[1].replace("_", "-")] = {
-                "default": default[1] if default else None, "type": m[2], "env": "env" in clap,
-                "doc": re.sub(r"<https?://[^>]+>", "<link>", " ".join(doc)), "file": MAIN_RS}
+                "default": default[1] if default else None,
+                "type": m[2],
+                "env": "env" in clap,
+                "doc": re.sub(r"<https?://[^>]+>", "<link>", " ".join(doc)),
+                "file": MAIN_RS,
+            }
             doc, clap = [], ""
     return flags
 
@@ -63,7 +67,10 @@ def read(repo: Path, tag: str) -> dict:
     commit = git(repo, "rev-parse", f"{tag}^{{commit}}").strip()
     show = lambda path: git(repo, "show", f"{tag}:{path}")  # noqa: E731
     return {
-        "engine": "lorax", "version": tag.removeprefix("v"), "tag": tag, "commit": commit,
+        "engine": "lorax",
+        "version": tag.removeprefix("v"),
+        "tag": tag,
+        "commit": commit,
         "tag_date": git(repo, "log", "-1", "--format=%cs", commit).strip(),
         "read_on": datetime.date.today().isoformat(),
         "read_from": "a git clone of predibase/lorax at the tag (git show; nothing built or run)",
@@ -84,8 +91,10 @@ def main() -> None:
     facts = read(args.repo, args.tag)
     out = args.out / f"lorax-{facts['version']}-{facts['read_on']}.json"
     out.write_text(json.dumps(facts, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    print(f"wrote {out}: {len(facts['flags'])} launcher flags, {len(facts['launcher_md_defaults'])} documented, "
-          f"{len(facts['server_env_defaults'])} server env defaults, {len(facts['features'])} features")
+    print(
+        f"wrote {out}: {len(facts['flags'])} launcher flags, {len(facts['launcher_md_defaults'])} documented, "
+        f"{len(facts['server_env_defaults'])} server env defaults, {len(facts['features'])} features"
+    )
 
 
 if __name__ == "__main__":

@@ -53,11 +53,16 @@ class _StubBodies(ast.NodeTransformer):
         if self._private(node.name) or f"{self.module}.{qualname}" in BEYOND_THE_LAB:
             return None
         docstring = ast.get_docstring(node)
-        summary = (docstring.strip().splitlines()[0] if docstring
-                   else f"see what {CONTRACT_DIR}/test_{self.module}.py asks of it")
+        summary = (
+            docstring.strip().splitlines()[0]
+            if docstring
+            else f"see what {CONTRACT_DIR}/test_{self.module}.py asks of it"
+        )
         hint = f"TODO(lab): implement {self.module}.{qualname}: {summary}"
         body: list[ast.stmt] = [node.body[0]] if docstring else []
-        body.append(ast.Raise(exc=ast.Call(ast.Name("NotImplementedError", ast.Load()), [ast.Constant(hint)], []), cause=None))
+        body.append(
+            ast.Raise(exc=ast.Call(ast.Name("NotImplementedError", ast.Load()), [ast.Constant(hint)], []), cause=None)
+        )
         node.body = body
         return node
 
@@ -72,7 +77,9 @@ def _init_source() -> str:
                 body.append(node)
                 kept.extend(alias.asname or alias.name for alias in node.names)
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
-            body.append(ast.Expr(ast.Constant("The learner's copy of the labcore contract (generated; see lab/README.md).")))
+            body.append(
+                ast.Expr(ast.Constant("The learner's copy of the labcore contract (generated; see lab/README.md)."))
+            )
     body.append(ast.parse(f"__all__ = {sorted(kept)!r}").body[0])
     return HEADER.format(name="__init__") + "\n" + ast.unparse(ast.Module(body, [])) + "\n"
 

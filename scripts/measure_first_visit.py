@@ -84,9 +84,15 @@ async def _visit(site: Path, base: str, chapter: str) -> dict[str, object]:
 
     static, live = files(seen["static"]), files(seen["live"]) - files(seen["static"])
     largest = sorted(live, key=lambda f: -f.stat().st_size)[:6]
-    return {"chapter": chapter, "static_files": len(static), "static_bytes": sum(f.stat().st_size for f in static),
-            "live_files": len(live), "live_bytes": sum(f.stat().st_size for f in live),
-            "live_largest": {str(f.relative_to(site)): f.stat().st_size for f in largest}, "refused": refused}
+    return {
+        "chapter": chapter,
+        "static_files": len(static),
+        "static_bytes": sum(f.stat().st_size for f in static),
+        "live_files": len(live),
+        "live_bytes": sum(f.stat().st_size for f in live),
+        "live_largest": {str(f.relative_to(site)): f.stat().st_size for f in largest},
+        "refused": refused,
+    }
 
 
 def main() -> None:
@@ -108,10 +114,13 @@ def main() -> None:
     if result["refused"]:
         raise SystemExit(f"the first visit asked for files outside the site: {result['refused'][:5]}")
     result.pop("refused")
-    result.update(site_bytes=_tree_bytes(site), lite_bytes=_tree_bytes(site / "lite"),
-                  measured=datetime.date.today().isoformat(),
-                  how="headless Chromium, fresh profile: the chapter's page, then its Live version to Run All's first "
-                      "output; each file counted once at its size on the server (scripts/measure_first_visit.py)")
+    result.update(
+        site_bytes=_tree_bytes(site),
+        lite_bytes=_tree_bytes(site / "lite"),
+        measured=datetime.date.today().isoformat(),
+        how="headless Chromium, fresh profile: the chapter's page, then its Live version to Run All's first "
+        "output; each file counted once at its size on the server (scripts/measure_first_visit.py)",
+    )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     print(json.dumps(result, indent=1))

@@ -145,7 +145,11 @@ def train(model: torch.nn.Module, *, steps: int, lr: float, seed: int, tasks: tu
 def tiny_config() -> LlamaConfig:
     """Build the transformers config from the same data file ``labcore.model_config`` sizes from."""
     data = json.loads((ROOT / "labcore" / "data" / "models" / f"{MODEL_NAME}.json").read_text())
-    data = {k: v for k, v in data.items() if not k.startswith("_") and k not in ("architectures", "model_type", "torch_dtype")}
+    data = {
+        k: v
+        for k, v in data.items()
+        if not k.startswith("_") and k not in ("architectures", "model_type", "torch_dtype")
+    }
     return LlamaConfig(**data)
 
 
@@ -209,10 +213,14 @@ def run(workdir: Path) -> dict:
     final_loss["B"] = train(model_b, steps=PRETRAIN_STEPS, lr=PRETRAIN_LR, seed=SEED_B, tasks=("copy",))
     save_base(model_b, workdir / "base_B")
     same = load_base(workdir / "base_A")
-    final_loss["B_prime_same_task"] = train(same, steps=CONTINUE_STEPS, lr=PRETRAIN_LR, seed=SEED_A + 100, tasks=("copy",))
+    final_loss["B_prime_same_task"] = train(
+        same, steps=CONTINUE_STEPS, lr=PRETRAIN_LR, seed=SEED_A + 100, tasks=("copy",)
+    )
     save_base(same, workdir / "base_B_prime_same_task")
     new = load_base(workdir / "base_A")
-    final_loss["B_prime_new_task"] = train(new, steps=UPDATE_STEPS, lr=PRETRAIN_LR, seed=SEED_A + 100, tasks=("copy", "reverse"))
+    final_loss["B_prime_new_task"] = train(
+        new, steps=UPDATE_STEPS, lr=PRETRAIN_LR, seed=SEED_A + 100, tasks=("copy", "reverse")
+    )
     save_base(new, workdir / "base_B_prime_new_task")
     timings["pretrain_s"] = time.perf_counter() - t0
 
@@ -227,7 +235,9 @@ def run(workdir: Path) -> dict:
     lora_base.config._name_or_path = MODEL_NAME
     peft_model = get_peft_model(
         lora_base,
-        LoraConfig(r=LORA_RANK, lora_alpha=LORA_ALPHA, lora_dropout=0.0, target_modules=list(LORA_TARGETS), bias="none"),
+        LoraConfig(
+            r=LORA_RANK, lora_alpha=LORA_ALPHA, lora_dropout=0.0, target_modules=list(LORA_TARGETS), bias="none"
+        ),
     )
     final_loss["lora"] = train(peft_model, steps=LORA_STEPS, lr=LORA_LR, seed=SEED_A + 200, tasks=("atbash",))
     adapter_dir = workdir / "adapter_atbash"
@@ -258,7 +268,9 @@ def run(workdir: Path) -> dict:
     adapter = files.to_adapter(
         name="atbash", version="1.0.0", base_model=MODEL_NAME, base_digest=digests["A"], serving_dtype="fp32"
     )
-    registry, _ = register_on_each_checkpoint(adapter, digests, base_model=MODEL_NAME)  # a fresh registry per checkpoint
+    registry, _ = register_on_each_checkpoint(
+        adapter, digests, base_model=MODEL_NAME
+    )  # a fresh registry per checkpoint
 
     # 5. sizes three ways
     tiny = load_model_config(MODEL_NAME)
@@ -268,7 +280,9 @@ def run(workdir: Path) -> dict:
         "torch_tensor_bytes": torch_tensor_bytes,
         "model_config_params": lora_params(tiny, LORA_RANK, LORA_TARGETS),
         "model_config_fp32_bytes": round(exact_adapter_mb(tiny, LORA_RANK, LORA_TARGETS, bytes=4) * MIB),
-        "naive_fp32_bytes": round(adapter_vram_mb(LORA_RANK, tiny.hidden_size, tiny.num_hidden_layers, LORA_TARGETS, bytes=4) * MIB),
+        "naive_fp32_bytes": round(
+            adapter_vram_mb(LORA_RANK, tiny.hidden_size, tiny.num_hidden_layers, LORA_TARGETS, bytes=4) * MIB
+        ),
         "adapter_vram_mb_fp32": adapter.vram_mb,
     }
 
@@ -305,8 +319,14 @@ def run(workdir: Path) -> dict:
     # 6. the same LoRA saved with a full copy of the output head (modules_to_save): what a cache must hold
     head_model = get_peft_model(
         load_base(bases["A"]),
-        LoraConfig(r=LORA_RANK, lora_alpha=LORA_ALPHA, lora_dropout=0.0, target_modules=list(LORA_TARGETS),
-                   bias="none", modules_to_save=["lm_head"]),
+        LoraConfig(
+            r=LORA_RANK,
+            lora_alpha=LORA_ALPHA,
+            lora_dropout=0.0,
+            target_modules=list(LORA_TARGETS),
+            bias="none",
+            modules_to_save=["lm_head"],
+        ),
     )
     head_model.save_pretrained(workdir / "adapter_with_head")
     with_head = read_peft_adapter(workdir / "adapter_with_head")
@@ -382,8 +402,12 @@ def main(argv: list[str] | None = None) -> int:
             f"adapter atbash {m['adapter_atbash_exact_match']:.3f}  registry: {d['registry'][key]}"
         )
     s = d["sizes"]
-    print(f"adapter tensors {s['tensor_bytes']} B (torch {s['torch_tensor_bytes']}, config {s['model_config_fp32_bytes']}, naive {s['naive_fp32_bytes']})")
-    print(f"forward ms: base {t['base_forward_ms']:.2f} merged {t['merged_forward_ms']:.2f} unmerged {t['unmerged_forward_ms']:.2f}; total {t['total_s']:.1f} s")
+    print(
+        f"adapter tensors {s['tensor_bytes']} B (torch {s['torch_tensor_bytes']}, config {s['model_config_fp32_bytes']}, naive {s['naive_fp32_bytes']})"
+    )
+    print(
+        f"forward ms: base {t['base_forward_ms']:.2f} merged {t['merged_forward_ms']:.2f} unmerged {t['unmerged_forward_ms']:.2f}; total {t['total_s']:.1f} s"
+    )
     print(f"wrote {args.out}")
     return 0
 

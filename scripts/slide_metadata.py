@@ -49,9 +49,9 @@ ROOT = Path(__file__).resolve().parents[1]
 HIDDEN_TAGS = frozenset({"remove-cell", "hide-cell", "deck-skip"})
 RISE_METADATA = {"theme": "white", "transition": "none", "scroll": True, "start_slideshow_at": "beginning"}
 
+
 def _tags(cell: Mapping[str, Any]) -> set[str]:
     return set(cell.get("metadata", {}).get("tags", []))
-
 
 
 def is_imports(source: str) -> bool:
@@ -67,11 +67,17 @@ def is_imports(source: str) -> bool:
         body = ast.parse("\n".join(lines)).body
     except SyntaxError:
         return False
+
     def harmless(node: ast.stmt) -> bool:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             return True
-        return (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
-                and isinstance(node.value.func, ast.Name) and node.value.func.id == "use_course_style")
+        return (
+            isinstance(node, ast.Expr)
+            and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Name)
+            and node.value.func.id == "use_course_style"
+        )
+
     return bool(body) and all(harmless(node) for node in body)
 
 
@@ -98,13 +104,20 @@ def slide_types(cells: list[Mapping[str, Any]]) -> list[str]:
     units: list[list[int]] = []
     for i in visible:
         previous = units[-1] if units else None
-        if (previous and len(previous) == 1 and cells[i].get("cell_type") == "code"
-                and cells[previous[0]].get("cell_type") == "markdown"):
+        if (
+            previous
+            and len(previous) == 1
+            and cells[i].get("cell_type") == "code"
+            and cells[previous[0]].get("cell_type") == "markdown"
+        ):
             previous.append(i)
         else:
             units.append([i])
-    units = [part for unit in units for part in
-             ([unit] if sum(cell_px(cells[i]) for i in unit) <= SLIDE_PX else [[i] for i in unit])]
+    units = [
+        part
+        for unit in units
+        for part in ([unit] if sum(cell_px(cells[i]) for i in unit) <= SLIDE_PX else [[i] for i in unit])
+    ]
     used = 0
     for n, unit in enumerate(units):
         first = _source(cells[unit[0]]).lstrip()
@@ -148,10 +161,12 @@ def apply(nb: Any, stem: str, notes: Mapping[str, Any] | None) -> Any:
 def problems(path: Path, notes: Mapping[str, Any]) -> list[str]:
     """Return what ``--check`` reports for one notebook: cells without a slide type, missing or stale notes."""
 
-
     nb = nbformat.read(path, as_version=4)
-    found = [f"{path.name}: cell {i} ({c.cell_type}, {_source(c)[:40]!r}) has no slideshow.slide_type"
-             for i, c in enumerate(nb.cells) if not (c.metadata.get("slideshow") or {}).get("slide_type")]
+    found = [
+        f"{path.name}: cell {i} ({c.cell_type}, {_source(c)[:40]!r}) has no slideshow.slide_type"
+        for i, c in enumerate(nb.cells)
+        if not (c.metadata.get("slideshow") or {}).get("slide_type")
+    ]
     entry = notes.get(path.stem)
     if entry is None:
         return found + [f"{path.name}: no speaker notes in scripts/speaker_notes/{path.stem}.yml"]
@@ -162,8 +177,10 @@ def problems(path: Path, notes: Mapping[str, Any]) -> list[str]:
     have_notes = [(i, c.source) for i, c in enumerate(nb.cells) if is_notes(c)]
     want_notes = [(i, c.source) for i, c in enumerate(want.cells) if is_notes(c)]
     if have_notes != want_notes:
-        found.append(f"{path.name}: speaker notes missing or stale ({len(have_notes)} notes cells, "
-                     f"{len(want_notes)} expected): run python scripts/slide_metadata.py book/{path.name}")
+        found.append(
+            f"{path.name}: speaker notes missing or stale ({len(have_notes)} notes cells, "
+            f"{len(want_notes)} expected): run python scripts/slide_metadata.py book/{path.name}"
+        )
     if nb.metadata.get("rise") != RISE_METADATA:
         found.append(f"{path.name}: metadata.rise is not {RISE_METADATA}")
     return found
@@ -182,7 +199,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("notebooks", type=Path, nargs="*")
     parser.add_argument("--check", action="store_true", help="report, change nothing; exit 1 on any problem")
-    parser.add_argument("--notes", type=Path, default=NOTES_DIR, help="the folder of notes files (default scripts/speaker_notes)")
+    parser.add_argument(
+        "--notes", type=Path, default=NOTES_DIR, help="the folder of notes files (default scripts/speaker_notes)"
+    )
     args = parser.parse_args(argv)
     notes = load_notes(args.notes)
     paths = [p.resolve() for p in args.notebooks] or default_notebooks(notes)

@@ -39,8 +39,11 @@ def reference(module: str) -> str:
 def fifo_cache() -> str:
     """Return a ``cache.py`` that is labcore's except that a hit does not refresh the entry: it evicts in FIFO order."""
     source = reference("cache")
-    fifo = source.replace("    policy_class: type[EvictionPolicy[Any]] = LruPolicy\n",
-                          "    policy_class: type[EvictionPolicy[Any]] = FifoPolicy\n", 1)
+    fifo = source.replace(
+        "    policy_class: type[EvictionPolicy[Any]] = LruPolicy\n",
+        "    policy_class: type[EvictionPolicy[Any]] = FifoPolicy\n",
+        1,
+    )
     assert fifo != source, "labcore's AdapterCache no longer names its policy_class: update this sample"
     return fifo
 
@@ -55,7 +58,8 @@ def write(lab_folder: Path, module: str, source: str) -> Path:
 def router_without_overhead() -> str:
     """Return a ``router.py`` that is labcore's except that a dynamic request is charged no LoRA overhead."""
     source = reference("router")
-    free = source.replace("total_ms = base_ms * (1 + self.dynamic_overhead) if mode == MODE_DYNAMIC else base_ms",
-                          "total_ms = base_ms", 1)
+    free = source.replace(
+        "total_ms = base_ms * (1 + self.dynamic_overhead) if mode == MODE_DYNAMIC else base_ms", "total_ms = base_ms", 1
+    )
     assert free != source, "labcore's router no longer charges the overhead on that line: update this sample"
     return free

@@ -119,8 +119,11 @@ sections:
 """
 CELLS = [
     ("markdown", "# 17. A throwaway chapter\n\nOne panel, one exercise, one quiz."),
-    ("code", "from labcore.checks import check_copy_ms\nfrom labcore.panels import copy_time_panel\n"
-             "from labcore.quizzes import throwaway_quiz"),
+    (
+        "code",
+        "from labcore.checks import check_copy_ms\nfrom labcore.panels import copy_time_panel\n"
+        "from labcore.quizzes import throwaway_quiz",
+    ),
     ("markdown", "## A copy\n\nA copy takes its size over the bandwidth."),
     ("code", "copy_time_panel()"),
     ("markdown", "## Exercises\n\n**Exercise 17.1.** How long does a 32 MiB copy take at 8 MiB/ms?"),
@@ -143,7 +146,7 @@ IMPORT_LINES = {
 }
 NOTEBOOK = "book/17_throwaway.ipynb"
 
-BUILD = r'''
+BUILD = r"""
 import json, sys
 from pathlib import Path
 import labcore, coursebuild
@@ -173,7 +176,7 @@ print(json.dumps({
     "readout": show("copy_time_panel").row(size_mb=32.0)["readout"],
     "offered": list(ch.plan_sections),
 }))
-'''
+"""
 
 
 def readme_steps() -> list[str]:
@@ -185,11 +188,14 @@ def readme_steps() -> list[str]:
 
 
 def test_readme_lists_exactly_the_files_this_test_writes() -> None:
-    generic = {"book/NN_slug.ipynb": NOTEBOOK, "labcore/chapters/<slug>.py": "labcore/chapters/throwaway.py",
-               "labcore/panels/<noun>.py": "labcore/panels/throwaway.py",
-               "labcore/checks/<noun>.py": "labcore/checks/throwaway.py",
-               "labcore/quizzes/<noun>.py": "labcore/quizzes/throwaway.py",
-               "scripts/speaker_notes/NN_slug.yml": "scripts/speaker_notes/17_throwaway.yml"}
+    generic = {
+        "book/NN_slug.ipynb": NOTEBOOK,
+        "labcore/chapters/<slug>.py": "labcore/chapters/throwaway.py",
+        "labcore/panels/<noun>.py": "labcore/panels/throwaway.py",
+        "labcore/checks/<noun>.py": "labcore/checks/throwaway.py",
+        "labcore/quizzes/<noun>.py": "labcore/quizzes/throwaway.py",
+        "scripts/speaker_notes/NN_slug.yml": "scripts/speaker_notes/17_throwaway.yml",
+    }
     listed = [generic.get(path, path) for path in readme_steps()]
     assert sorted(listed) == sorted([NOTEBOOK, *NEW_FILES, *IMPORT_LINES])
 
@@ -216,20 +222,40 @@ def test_a_throwaway_chapter_added_by_the_readme_steps_builds(tmp_path: Path) ->
     for rel, line in IMPORT_LINES.items():
         path = tmp_path / rel
         source = path.read_text(encoding="utf-8")
-        last_import = max(m.end() for m in re.finditer(r"^from \.\S+ import [^\n(]+\n|^from \.\S+ import \([^)]*\)\n",
-                                                       source, re.M))
+        last_import = max(
+            m.end() for m in re.finditer(r"^from \.\S+ import [^\n(]+\n|^from \.\S+ import \([^)]*\)\n", source, re.M)
+        )
         path.write_text(source[:last_import] + line + source[last_import:], encoding="utf-8")
-    nb = nbformat.v4.new_notebook(metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
-                                                           "language": "python"}})
-    nb.cells = [nbformat.v4.new_markdown_cell(s) if kind == "markdown" else nbformat.v4.new_code_cell(s)
-                for kind, s in CELLS]
+    nb = nbformat.v4.new_notebook(
+        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
+    )
+    nb.cells = [
+        nbformat.v4.new_markdown_cell(s) if kind == "markdown" else nbformat.v4.new_code_cell(s) for kind, s in CELLS
+    ]
     nbformat.write(nb, tmp_path / NOTEBOOK)
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
     python = sys.executable
-    _run([python, "-m", "coursebuild.lite.site", "--root", str(tmp_path), "--add-setup-cells",
-          "--notebooks", NOTEBOOK], tmp_path, env)
-    _run([python, "-m", "jupyter", "nbconvert", "--to", "notebook", "--execute", "--inplace",
-          "--ExecutePreprocessor.timeout=300", NOTEBOOK], tmp_path, env)
+    _run(
+        [python, "-m", "coursebuild.lite.site", "--root", str(tmp_path), "--add-setup-cells", "--notebooks", NOTEBOOK],
+        tmp_path,
+        env,
+    )
+    _run(
+        [
+            python,
+            "-m",
+            "jupyter",
+            "nbconvert",
+            "--to",
+            "notebook",
+            "--execute",
+            "--inplace",
+            "--ExecutePreprocessor.timeout=300",
+            NOTEBOOK,
+        ],
+        tmp_path,
+        env,
+    )
     _run([python, "scripts/slide_metadata.py", NOTEBOOK], tmp_path, env)
     built = json.loads(_run([python, "-c", BUILD], tmp_path, env).strip().splitlines()[-1])
 

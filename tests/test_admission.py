@@ -45,8 +45,9 @@ def test_waits_in_fifo_order_and_is_admitted_when_room_frees():
     assert [x.ticket.ref for x in admitted] == [ref(2)]  # tenant-03 still needs the one slot
     admitted = gate.finish(admitted[0].ticket)
     assert [x.ticket.ref for x in admitted] == [ref(3)]
-    assert gate.stats() == AdmissionStats(started=3, admitted_now=1, queued=2, refused=0, admitted_later=2,
-                                          finished=2, dropped=0, in_flight=1, waiting=0)
+    assert gate.stats() == AdmissionStats(
+        started=3, admitted_now=1, queued=2, refused=0, admitted_later=2, finished=2, dropped=0, in_flight=1, waiting=0
+    )
 
 
 def test_strict_fifo_new_requests_queue_behind_waiting_ones():
@@ -130,7 +131,7 @@ class AdmissionMachine(RuleBasedStateMachine):
         self.log_seen = 0
 
     def _check_evictions(self, in_flight_before: set[str]) -> None:
-        new = self.cache.eviction_log[self.log_seen:]
+        new = self.cache.eviction_log[self.log_seen :]
         assert not set(new) & in_flight_before, f"evicted in-flight adapters {set(new) & in_flight_before}"
         self.log_seen = len(self.cache.eviction_log)
 

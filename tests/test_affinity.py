@@ -95,16 +95,23 @@ def test_rendezvous_sends_every_version_of_a_tenant_to_one_replica():
 
 
 def test_least_loaded_avoids_a_busy_replica():
-    fleet = AffinityFleet(registry(), "llama-3-8b", replicas=2, policy=POLICY_LEAST_LOADED,
-                          cache_budget_mb=64, slots=1)
+    fleet = AffinityFleet(registry(), "llama-3-8b", replicas=2, policy=POLICY_LEAST_LOADED, cache_budget_mb=64, slots=1)
     first = fleet.route("llama-3-8b:tenant-01", arrival_ms=0.0).replica
     second = fleet.route("llama-3-8b:tenant-01", arrival_ms=1.0).replica
     assert first != second
 
 
 def test_queueing_adds_waiting_time_when_slots_are_busy():
-    fleet = AffinityFleet(registry(), "llama-3-8b", replicas=1, policy=POLICY_RENDEZVOUS,
-                          cache_budget_mb=64, slots=1, base_latency_ms=40.0, dynamic_overhead=0.0)
+    fleet = AffinityFleet(
+        registry(),
+        "llama-3-8b",
+        replicas=1,
+        policy=POLICY_RENDEZVOUS,
+        cache_budget_mb=64,
+        slots=1,
+        base_latency_ms=40.0,
+        dynamic_overhead=0.0,
+    )
     first = fleet.route("llama-3-8b:tenant-01", arrival_ms=0.0)
     second = fleet.route("llama-3-8b:tenant-01", arrival_ms=0.0)
     assert first.queue_ms == 0.0
@@ -113,8 +120,9 @@ def test_queueing_adds_waiting_time_when_slots_are_busy():
 
 
 def test_bounded_load_spills_a_hot_tenant_to_its_second_choice():
-    fleet = AffinityFleet(registry(), "llama-3-8b", replicas=4, policy=POLICY_BOUNDED, cache_budget_mb=64,
-                          load_factor=1.25)
+    fleet = AffinityFleet(
+        registry(), "llama-3-8b", replicas=4, policy=POLICY_BOUNDED, cache_budget_mb=64, load_factor=1.25
+    )
     ranked = fleet.ranking("llama-3-8b:tenant-01")
     routes = [fleet.route("llama-3-8b:tenant-01", arrival_ms=0.0) for _ in range(12)]
     used = {r.replica for r in routes}
@@ -131,8 +139,9 @@ def test_a_cache_factory_builds_each_replicas_cache():
         built.append(AdapterCache(48.0, 2.0))
         return built[-1]
 
-    fleet = AffinityFleet(registry(), "llama-3-8b", replicas=3, policy=POLICY_RENDEZVOUS, cache_budget_mb=1.0,
-                          cache_factory=factory)
+    fleet = AffinityFleet(
+        registry(), "llama-3-8b", replicas=3, policy=POLICY_RENDEZVOUS, cache_budget_mb=1.0, cache_factory=factory
+    )
     assert fleet.caches == built and len(built) == 3
     assert fleet.route("llama-3-8b:tenant-01", arrival_ms=0.0).decision.adapter_load_ms == 8.0
 
@@ -146,15 +155,18 @@ def test_caches_stay_within_budget_under_every_policy():
             assert all(c.used_mb <= c.budget_mb for c in fleet.caches)
 
 
-@given(st.lists(st.integers(0, 20), min_size=1, max_size=8), st.sampled_from([1.0, 1.1, 1.25, 1.5, 2.0]),
-       st.randoms(use_true_random=False))
+@given(
+    st.lists(st.integers(0, 20), min_size=1, max_size=8),
+    st.sampled_from([1.0, 1.1, 1.25, 1.5, 2.0]),
+    st.randoms(use_true_random=False),
+)
 def test_bounded_choice_takes_the_first_ranked_replica_under_the_cap(loads, load_factor, rnd):
     ranking = list(range(len(loads)))
     rnd.shuffle(ranking)
     i = bounded_choice(ranking, loads, load_factor)
     cap = bounded_capacity(sum(loads), len(loads), load_factor)
     assert loads[i] + 1 <= cap  # some replica is at or below the mean, so one always fits
-    assert all(loads[j] + 1 > cap for j in ranking[:ranking.index(i)])
+    assert all(loads[j] + 1 > cap for j in ranking[: ranking.index(i)])
 
 
 def test_bounded_choice_refuses_a_ranking_that_is_not_the_replicas():
@@ -168,7 +180,9 @@ def test_a_run_counts_the_distinct_adapters_each_replica_served():
     for policy in (POLICY_ROUND_ROBIN, POLICY_RENDEZVOUS):
         fleet = AffinityFleet(registry(40), "llama-3-8b", replicas=4, policy=policy, cache_budget_mb=12 * 16.0)
         trace = make_trace(w)
-        latencies = [fleet.route(ref, arrival_ms=t).latency_ms for t, ref in zip(trace.arrival_ms, trace.model_refs, strict=True)]
+        latencies = [
+            fleet.route(ref, arrival_ms=t).latency_ms for t, ref in zip(trace.arrival_ms, trace.model_refs, strict=True)
+        ]
         runs[policy] = fleet.summary(latencies)
     assert runs[POLICY_ROUND_ROBIN].adapters_per_replica == (40, 40, 40, 40)  # spraying: every adapter everywhere
-    assert sum(runs[POLICY_RENDEZVOUS].adapters_per_replica) == 40            # a home each: every adapter once
+    assert sum(runs[POLICY_RENDEZVOUS].adapters_per_replica) == 40  # a home each: every adapter once

@@ -27,7 +27,17 @@ REAL = [n for n in known_models() if n != "tiny-llama-demo"]
 def test_the_catalogue_covers_the_families_people_fine_tune() -> None:
     names = set(known_models())
     assert len(REAL) >= 15
-    for family in ("llama-3.2-", "llama-3.1-", "mistral-", "mixtral-", "qwen2.5-", "qwen3-", "gemma-2-", "gemma-3-", "phi-3"):
+    for family in (
+        "llama-3.2-",
+        "llama-3.1-",
+        "mistral-",
+        "mixtral-",
+        "qwen2.5-",
+        "qwen3-",
+        "gemma-2-",
+        "gemma-3-",
+        "phi-3",
+    ):
         assert any(n.startswith(family) for n in names), family
     assert {"llama-3.2-1b", "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b", "qwen3-30b-a3b", "mixtral-8x7b"} <= names
 
@@ -55,9 +65,16 @@ def test_the_demo_model_has_no_publisher() -> None:
 
 @pytest.mark.parametrize(
     ("name", "exact"),
-    [("llama-3.1-8b", 8030261248), ("llama-3.2-1b", 1235814400), ("qwen2.5-7b", 7615616512),
-     ("qwen3-8b", 8190735360), ("gemma-2-9b", 9241705984), ("mixtral-8x7b", 46702792704),
-     ("qwen3-30b-a3b", 30532122624), ("llama-3.1-405b", 405853388800)],
+    [
+        ("llama-3.1-8b", 8030261248),
+        ("llama-3.2-1b", 1235814400),
+        ("qwen2.5-7b", 7615616512),
+        ("qwen3-8b", 8190735360),
+        ("gemma-2-9b", 9241705984),
+        ("mixtral-8x7b", 46702792704),
+        ("qwen3-30b-a3b", 30532122624),
+        ("llama-3.1-405b", 405853388800),
+    ],
 )
 def test_each_architecture_feature_is_counted_to_the_parameter(name: str, exact: int) -> None:
     """Tied heads (Llama 3.2), q/k/v biases (Qwen2), q/k norms (Qwen3), four norms (Gemma 2), experts."""
@@ -65,8 +82,16 @@ def test_each_architecture_feature_is_counted_to_the_parameter(name: str, exact:
 
 
 def test_the_features_move_the_count_by_what_they_hold() -> None:
-    base = {"model_type": "llama", "hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2,
-            "num_attention_heads": 4, "num_key_value_heads": 2, "vocab_size": 100, "tie_word_embeddings": False}
+    base = {
+        "model_type": "llama",
+        "hidden_size": 64,
+        "intermediate_size": 128,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 2,
+        "vocab_size": 100,
+        "tie_word_embeddings": False,
+    }
     plain = base_params(base)
     assert base_params({**base, "tie_word_embeddings": True}) == plain - 100 * 64
     assert base_params({**base, "model_type": "qwen2"}) == plain + 2 * (64 + 2 * 32)  # q, k, v biases
@@ -110,13 +135,20 @@ def test_targeting_experts_gives_every_expert_its_own_a_and_b() -> None:
     assert both.experts == 32 * 8 * 16 * (4096 + 14336)
     assert both.router == 32 * 16 * (4096 + 8)
     assert both.total == both.attention + both.experts + both.router
-    assert moe_lora_params("mixtral-8x7b", 16, ["gate"]) == moe_lora_params("mixtral-8x7b", 16, ["router"])  # "gate" is the router
-    assert moe_lora_params("mixtral-8x7b", 16, ["w1", "w3"]).experts == moe_lora_params("mixtral-8x7b", 16, ["gate_proj", "up_proj"]).experts
+    assert moe_lora_params("mixtral-8x7b", 16, ["gate"]) == moe_lora_params(
+        "mixtral-8x7b", 16, ["router"]
+    )  # "gate" is the router
+    assert (
+        moe_lora_params("mixtral-8x7b", 16, ["w1", "w3"]).experts
+        == moe_lora_params("mixtral-8x7b", 16, ["gate_proj", "up_proj"]).experts
+    )
 
 
 def test_attention_only_lora_on_moe_matches_the_dense_count() -> None:
 
-    assert moe_lora_params("mixtral-8x7b", 8, ["q", "k", "v", "o"]).total == lora_params("mistral-7b", 8, ["q", "k", "v", "o"])
+    assert moe_lora_params("mixtral-8x7b", 8, ["q", "k", "v", "o"]).total == lora_params(
+        "mistral-7b", 8, ["q", "k", "v", "o"]
+    )
 
 
 @pytest.mark.parametrize(
@@ -130,8 +162,19 @@ def test_attention_only_lora_on_moe_matches_the_dense_count() -> None:
         (lambda: moe_lora_params("mixtral-8x7b", 8, "q_proj"), "the string 'q_proj'"),
         (lambda: moe_lora_params("mixtral-8x7b", 8, ["q"]).mb(0), "bytes per parameter"),
         (lambda: published_params("gpt-5"), "not a shipped model"),
-        (lambda: base_params(ModelConfig("m", hidden_size=8, intermediate_size=8, num_hidden_layers=1,
-                                         num_attention_heads=2, num_key_value_heads=2)), "vocab_size is missing"),
+        (
+            lambda: base_params(
+                ModelConfig(
+                    "m",
+                    hidden_size=8,
+                    intermediate_size=8,
+                    num_hidden_layers=1,
+                    num_attention_heads=2,
+                    num_key_value_heads=2,
+                )
+            ),
+            "vocab_size is missing",
+        ),
     ],
 )
 def test_bad_requests_are_refused_with_the_valid_choices(call, match: str) -> None:
@@ -141,8 +184,18 @@ def test_bad_requests_are_refused_with_the_valid_choices(call, match: str) -> No
 
 
 def test_an_unknown_moe_architecture_is_refused_not_guessed() -> None:
-    cfg = ModelConfig.from_dict({"model_type": "olmoe", "hidden_size": 64, "intermediate_size": 64, "num_hidden_layers": 1,
-                                 "num_attention_heads": 4, "num_experts": 8, "num_experts_per_tok": 2, "vocab_size": 10})
+    cfg = ModelConfig.from_dict(
+        {
+            "model_type": "olmoe",
+            "hidden_size": 64,
+            "intermediate_size": 64,
+            "num_hidden_layers": 1,
+            "num_attention_heads": 4,
+            "num_experts": 8,
+            "num_experts_per_tok": 2,
+            "vocab_size": 10,
+        }
+    )
     assert base_params(cfg) > 0  # the count needs no module names
     with pytest.raises(ModelConfigError, match="expert module names of model_type 'olmoe' are not known"):
         moe_lora_targets(cfg)
@@ -160,7 +213,19 @@ def test_every_shipped_config_loads_with_its_features() -> None:
     assert load_model_config("mixtral-8x7b").moe_intermediate_size == 14336
 
 
-@pytest.mark.parametrize("name", ["qwen3-30b-a3b", "mixtral-8x7b", "gemma-2-9b", "gemma-3-1b", "gemma-3-12b", "phi-3-mini-4k", "phi-4", "qwen2.5-7b"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "qwen3-30b-a3b",
+        "mixtral-8x7b",
+        "gemma-2-9b",
+        "gemma-3-1b",
+        "gemma-3-12b",
+        "phi-3-mini-4k",
+        "phi-4",
+        "qwen2.5-7b",
+    ],
+)
 def test_the_derivation_agrees_with_transformers_own_model_classes(name: str) -> None:
     """Built on the meta device (no weights, no download): the parameter tensors transformers allocates."""
     torch = pytest.importorskip("torch")

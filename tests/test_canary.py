@@ -68,8 +68,15 @@ def test_split_validates_its_fields():
         CanarySplit(tenant="support-bot", stable="1.10", candidate=CANDIDATE, fraction=0.05)
 
 
-def feed(ctl: CanaryController, version: str, n: int, *, latency_ms: float = 40.0, errors: int = 0,
-         score: float | None = None) -> None:
+def feed(
+    ctl: CanaryController,
+    version: str,
+    n: int,
+    *,
+    latency_ms: float = 40.0,
+    errors: int = 0,
+    score: float | None = None,
+) -> None:
     for i in range(n):
         ctl.observe(version, latency_ms=latency_ms, error=i < errors, score=score)
 
@@ -106,7 +113,7 @@ def test_aborts_on_a_slower_tail():
 def test_aborts_on_a_lower_eval_score():
     ctl = CanaryController(split(), thresholds=CanaryThresholds(min_requests=100, min_scored=100))
     for i in range(400):
-        ctl.observe(STABLE, latency_ms=40.0, score=1.0 if i % 10 else 0.0)    # 0.90
+        ctl.observe(STABLE, latency_ms=40.0, score=1.0 if i % 10 else 0.0)  # 0.90
         ctl.observe(CANDIDATE, latency_ms=40.0, score=1.0 if i % 2 else 0.0)  # 0.50
     d = ctl.evaluate()
     assert d.action == ABORT and "eval score 0.500 on 2.0.0 vs 0.900 on 1.10.0" in d.reason
@@ -121,8 +128,9 @@ def test_a_small_noisy_difference_holds_instead_of_aborting():
 
 
 def test_z_zero_judges_point_estimates():
-    ctl = CanaryController(split(), thresholds=CanaryThresholds(min_requests=100, max_error_rate_increase=0.005,
-                                                                  min_scored=1, z=0.0))
+    ctl = CanaryController(
+        split(), thresholds=CanaryThresholds(min_requests=100, max_error_rate_increase=0.005, min_scored=1, z=0.0)
+    )
     feed(ctl, STABLE, 300, errors=3, score=1.0)
     feed(ctl, CANDIDATE, 300, errors=6, score=1.0)
     assert ctl.evaluate().action == ABORT
@@ -170,7 +178,9 @@ def test_records_validate():
         VersionMetrics("1.0.0", requests=3, errors=4, p99_ms=1.0)
     m = VersionMetrics("1.0.0", requests=3, errors=0, p99_ms=1.0)
     with pytest.raises(ValueError, match="action must be one of .*, got .ship-it."):
-        CanaryDecision(step=1, action="ship-it", fraction_before=0.05, fraction_after=0.25, reason="why", candidate=m, stable=m)
+        CanaryDecision(
+            step=1, action="ship-it", fraction_before=0.05, fraction_after=0.25, reason="why", candidate=m, stable=m
+        )
     with pytest.raises(ValueError, match="needs a reason"):
         CanaryDecision(step=1, action=HOLD, fraction_before=0.05, fraction_after=0.05, reason="", candidate=m, stable=m)
     with pytest.raises(ValueError, match="z must be"):

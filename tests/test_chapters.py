@@ -66,8 +66,11 @@ def test_live_needs_match_what_the_page_runs(manifest: Chapter) -> None:
 @pytest.mark.parametrize("manifest", NUMBERED, ids=lambda c: c.notebook)
 def test_each_chapter_has_its_speaker_notes_and_offers_real_sections(manifest: Chapter) -> None:
     assert (ROOT / "scripts" / "speaker_notes" / manifest.notes_file).is_file()
-    markdown = "\n".join("".join(c["source"]) for c in json.loads(_page(manifest).read_text(encoding="utf-8"))["cells"]
-                         if c["cell_type"] == "markdown")
+    markdown = "\n".join(
+        "".join(c["source"])
+        for c in json.loads(_page(manifest).read_text(encoding="utf-8"))["cells"]
+        if c["cell_type"] == "markdown"
+    )
     headings = re.findall(r"^## (.+?)\s*$", markdown, re.M)
     assert set(manifest.plan_sections) <= set(headings), set(manifest.plan_sections) - set(headings)
     for e in manifest.exercises:
@@ -85,12 +88,17 @@ def test_registries_are_the_manifests_and_cover_labcore() -> None:
     assert list(QUIZZES) == [c.quiz.__name__ for c in NUMBERED if c.quiz]
     assert set(QUIZZES) == set(labcore.quizzes.QUIZZES)
     listed = {e.label for name in dir(checks_package) for e in getattr(getattr(checks_package, name), "EXERCISES", ())}
-    listed |= {e.label for m in list(sys.modules.values()) if m and m.__name__.startswith("labcore.checks.")
-               for e in getattr(m, "EXERCISES", ())}
+    listed |= {
+        e.label
+        for m in list(sys.modules.values())
+        if m and m.__name__.startswith("labcore.checks.")
+        for e in getattr(m, "EXERCISES", ())
+    }
     assert listed == {e.label for e in EXERCISES}
     assert all(e.page == chapter(e.page).notebook for e in EXERCISES)
-    assert [e.label for e in EXERCISES] == sorted((e.label for e in EXERCISES),
-                                                  key=lambda x: tuple(map(int, x.split("."))))
+    assert [e.label for e in EXERCISES] == sorted(
+        (e.label for e in EXERCISES), key=lambda x: tuple(map(int, x.split(".")))
+    )
 
 
 def test_a_bad_manifest_is_refused_naming_the_value() -> None:
@@ -115,14 +123,17 @@ def test_manifests_are_found_in_a_package_and_checked(tmp_path: Path, monkeypatc
     package = tmp_path / "some_course"
     package.mkdir()
     (package / "__init__.py").write_text("", encoding="utf-8")
-    (package / "a.py").write_text("from labcore.chapters import Chapter\nCHAPTER = Chapter(number=2, slug='b')\n",
-                                  encoding="utf-8")
-    (package / "b.py").write_text("from labcore.chapters import Chapter\nCHAPTER = Chapter(number=1, slug='a')\n",
-                                  encoding="utf-8")
+    (package / "a.py").write_text(
+        "from labcore.chapters import Chapter\nCHAPTER = Chapter(number=2, slug='b')\n", encoding="utf-8"
+    )
+    (package / "b.py").write_text(
+        "from labcore.chapters import Chapter\nCHAPTER = Chapter(number=1, slug='a')\n", encoding="utf-8"
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     assert [c.notebook for c in manifests("some_course")] == ["01_a", "02_b"]
-    (package / "c.py").write_text("from labcore.chapters import Chapter\nCHAPTER = Chapter(number=1, slug='c')\n",
-                                  encoding="utf-8")
+    (package / "c.py").write_text(
+        "from labcore.chapters import Chapter\nCHAPTER = Chapter(number=1, slug='c')\n", encoding="utf-8"
+    )
     with pytest.raises(ValueError, match="two manifests share a chapter number"):
         manifests("some_course")
     (package / "c.py").write_text("X = 1\n", encoding="utf-8")
@@ -141,7 +152,6 @@ def test_the_lab_chapter_opens_the_lab_notebook_live_and_the_lab_notebook_runs_t
 
 @pytest.mark.parametrize("page, opens", [("book/07_do_the_lab", "lab"), ("book/04_the_cache", "chapter")])
 def test_a_live_button_opens_what_the_manifest_says(page: str, opens: str) -> None:
-
 
     env = SimpleNamespace(all_docs={page}, doc2path=lambda name, base=False: f"{name}.ipynb")
     app = SimpleNamespace(env=env, config=SimpleNamespace(lite_notebooks=["book/[0-9][0-9]_*.ipynb"]))

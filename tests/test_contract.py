@@ -71,8 +71,15 @@ def test_modules_and_select_choose_the_tests(lab_folder):
     assert [m.module for m in run.modules] == ["versions", "sizing"] and run.deselected > 0 and run.failed == 0
 
 
-@pytest.mark.parametrize("kwargs, named", [({"modules": "version"}, "'version'"), ({"modules": ("fleet", 7)}, "7"),
-                                           ({"select": ""}, "''"), ({"lab_module": " "}, "' '")])
+@pytest.mark.parametrize(
+    "kwargs, named",
+    [
+        ({"modules": "version"}, "'version'"),
+        ({"modules": ("fleet", 7)}, "7"),
+        ({"select": ""}, "''"),
+        ({"lab_module": " "}, "' '"),
+    ],
+)
 def test_bad_arguments_are_refused_naming_the_value(kwargs, named):
     with pytest.raises(ValueError) as info:
         run_contract_suite(**kwargs)
@@ -86,15 +93,22 @@ def test_outside_a_lab_folder_the_runner_says_where_it_looked(tmp_path):
 
 
 def test_a_run_prints_its_table_and_its_summary():
-    run = ContractRun("lab.mine", None, (TestOutcome("tests/contract/test_versions.py::a", "passed"),
-                                         TestOutcome("tests/contract/test_cache.py::b", "failed", "assert 1 == 2")))
+    run = ContractRun(
+        "lab.mine",
+        None,
+        (
+            TestOutcome("tests/contract/test_versions.py::a", "passed"),
+            TestOutcome("tests/contract/test_cache.py::b", "failed", "assert 1 == 2"),
+        ),
+    )
     assert str(run) == "LAB_MODULE=lab.mine: 1 passed, 1 failed"
     assert run.table().splitlines() == [
         "versions  green  1/1",
         "cache     red    0/1  assert 1 == 2",
         "          1 failing: b",
         '          run only this module: run_contract_suite("lab.mine", modules="cache")',
-        "                            or: LAB_MODULE=lab.mine pytest tests/contract/test_cache.py"]
+        "                            or: LAB_MODULE=lab.mine pytest tests/contract/test_cache.py",
+    ]
     assert "✗ red" in run._repr_html_() and "<caption>" in run._repr_html_()
     with pytest.raises(ValueError, match="'crashed'"):
         TestOutcome("tests/contract/test_cache.py::b", "crashed")
@@ -103,9 +117,14 @@ def test_a_run_prints_its_table_and_its_summary():
 def _pytest_cli(folder: Path, lab_module: str, *files: str) -> dict[str, tuple[str, str]]:
     """Run ``pytest`` as a reader would (a new process, the real command line); return ``{nodeid: (outcome, text)}``."""
     junit = folder / "junit.xml"
-    subprocess.run([sys.executable, "-m", "pytest", *files, "-q", "-p", "no:cacheprovider", f"--junitxml={junit}"],
-                   cwd=folder, env={"LAB_MODULE": lab_module, "PATH": "/usr/bin:/bin"}, capture_output=True,
-                   check=False, timeout=600)
+    subprocess.run(
+        [sys.executable, "-m", "pytest", *files, "-q", "-p", "no:cacheprovider", f"--junitxml={junit}"],
+        cwd=folder,
+        env={"LAB_MODULE": lab_module, "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        check=False,
+        timeout=600,
+    )
     results = {}
     for case in ET.parse(junit).getroot().iter("testcase"):
         problem = next((child for child in case if child.tag in ("failure", "error", "skipped")), None)
@@ -120,7 +139,9 @@ def test_in_process_runs_report_what_the_pytest_command_reports(lab_folder):
     lab_samples.write(lab_folder, "versions", lab_samples.VERSIONS_COMPARING_STRINGS)
     lab_samples.write(lab_folder, "sizing", lab_samples.reference("sizing"))
     ours = run_contract_suite("lab.mine", modules=("versions", "sizing", "adapter"), root=lab_folder).outcomes
-    cli = _pytest_cli(lab_folder, "lab.mine", *(f"tests/contract/test_{m}.py" for m in ("versions", "sizing", "adapter")))
+    cli = _pytest_cli(
+        lab_folder, "lab.mine", *(f"tests/contract/test_{m}.py" for m in ("versions", "sizing", "adapter"))
+    )
     assert sorted(o.nodeid for o in ours) == sorted(cli)
     assert {o.nodeid: o.outcome for o in ours} == {n: outcome for n, (outcome, _) in cli.items()}
     assert {o.outcome for o in ours} == {"passed", "failed"}
@@ -134,7 +155,8 @@ def test_a_suite_that_stops_halfway_is_an_error_not_a_short_table(lab_folder):
     (lab_folder / "tests" / "contract" / "conftest.py").write_text(
         (lab_folder / "tests" / "contract" / "conftest.py").read_text()
         + "\n\ndef pytest_runtest_logreport(report):\n    if report.when == 'call' and 'frozen' in report.nodeid:\n"
-          "        raise RuntimeError('a plugin broke')\n")
+        "        raise RuntimeError('a plugin broke')\n"
+    )
     with pytest.raises(RuntimeError, match=r"pytest stopped before the end of the suite \(INTERNAL_ERROR\)"):
         run_contract_suite("labcore", modules="adapter", root=lab_folder)
 
@@ -152,19 +174,29 @@ def test_a_red_module_names_its_failing_tests_and_the_lines_that_run_it_alone(la
     pasted = eval(line.notebook_command, in_the_folder)  # noqa: S307 - the line as a learner pastes it
     assert pasted.modules == (line,)
     shown = run_contract_suite("lab.mine", modules="versions", root=lab_folder)._repr_html_()
-    assert f"{len(line.failing)} failing: {line.failing[0]}" in shown and line.notebook_command in shown.replace(
-        "&quot;", '"') and line.shell_command in shown and "First failure: <code>AssertionError" in shown
+    assert (
+        f"{len(line.failing)} failing: {line.failing[0]}" in shown
+        and line.notebook_command in shown.replace("&quot;", '"')
+        and line.shell_command in shown
+        and "First failure: <code>AssertionError" in shown
+    )
 
 
 def test_the_suite_runs_in_the_labs_order_so_x_stops_at_versions(lab_folder):
     """``pytest -x`` in the download (every module red) stops in versions, the module the README says to start with."""
 
     assert MODULE_ORDER == LAB_MODULES
-    listed = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
-                            cwd=lab_folder, env={"PATH": "/usr/bin:/bin"}, capture_output=True, text=True,
-                            timeout=600).stdout.splitlines()
-    files = [line.split("::")[0].removeprefix("tests/contract/test_").removesuffix(".py") for line in listed
-             if "::" in line]
+    listed = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
+        cwd=lab_folder,
+        env={"PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    ).stdout.splitlines()
+    files = [
+        line.split("::")[0].removeprefix("tests/contract/test_").removesuffix(".py") for line in listed if "::" in line
+    ]
     assert list(dict.fromkeys(files)) == list(LAB_MODULES), files[:3]
     stopped = _pytest_cli(lab_folder, "lab.mine", "-x")
     assert len(stopped) == 1 and next(iter(stopped)).startswith("tests/contract/test_versions.py::"), stopped

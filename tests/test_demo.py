@@ -77,8 +77,12 @@ def test_digest_checkpoints_same_content_same_digest_one_byte_another(tmp_path: 
 def test_registering_on_each_checkpoint_replays_the_recorded_outcomes(tmp_path: Path) -> None:
     write_demo_adapter(tmp_path / "a", RESULTS["sizes"])
     adapter = read_peft_adapter(tmp_path / "a").to_adapter(
-        name="atbash", version="1.0.0", base_model="tiny-llama-demo", base_digest=RESULTS["digests"]["A"],
-        serving_dtype="fp32")
+        name="atbash",
+        version="1.0.0",
+        base_model="tiny-llama-demo",
+        base_digest=RESULTS["digests"]["A"],
+        serving_dtype="fp32",
+    )
     outcomes, message = register_on_each_checkpoint(adapter, RESULTS["digests"])
     assert outcomes == dict(RESULTS["registry"]) and "digest" in message
 

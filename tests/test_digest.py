@@ -87,8 +87,10 @@ def test_sharding_file_names_tensor_order_and_metadata_do_not_change_the_digest(
     names = list(TENSORS)
     one = make_checkpoint(tmp_path / "one")
     layouts = {
-        "two shards": {"model-00001-of-00002.safetensors": shard(TENSORS, names[:2]),
-                       "model-00002-of-00002.safetensors": shard(TENSORS, names[2:])},
+        "two shards": {
+            "model-00001-of-00002.safetensors": shard(TENSORS, names[:2]),
+            "model-00002-of-00002.safetensors": shard(TENSORS, names[2:]),
+        },
         "four shards, other names": {f"part{i}.safetensors": shard(TENSORS, [n]) for i, n in enumerate(names)},
         "tensors in reverse order": {"model.safetensors": shard(TENSORS, names[::-1])},
         "with metadata": {"model.safetensors": shard(TENSORS, names, metadata={"format": "pt", "note": "x"})},
@@ -120,7 +122,10 @@ def test_unrelated_files_in_the_folder_are_not_hashed(tmp_path: Path) -> None:
         ("dtype, same bytes", {**TENSORS, "model.layers.0.q.weight": ("F16", [8, 8], bytes(range(1, 129)))}),
         ("shape, same bytes", {**TENSORS, "model.embed.weight": ("F32", [8, 4], bytes(range(128)))}),
         ("empty shape", {**TENSORS, "model.empty": ("F16", [3, 0], b"")}),
-        ("tensor renamed", {("model.embed2.weight" if k == "model.embed.weight" else k): v for k, v in TENSORS.items()}),
+        (
+            "tensor renamed",
+            {("model.embed2.weight" if k == "model.embed.weight" else k): v for k, v in TENSORS.items()},
+        ),
         ("tensor added", {**TENSORS, "extra": ("U8", [1], b"\0")}),
         ("tensor removed", {k: v for k, v in TENSORS.items() if k != "model.empty"}),
     ],
@@ -134,9 +139,12 @@ def test_any_changed_weight_dtype_shape_or_name_changes_the_digest(tmp_path: Pat
 
 def test_a_tensor_in_two_files_is_refused(tmp_path: Path) -> None:
     names = list(TENSORS)
-    folder = make_checkpoint(tmp_path / "c", {"a.safetensors": shard(TENSORS, names),
-                                             "b.safetensors": shard(TENSORS, names[:1])})
-    with pytest.raises(CheckpointDigestError, match="'model.embed.weight' is in both 'a.safetensors' and 'b.safetensors'"):
+    folder = make_checkpoint(
+        tmp_path / "c", {"a.safetensors": shard(TENSORS, names), "b.safetensors": shard(TENSORS, names[:1])}
+    )
+    with pytest.raises(
+        CheckpointDigestError, match="'model.embed.weight' is in both 'a.safetensors' and 'b.safetensors'"
+    ):
         checkpoint_digest(folder)
 
 
@@ -171,8 +179,13 @@ def test_chunk_size_does_not_change_the_digest(tmp_path: Path) -> None:
 
 def test_progress_reports_every_chunk_and_reaches_the_total(tmp_path: Path) -> None:
     names = list(TENSORS)
-    folder = make_checkpoint(tmp_path / "ckpt", {"a.safetensors": shard(TENSORS, names[:1]),   # 128 data bytes
-                                                 "b.safetensors": shard(TENSORS, names[1:])})  # 160 data bytes
+    folder = make_checkpoint(
+        tmp_path / "ckpt",
+        {
+            "a.safetensors": shard(TENSORS, names[:1]),  # 128 data bytes
+            "b.safetensors": shard(TENSORS, names[1:]),
+        },
+    )  # 160 data bytes
     seen: list[DigestProgress] = []
     checkpoint_digest(folder, chunk_bytes=50, progress=seen.append)
     assert [p.relpath for p in seen].count("a.safetensors") == 1 + 3
@@ -194,12 +207,16 @@ def test_memory_is_one_chunk_whatever_the_tensor_size(tmp_path: Path) -> None:
 
 def test_a_single_file_or_a_list_of_files_can_be_digested(tmp_path: Path) -> None:
     names = list(TENSORS)
-    folder = make_checkpoint(tmp_path / "ckpt", {"x.safetensors": shard(TENSORS, names[:2]),
-                                                 "y.safetensors": shard(TENSORS, names[2:])})
+    folder = make_checkpoint(
+        tmp_path / "ckpt", {"x.safetensors": shard(TENSORS, names[:2]), "y.safetensors": shard(TENSORS, names[2:])}
+    )
     shards = sorted(folder.glob("*.safetensors"))
     assert checkpoint_digest(shards) == checkpoint_digest(folder) == checkpoint_digest(str(folder))
-    assert checkpoint_digest(shards[0]) == checkpoint_digest([shards[0]]) == reference_digest(
-        {n: TENSORS[n] for n in names[:2]})
+    assert (
+        checkpoint_digest(shards[0])
+        == checkpoint_digest([shards[0]])
+        == reference_digest({n: TENSORS[n] for n in names[:2]})
+    )
     assert [f.relpath for f in weight_files(folder)] == ["x.safetensors", "y.safetensors"]
 
 
@@ -219,7 +236,9 @@ def test_nothing_to_digest_is_a_clear_error(tmp_path: Path) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()
     (empty / "config.json").write_text("{}")
-    with pytest.raises(CheckpointDigestError, match=r"empty: no weight files \(\*\.safetensors\) found; is this") as info:
+    with pytest.raises(
+        CheckpointDigestError, match=r"empty: no weight files \(\*\.safetensors\) found; is this"
+    ) as info:
         checkpoint_digest(empty)
     assert isinstance(info.value, LabcoreError) and isinstance(info.value, ValueError)
     with pytest.raises(CheckpointDigestError, match="no such file or directory"):
@@ -260,13 +279,18 @@ def test_a_file_changing_while_hashed_is_detected(tmp_path: Path) -> None:
 
 
 _tensor = st.tuples(st.sampled_from(["U8", "F16", "F32"]), st.integers(0, 6)).map(
-    lambda t: (t[0], [t[1]], bytes(range(t[1] * {"U8": 1, "F16": 2, "F32": 4}[t[0]]))))
+    lambda t: (t[0], [t[1]], bytes(range(t[1] * {"U8": 1, "F16": 2, "F32": 4}[t[0]])))
+)
 
 
-@given(st.dictionaries(st.text("abc.", min_size=1, max_size=4), _tensor, min_size=1, max_size=5),
-       st.integers(1, 5), st.integers(1, 40))
-def test_digest_is_a_function_of_the_tensors_only(tmp_path_factory: pytest.TempPathFactory, tensors: dict,
-                                                  shards: int, chunk: int) -> None:
+@given(
+    st.dictionaries(st.text("abc.", min_size=1, max_size=4), _tensor, min_size=1, max_size=5),
+    st.integers(1, 5),
+    st.integers(1, 40),
+)
+def test_digest_is_a_function_of_the_tensors_only(
+    tmp_path_factory: pytest.TempPathFactory, tensors: dict, shards: int, chunk: int
+) -> None:
     names = list(tensors)
     files = {f"s{i}.safetensors": shard(tensors, names[i::shards]) for i in range(shards)}
     one = make_checkpoint(tmp_path_factory.mktemp("one"), {"m.safetensors": shard(tensors, names[::-1])})
@@ -289,8 +313,15 @@ def test_real_checkpoints_resharded_or_resaved_keep_their_digest(tmp_path: Path)
 
     def tiny(seed: int):
         torch.manual_seed(seed)
-        cfg = transformers.LlamaConfig(vocab_size=64, hidden_size=32, intermediate_size=48, num_hidden_layers=2,
-                                       num_attention_heads=4, num_key_value_heads=2, tie_word_embeddings=False)
+        cfg = transformers.LlamaConfig(
+            vocab_size=64,
+            hidden_size=32,
+            intermediate_size=48,
+            num_hidden_layers=2,
+            num_attention_heads=4,
+            num_key_value_heads=2,
+            tie_word_embeddings=False,
+        )
         return transformers.LlamaForCausalLM(cfg)
 
     model = tiny(0)

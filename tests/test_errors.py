@@ -4,7 +4,13 @@ import pytest
 
 import labcore as lab
 
-VALUE_ERRORS = ["BaseDigestMismatchError", "UnknownBaseError", "VersionExistsError", "WrongBaseError", "AdapterTooLargeError"]
+VALUE_ERRORS = [
+    "BaseDigestMismatchError",
+    "UnknownBaseError",
+    "VersionExistsError",
+    "WrongBaseError",
+    "AdapterTooLargeError",
+]
 
 
 @pytest.mark.parametrize("name", VALUE_ERRORS)

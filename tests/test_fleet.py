@@ -15,14 +15,14 @@ def test_load_forces_replicas_and_shrinks_the_savings():
 
 
 def test_the_overhead_is_charged_only_where_load_sizes_the_fleet():
-    quiet = fleet_plan(tenant_adapters(40), tenant_qps=0.25, gpu_qps=20)   # 10.5 req/s: one GPU either way
+    quiet = fleet_plan(tenant_adapters(40), tenant_qps=0.25, gpu_qps=20)  # 10.5 req/s: one GPU either way
     assert quiet.multi_lora_gpus == 1 and quiet.savings_pct == fleet_plan(tenant_adapters(40)).savings_pct
     bare = fleet_plan(tenant_adapters(40), tenant_qps=5, gpu_qps=20, dynamic_overhead=0.0)
     assert bare.multi_lora_gpus == 10 and bare.savings_pct == pytest.approx(75.0)
 
 
 def test_a_fleet_of_full_tenants_costs_more_shared_than_dedicated():
-    full = fleet_plan(tenant_adapters(40), tenant_qps=20, gpu_qps=20)    # every dedicated GPU is busy
+    full = fleet_plan(tenant_adapters(40), tenant_qps=20, gpu_qps=20)  # every dedicated GPU is busy
     assert (full.dedicated_gpus, full.multi_lora_gpus) == (40, 42) and full.savings_pct == pytest.approx(-5.0)
 
 
@@ -38,8 +38,12 @@ def test_dynamic_overhead_derates_shared_gpus():
 
 @pytest.mark.parametrize(
     "kwargs, message",
-    [(dict(tenant_qps=5), "together"), (dict(tenant_qps=[1, 2], gpu_qps=10), "one per adapter"),
-     (dict(tenant_qps=-1, gpu_qps=10), "tenant_qps"), (dict(tenant_qps=1, gpu_qps=0), "gpu_qps")],
+    [
+        (dict(tenant_qps=5), "together"),
+        (dict(tenant_qps=[1, 2], gpu_qps=10), "one per adapter"),
+        (dict(tenant_qps=-1, gpu_qps=10), "tenant_qps"),
+        (dict(tenant_qps=1, gpu_qps=0), "gpu_qps"),
+    ],
 )
 def test_bad_load_inputs_are_refused(kwargs, message):
     with pytest.raises(ValueError, match=message):

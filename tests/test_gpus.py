@@ -11,8 +11,15 @@ from labcore.gpus import Gpu, UnknownGpuError, known_gpus, load_gpu
 
 
 def test_the_gpus_the_course_names_are_shipped_with_their_memory() -> None:
-    expected = {"H100-80GB": 80, "H200-141GB": 141, "A100-40GB": 40, "A100-80GB": 80, "L4-24GB": 24,
-                "L40S-48GB": 48, "A10G-24GB": 24}
+    expected = {
+        "H100-80GB": 80,
+        "H200-141GB": 141,
+        "A100-40GB": 40,
+        "A100-80GB": 80,
+        "L4-24GB": 24,
+        "L40S-48GB": 48,
+        "A10G-24GB": 24,
+    }
     assert set(known_gpus()) == set(expected)
     for name, gb in expected.items():
         gpu = load_gpu(name)
@@ -21,8 +28,15 @@ def test_the_gpus_the_course_names_are_shipped_with_their_memory() -> None:
 
 
 def test_every_gpu_has_its_driver_reported_total_with_a_source() -> None:
-    expected = {"H100-80GB": 81559, "H200-141GB": 143771, "A100-40GB": 40960, "A100-80GB": 81920, "L4-24GB": 23034,
-                "L40S-48GB": 46068, "A10G-24GB": 23028}
+    expected = {
+        "H100-80GB": 81559,
+        "H200-141GB": 143771,
+        "A100-40GB": 40960,
+        "A100-80GB": 81920,
+        "L4-24GB": 23034,
+        "L40S-48GB": 46068,
+        "A10G-24GB": 23028,
+    }
     for name, mib in expected.items():
         gpu = load_gpu(name)
         assert gpu.usable_mib == mib and gpu.usable_bytes == mib * 2**20
@@ -63,9 +77,15 @@ def test_an_unknown_gpu_names_the_valid_ones() -> None:
 
 @pytest.mark.parametrize(
     ("kwargs", "match"),
-    [({"name": ""}, "needs a name"), ({"memory_gb": 0}, "memory_gb must be"), ({"memory_gb": True}, "memory_gb must be"),
-     ({"source": " "}, "source must be"), ({"usable_mib": 0}, r"usable_mib must be an int of MiB in \(0, 1024\]"),
-     ({"usable_mib": 2000, "usable_source": "x"}, r"got 2000"), ({"usable_mib": 900}, "usable_source must name")],
+    [
+        ({"name": ""}, "needs a name"),
+        ({"memory_gb": 0}, "memory_gb must be"),
+        ({"memory_gb": True}, "memory_gb must be"),
+        ({"source": " "}, "source must be"),
+        ({"usable_mib": 0}, r"usable_mib must be an int of MiB in \(0, 1024\]"),
+        ({"usable_mib": 2000, "usable_source": "x"}, r"got 2000"),
+        ({"usable_mib": 900}, "usable_source must name"),
+    ],
 )
 def test_bad_records_are_refused(kwargs: dict, match: str) -> None:
     base = {"name": "X", "memory_gb": 1, "memory_type": "HBM", "source": "a datasheet"}

@@ -62,10 +62,18 @@ def test_each_exercise_carries_its_inputs_on_the_handout(key: str) -> None:
 
     split = memory_split("llama-3-8b", "H100-80GB", adapter_mb=exact_adapter_mb("llama-3-8b", 16, ["q_proj", "v_proj"]))
     needs = {  # what the answer is computed from, beyond the exercise's own arguments, as the chapters print it
-        "grade_adapters_beside_kv": [f"{split.gpu_gib:.1f} GiB", f"{split.base_gib:.1f} GiB",
-                                     f"{kv_bytes_per_token('llama-3-8b') // 1024} KiB per token", f"{split.adapter_mb:.1f} MiB"],
-        "grade_link_miss_ms": [f"{LINKS['PCIe 4.0 x16'].gb_per_s:g} GB/s", f"{LINKS['PCIe 4.0 x16'].overhead_ms:g} ms per copy",
-                               "40 ms", "5%"],
+        "grade_adapters_beside_kv": [
+            f"{split.gpu_gib:.1f} GiB",
+            f"{split.base_gib:.1f} GiB",
+            f"{kv_bytes_per_token('llama-3-8b') // 1024} KiB per token",
+            f"{split.adapter_mb:.1f} MiB",
+        ],
+        "grade_link_miss_ms": [
+            f"{LINKS['PCIe 4.0 x16'].gb_per_s:g} GB/s",
+            f"{LINKS['PCIe 4.0 x16'].overhead_ms:g} ms per copy",
+            "40 ms",
+            "5%",
+        ],
         "grade_savings_under_load_pct": [f"{GPU_QPS:g} requests/s", "5%"],
         "grade_fleet_bill_usd": [f"{GPU_QPS:g} requests/s", "5%", "730 hours"],
         "grade_thrash_hit_pct": ["16 MiB"],
@@ -76,7 +84,9 @@ def test_each_exercise_carries_its_inputs_on_the_handout(key: str) -> None:
         entry = _entry(text, label)
         for name, value in exercise.kwargs.items():
             printed = [v for v in _forms(value) if re.search(rf"(?<![\w.,]){re.escape(v)}(?![\w,]|\.\d)", entry)]
-            assert printed, f"{key}: exercise {label} needs {name}={value!r}, which its handout entry does not print: {entry}"
+            assert printed, (
+                f"{key}: exercise {label} needs {name}={value!r}, which its handout entry does not print: {entry}"
+            )
         for figure in needs.get(exercise.grade.__name__, []):
             assert figure in entry, f"{key}: exercise {label} needs {figure!r}, not on its handout: {entry}"
 

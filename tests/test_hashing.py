@@ -14,8 +14,13 @@ KEYS = [f"tenant-{i:04d}" for i in range(4000)]
 
 def test_stable_hash_is_the_same_in_another_process():
     code = "from labcore.hashing import stable_hash; print(stable_hash('support-bot@1.10.0'))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={"PYTHONHASHSEED": "123", "PYTHONPATH": "."}).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONHASHSEED": "123", "PYTHONPATH": "."},
+    ).stdout
     assert int(out) == stable_hash("support-bot@1.10.0")
 
 

@@ -49,19 +49,29 @@ def test_sliding_layers_count_their_window_at_long_contexts():
 
 
 def test_a_config_dict_with_layer_types_or_no_sliding_is_honoured():
-    base = {"model_type": "qwen2", "hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2,
-            "num_attention_heads": 4, "num_key_value_heads": 2, "sliding_window": 16}
+    base = {
+        "model_type": "qwen2",
+        "hidden_size": 64,
+        "intermediate_size": 128,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 2,
+        "sliding_window": 16,
+    }
     assert kv_layer_windows({**base, "layer_types": ["sliding_attention", "full_attention"]}) == (16, None)
     assert kv_layer_windows({**base, "use_sliding_window": False}) == (None, None)
     assert kv_layer_windows(base) == (None, None)  # qwen2 slides only when told to
 
 
-@pytest.mark.parametrize(("call", "match"), [
-    (lambda: kv_bytes_per_token("llama-9"), r"one of \[.*'llama-3-8b'.*\], got 'llama-9'"),
-    (lambda: kv_bytes_per_token("llama-3-8b", dtype_bytes=0), r"dtype_bytes must be a positive int, got 0"),
-    (lambda: kv_bytes_per_sequence("llama-3-8b", 0), r"context_tokens must be a positive int, got 0"),
-    (lambda: tokens_in_bytes(-1, "llama-3-8b"), r"nbytes must be an int >= 0, got -1"),
-])
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: kv_bytes_per_token("llama-9"), r"one of \[.*'llama-3-8b'.*\], got 'llama-9'"),
+        (lambda: kv_bytes_per_token("llama-3-8b", dtype_bytes=0), r"dtype_bytes must be a positive int, got 0"),
+        (lambda: kv_bytes_per_sequence("llama-3-8b", 0), r"context_tokens must be a positive int, got 0"),
+        (lambda: tokens_in_bytes(-1, "llama-3-8b"), r"nbytes must be an int >= 0, got -1"),
+    ],
+)
 def test_bad_values_are_named(call, match):
     with pytest.raises(ValueError, match=match):
         call()

@@ -31,8 +31,11 @@ def test_skeleton_is_generated_from_labcore():
 def _public_members(obj):
     """The public members of a class, less those :data:`labcore.contract.BEYOND_THE_LAB` leaves out of the lab."""
     beyond = {qualname.split(".", 1)[1] for qualname in BEYOND_THE_LAB}
-    return {name for name, _ in inspect.getmembers(obj)
-            if not name.startswith("_") and f"{obj.__name__}.{name}" not in beyond}
+    return {
+        name
+        for name, _ in inspect.getmembers(obj)
+        if not name.startswith("_") and f"{obj.__name__}.{name}" not in beyond
+    }
 
 
 @pytest.mark.parametrize("name", sorted(skeleton.__all__))
@@ -62,7 +65,11 @@ def _contract_run(module: str | None, *args: str) -> subprocess.Popen:
         env["LAB_MODULE"] = module
     return subprocess.Popen(
         [sys.executable, "-m", "pytest", "tests/contract", "-q", "-p", "no:cacheprovider", "-o", "addopts=", *args],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
 
 

@@ -75,11 +75,18 @@ def wrong_way(path: Path, root: Path = ROOT) -> list[str]:
     for target, names, line in imports(path, root):
         where = f"{path.relative_to(root)}:{line} imports {target}"
         if under(name, *(f"labcore.{m}" for m in CORE)) and (
-                under(target, "labcore.sim", "coursebuild", *(f"labcore.{m}" for m in PRESENTATION))):
+            under(target, "labcore.sim", "coursebuild", *(f"labcore.{m}" for m in PRESENTATION))
+        ):
             problems.append(f"{where} (the core imports no simulator, presentation or site code)")
-        elif under(name, "labcore") and not under(name, "labcore.sim", *(f"labcore.{m}" for m in PRESENTATION)) \
-                and name not in APPLICATION and under(target, "labcore.sim"):
-            problems.append(f"{where} (a mechanism imports nothing from labcore.sim, whose package loads every scenario)")
+        elif (
+            under(name, "labcore")
+            and not under(name, "labcore.sim", *(f"labcore.{m}" for m in PRESENTATION))
+            and name not in APPLICATION
+            and under(target, "labcore.sim")
+        ):
+            problems.append(
+                f"{where} (a mechanism imports nothing from labcore.sim, whose package loads every scenario)"
+            )
         if under(target, "labcore.chapters") and under(name, "labcore") and not under(name, "labcore.chapters"):
             problems.append(f"{where} (nothing in labcore imports the chapters' manifests: they are its top)")
         if under(name, *(f"labcore.{m}" for m in PRESENTATION)) and under(target, "coursebuild"):
@@ -117,6 +124,7 @@ def test_each_rule_catches_a_wrong_way_import(tmp_path: Path) -> None:
     (tmp_path / "labcore" / "ok.py").write_text("from .versions import parse_version\n", encoding="utf-8")
     assert wrong_way(tmp_path / "labcore" / "ok.py", tmp_path) == []
     (tmp_path / "labcore" / "chapters").mkdir()
-    (tmp_path / "labcore" / "chapters" / "ok.py").write_text("from ..panels.cache import lru_thrash_panel\n"
-                                                             "from ._chapter import Chapter\n", encoding="utf-8")
+    (tmp_path / "labcore" / "chapters" / "ok.py").write_text(
+        "from ..panels.cache import lru_thrash_panel\nfrom ._chapter import Chapter\n", encoding="utf-8"
+    )
     assert wrong_way(tmp_path / "labcore" / "chapters" / "ok.py", tmp_path) == []

@@ -26,13 +26,20 @@ from labcore.sim import CACHE_TRANSFER_MB_PER_MS, route_examples
 def test_link_converts_decimal_gb_per_s_to_mib_per_ms_once():
     assert math.isclose(PCIE4_X16.mb_per_ms, 25e9 / 2**20 / 1000)
     assert math.isclose(Link("x", overhead_ms=2.0, gb_per_s=1.0).transfer_ms(1000 * 1e6 / 2**20), 1002.0)
-    assert PCIE5_X16.transfer_ms(160) < PCIE4_X16.transfer_ms(160) < NVME.transfer_ms(160) < OBJECT_STORE.transfer_ms(160)
+    assert (
+        PCIE5_X16.transfer_ms(160) < PCIE4_X16.transfer_ms(160) < NVME.transfer_ms(160) < OBJECT_STORE.transfer_ms(160)
+    )
 
 
-@pytest.mark.parametrize("kwargs, match", [(dict(overhead_ms=-1, gb_per_s=1), "overhead_ms"),
-                                           (dict(overhead_ms=0, gb_per_s=0), "gb_per_s"),
-                                           (dict(overhead_ms=0, gb_per_s=math.inf), "gb_per_s"),
-                                           (dict(overhead_ms=0, gb_per_s=1, hop=3), "hop")])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(overhead_ms=-1, gb_per_s=1), "overhead_ms"),
+        (dict(overhead_ms=0, gb_per_s=0), "gb_per_s"),
+        (dict(overhead_ms=0, gb_per_s=math.inf), "gb_per_s"),
+        (dict(overhead_ms=0, gb_per_s=1, hop=3), "hop"),
+    ],
+)
 def test_link_rejects_bad_numbers(kwargs, match):
     with pytest.raises(ValueError, match=match):
         Link("bad", **kwargs)
@@ -51,7 +58,12 @@ def test_the_lab_figure_is_exactly_8_mib_per_ms_a_16_mib_adapter_in_2_ms():
 
 
 def test_pinned_pcie_is_faster_than_the_lab_copy_and_storage_slower():
-    assert PCIE4_X16.transfer_ms(16) < LAB_HOST_TO_GPU.transfer_ms(16) < NVME.transfer_ms(16) < OBJECT_STORE.transfer_ms(16)
+    assert (
+        PCIE4_X16.transfer_ms(16)
+        < LAB_HOST_TO_GPU.transfer_ms(16)
+        < NVME.transfer_ms(16)
+        < OBJECT_STORE.transfer_ms(16)
+    )
 
 
 def test_every_assumption_says_its_hop_basis_and_source():

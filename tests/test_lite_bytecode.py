@@ -33,8 +33,11 @@ FILES = {
 def write_wheel(dest: Path, name: str, version: str, files: dict[str, bytes]) -> Path:
     """Write a minimal pure-Python wheel of ``files`` (archive path -> bytes) into ``dest``; return its path."""
     info = f"{name}-{version}.dist-info"
-    files = {**files, f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode(),
-             f"{info}/WHEEL": b"Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
+    files = {
+        **files,
+        f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode(),
+        f"{info}/WHEEL": b"Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+    }
     files[f"{info}/RECORD"] = record_text(files, f"{info}/RECORD").encode()
     dest.mkdir(parents=True, exist_ok=True)
     path = dest / f"{name}-{version}-py3-none-any.whl"
@@ -58,8 +61,9 @@ def _unpack(whl: Path, dest: Path) -> dict[str, bytes]:
 def _import_value(site: Path) -> str:
     """Import demo_pkg from ``site`` in a fresh interpreter that writes no bytecode; return VALUE and the file."""
     code = "import demo_pkg, demo_pkg.mod as m; print(demo_pkg.VALUE, m.__file__.rsplit('/', 1)[-1])"
-    return subprocess.run([sys.executable, "-B", "-c", code], cwd=site, check=True, capture_output=True,
-                          text=True).stdout.strip()
+    return subprocess.run(
+        [sys.executable, "-B", "-c", code], cwd=site, check=True, capture_output=True, text=True
+    ).stdout.strip()
 
 
 def test_sourceless_wheel_imports_from_bytecode_alone(wheel: Path, tmp_path: Path) -> None:
@@ -112,6 +116,7 @@ def test_compile_wheels_reuses_its_cache_without_node(wheel: Path, tmp_path: Pat
     def fake_node(cmd, check):  # the compile Node would run, done here by this interpreter
         calls.append(cmd)
         import json
+
         for job in json.loads(Path(cmd[-1]).read_text(encoding="utf-8")):
             n = add_bytecode(job["src"], job["dst"], keep_source=job["keep_source"])
             Path(job["dst"]).with_suffix(".json").write_text(json.dumps({"compiled": n}), encoding="utf-8")

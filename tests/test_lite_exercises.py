@@ -76,8 +76,10 @@ def test_it_runs_alone_storing_nothing_until_the_right_answer(exercise, staged, 
             printed = _text(outputs)
         assert stored == [], f"Run All with the placeholder stored {stored}"
         assert printed.startswith("✗"), printed
-        right = (f"from labcore.chapters import EXERCISES as _EXERCISES\n"
-                 f"{call[2]} = next(e.right for e in _EXERCISES if e.label == {exercise.label!r})\n")
+        right = (
+            f"from labcore.chapters import EXERCISES as _EXERCISES\n"
+            f"{call[2]} = next(e.right for e in _EXERCISES if e.label == {exercise.label!r})\n"
+        )
         typed = nbformat.v4.new_code_cell(nb.cells[check].source.replace(call[0], right + call[0]))
         outputs = kernel.run(typed, check)
     assert _text(outputs).startswith("✓"), _text(outputs)

@@ -62,8 +62,11 @@ def test_a_site_keeps_pyodides_entry_point_unless_it_has_the_fast_start(tmp_path
 
 def test_private_options_are_named_in_one_file() -> None:
     private = re.compile(r"\b(_[a-z]\w*)\s*:")  # an option key with a leading underscore
-    named = {p.relative_to(ROOT).as_posix(): sorted(set(private.findall(p.read_text(encoding="utf-8"))))
-             for p in SCRIPTS if "lite" in p.relative_to(ROOT).parts}  # the Live build's scripts
+    named = {
+        p.relative_to(ROOT).as_posix(): sorted(set(private.findall(p.read_text(encoding="utf-8"))))
+        for p in SCRIPTS
+        if "lite" in p.relative_to(ROOT).parts
+    }  # the Live build's scripts
     named = {path: names for path, names in named.items() if names}
     assert named == {fast_start.PRIVATE_MODULE.relative_to(ROOT).as_posix(): sorted(fast_start.PRIVATE_PYODIDE_OPTIONS)}
     for path in SCRIPTS:  # and no script of the site names one some other way
@@ -84,4 +87,5 @@ def test_the_vendored_pyodide_still_reads_each_private_option() -> None:
             f"Pyodide {version} (node_modules/pyodide) no longer has loadPyodide's private option {name!r}, which the "
             f"Live site's fast start passes ({fast_start.PRIVATE_MODULE.relative_to(ROOT)}): build the site with "
             f"{fast_start.FAST_START_ENV}=0 until that file uses what this Pyodide offers in its place "
-            "(its pyodide.d.ts, the loadPyodide options)")
+            "(its pyodide.d.ts, the loadPyodide options)"
+        )

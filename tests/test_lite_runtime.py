@@ -50,8 +50,9 @@ def _wheel(folder: Path, name: str, version: str, requires: tuple[str, ...] = ()
 
     module = name.replace("-", "_")
     path = folder / f"{module}-{version}-py3-none-any.whl"
-    meta = (f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
-            + "".join(f"Requires-Dist: {r}\n" for r in requires))
+    meta = f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n" + "".join(
+        f"Requires-Dist: {r}\n" for r in requires
+    )
     with zipfile.ZipFile(path, "w") as zf:
         zf.writestr(f"{module}/__init__.py", "")
         zf.writestr(f"{module}-{version}.dist-info/METADATA", meta)
@@ -67,8 +68,10 @@ def _runtime(tmp_path: Path) -> Path:
 
 def test_preloaded_wheels_are_served_beside_the_runtime_and_listed_in_its_lock(tmp_path: Path) -> None:
     out = _runtime(tmp_path / "lite")
-    wheels = [_wheel(tmp_path, "pyodide-kernel", "0.8.6", ("comm", "ipython", 'numpy; sys_platform == "win32"')),
-              _wheel(tmp_path, "comm", "0.2.3")]  # a requirement may come later in the batch
+    wheels = [
+        _wheel(tmp_path, "pyodide-kernel", "0.8.6", ("comm", "ipython", 'numpy; sys_platform == "win32"')),
+        _wheel(tmp_path, "comm", "0.2.3"),
+    ]  # a requirement may come later in the batch
     assert lite_runtime.preload_wheels(out, wheels) == ["pyodide-kernel", "comm"]
     lock = json.loads((out / "static" / "pyodide" / "pyodide-lock.json").read_text(encoding="utf-8"))
     entry = lock["packages"]["pyodide-kernel"]
@@ -83,8 +86,12 @@ def test_ipywidgets_is_preloaded_without_its_front_end_packages(tmp_path: Path) 
     the kernel never imports, so its lock entry leaves them out (they need not be served either)."""
     assert "ipywidgets" in lite_runtime.PRELOADED_PIPLITE
     out = _runtime(tmp_path / "lite")
-    wheel = _wheel(tmp_path, "ipywidgets", "8.1.9", ("comm>=0.1.3", "ipython>=6.1.0", "widgetsnbextension~=4.0.14",
-                                                     "jupyterlab_widgets~=3.0.15"))
+    wheel = _wheel(
+        tmp_path,
+        "ipywidgets",
+        "8.1.9",
+        ("comm>=0.1.3", "ipython>=6.1.0", "widgetsnbextension~=4.0.14", "jupyterlab_widgets~=3.0.15"),
+    )
     assert lite_runtime.preload_wheels(out, [wheel, _wheel(tmp_path, "comm", "0.2.3")]) == ["ipywidgets", "comm"]
     lock = json.loads((out / "static" / "pyodide" / "pyodide-lock.json").read_text(encoding="utf-8"))
     assert lock["packages"]["ipywidgets"]["depends"] == ["comm", "ipython"]

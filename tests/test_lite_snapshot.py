@@ -89,16 +89,26 @@ def runtime() -> tuple[Path, list[str]]:
     return lite_dir / "static" / "pyodide", settings["loadPyodideOptions"]["packages"]
 
 
-def _boot(runtime: tuple[Path, list[str]], entry: str, tmp_path: Path, packages: list[str] | None = None,
-          wheels: list[str] = ()) -> dict:
+def _boot(
+    runtime: tuple[Path, list[str]],
+    entry: str,
+    tmp_path: Path,
+    packages: list[str] | None = None,
+    wheels: list[str] = (),
+) -> dict:
     """Boot the runtime through ``entry`` with the worker's options (``packages``: the site's preload), load
     ``wheels`` after, and return what the kernel holds (with :data:`HARNESS`)."""
     folder, preload = runtime
     script = tmp_path / "harness.mjs"
     script.write_text(HARNESS, encoding="utf-8")
     packages = preload if packages is None else packages
-    done = subprocess.run(["node", str(script), str(folder), entry, json.dumps(packages), json.dumps(list(wheels))],
-                          capture_output=True, text=True, timeout=300, check=True)
+    done = subprocess.run(
+        ["node", str(script), str(folder), entry, json.dumps(packages), json.dumps(list(wheels))],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -116,8 +126,11 @@ def test_a_restored_kernel_holds_what_a_plain_boot_holds(runtime, tmp_path: Path
     restored = _boot(runtime, lite_snapshot.BOOT_MODULE, tmp_path)
     again = _boot(runtime, lite_snapshot.BOOT_MODULE, tmp_path)
     assert plain["logs"] == [], plain["logs"]
-    assert re.fullmatch(r"kernel: restored from the snapshot in \d+ ms \(3\d{3} package files written, "
-                        r"2 hypothesis tables\)", restored["logs"][0]), restored["logs"]
+    assert re.fullmatch(
+        r"kernel: restored from the snapshot in \d+ ms \(3\d{3} package files written, "
+        r"2 hypothesis tables\)",
+        restored["logs"][0],
+    ), restored["logs"]
     a, b = plain["state"], restored["state"]
     assert b["kernel"] == a["kernel"] == "PyodideKernel"
     # one module fewer: Pyodide's loader imports tarfile to unpack wheels, and the bundle is written without it
@@ -129,7 +142,7 @@ def test_a_restored_kernel_holds_what_a_plain_boot_holds(runtime, tmp_path: Path
     # the same files, byte for byte, as Pyodide's own loading of the preloaded packages writes; the same packages
     # recorded as loaded (a later install does not unpack them again)
     assert b["files"] == a["files"], sorted(set(b["files"].items()) ^ set(a["files"].items()))[:5]
-    assert restored["loaded"] == plain["loaded"], (set(restored["loaded"]) ^ set(plain["loaded"]))
+    assert restored["loaded"] == plain["loaded"], set(restored["loaded"]) ^ set(plain["loaded"])
     # the one difference: hypothesis's storage is the folder the boot module wrote its tables into
     assert b["environ"].pop("HYPOTHESIS_STORAGE_DIRECTORY") == lite_hypothesis.KERNEL_HOME
     assert b["environ"] == a["environ"]
@@ -155,8 +168,11 @@ def test_hypothesis_in_a_restored_kernel_reads_the_tables_it_would_build(runtime
 def test_tables_without_hypothesis_are_refused(runtime, tmp_path: Path) -> None:
     # the served runtime lists hypothesis (the kernel preloads it): Pyodide's message goes on for four more lines
     # (how to install it, a link), and the error's own line is the one kept
-    with pytest.raises(RuntimeError, match=r"hypothesis's tables could not be made: ModuleNotFoundError: "
-                                           r"No module named 'hypothesis'$"):
+    with pytest.raises(
+        RuntimeError,
+        match=r"hypothesis's tables could not be made: ModuleNotFoundError: "
+        r"No module named 'hypothesis'$",
+    ):
         lite_hypothesis.make_tables(runtime[0], [], tmp_path / "cache")
     assert not list((tmp_path / "cache").glob("*"))
 
@@ -164,8 +180,16 @@ def test_tables_without_hypothesis_are_refused(runtime, tmp_path: Path) -> None:
 def test_the_config_is_pointed_at_the_boot_module(tmp_path: Path) -> None:
     (tmp_path / "static" / "pyodide").mkdir(parents=True)
     config = tmp_path / "jupyter-lite.json"
-    config.write_text(json.dumps({"jupyter-config-data": {"litePluginSettings": {lite_runtime.KERNEL_PLUGIN: {
-        "pyodideUrl": "./static/pyodide/pyodide.mjs"}}}}), encoding="utf-8")
+    config.write_text(
+        json.dumps(
+            {
+                "jupyter-config-data": {
+                    "litePluginSettings": {lite_runtime.KERNEL_PLUGIN: {"pyodideUrl": "./static/pyodide/pyodide.mjs"}}
+                }
+            }
+        ),
+        encoding="utf-8",
+    )
     with pytest.raises(FileNotFoundError, match=r"boot module \./static/pyodide/kernel_boot\.mjs is not in the site"):
         lite_snapshot.point_kernel_at_boot(tmp_path)
     assert "pyodide.mjs" in config.read_text(encoding="utf-8")  # left as it was
@@ -193,10 +217,12 @@ def runtime_copy(runtime, tmp_path: Path) -> Path:
 
 
 def test_a_snapshot_with_a_file_still_open_is_refused(runtime_copy: Path, tmp_path: Path) -> None:
-    with pytest.raises(RuntimeError, match=r"snapshot could not be made: Error: files still open when the snapshot "
-                                           r"would be taken: /lib/python3\.14/site-packages/opener/__init__\.py"):
-        lite_snapshot.make_snapshot(runtime_copy, ["pyodide-kernel", "opener"], tmp_path / "cache",
-                                    imports=("opener",))
+    with pytest.raises(
+        RuntimeError,
+        match=r"snapshot could not be made: Error: files still open when the snapshot "
+        r"would be taken: /lib/python3\.14/site-packages/opener/__init__\.py",
+    ):
+        lite_snapshot.make_snapshot(runtime_copy, ["pyodide-kernel", "opener"], tmp_path / "cache", imports=("opener",))
     assert not (runtime_copy / lite_snapshot.SNAPSHOT_FILE).exists() and not list((tmp_path / "cache").glob("*"))
 
 

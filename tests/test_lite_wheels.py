@@ -49,8 +49,11 @@ def test_the_wheel_is_named_as_the_live_site_expects(labcore_wheel: Path) -> Non
 
 
 def test_the_wheel_holds_every_module_and_data_file_of_labcore(labcore_wheel: Path) -> None:
-    tree = {p.relative_to(ROOT).as_posix() for p in (ROOT / "labcore").rglob("*")
-            if p.is_file() and "__pycache__" not in p.parts and p.suffix in {".py", ".json", ".typed"}}
+    tree = {
+        p.relative_to(ROOT).as_posix()
+        for p in (ROOT / "labcore").rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and p.suffix in {".py", ".json", ".typed"}
+    }
     names = _names(labcore_wheel)
     assert tree - names == set()
     assert any(n.startswith("labcore/data/models/") and n.endswith(".json") for n in names)
@@ -61,8 +64,11 @@ def test_the_wheel_holds_every_module_and_data_file_of_labcore(labcore_wheel: Pa
 
 def test_the_wheel_holds_nothing_but_labcore(labcore_wheel: Path) -> None:
     version = labcore.__version__
-    others = {n for n in _names(labcore_wheel)
-              if not n.startswith("labcore/") and not n.startswith(f"labcore-{version}.dist-info/")}
+    others = {
+        n
+        for n in _names(labcore_wheel)
+        if not n.startswith("labcore/") and not n.startswith(f"labcore-{version}.dist-info/")
+    }
     assert others == set()
     assert not any("__pycache__" in n or n.endswith(".pyc") for n in _names(labcore_wheel))
     assert f"labcore-{version}.dist-info/entry_points.txt" not in _names(labcore_wheel)
@@ -79,7 +85,8 @@ def _project(root: Path, modules: list[str]) -> Path:
     (root / "pyproject.toml").write_text(
         '[build-system]\nrequires = ["setuptools>=77"]\nbuild-backend = "setuptools.build_meta"\n'
         '[project]\nname = "demo-pkg"\nversion = "1.0"\n[tool.setuptools]\npackages = ["demo_pkg"]\n',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     for old in (root / "demo_pkg").glob("*.py"):
         old.unlink()
     for name in ["__init__", *modules]:
@@ -110,8 +117,9 @@ def test_a_failed_build_says_why(tmp_path: Path) -> None:
 
 
 def test_the_panels_renderer_is_coursebuilds_entry_point() -> None:
-    (entry,) = [e for e in importlib.metadata.entry_points(group="myst_nb.mime_renderers")
-                if e.name == "labcore-panels"]
+    (entry,) = [
+        e for e in importlib.metadata.entry_points(group="myst_nb.mime_renderers") if e.name == "labcore-panels"
+    ]
     assert entry.dist is not None and entry.dist.metadata["Name"] == "coursebuild"
     assert entry.load() is VegaLitePage
 
@@ -126,10 +134,16 @@ def test_labcore_and_coursebuild_are_two_distributions() -> None:
 def test_coursebuilds_wheel_carries_its_static_files_and_templates(tmp_path: Path) -> None:
     whl = lite_wheels.build_wheel(ROOT / "coursebuild", tmp_path / "out")
     names = _names(whl)
-    static = {f"coursebuild/{p.relative_to(ROOT / 'coursebuild').as_posix()}"
-              for p in (ROOT / "coursebuild").rglob("static/*") if p.is_file()}
-    templates = {f"coursebuild/{p.relative_to(ROOT / 'coursebuild').as_posix()}"
-                 for p in (ROOT / "coursebuild" / "templates").glob("*/*") if p.is_file()}
+    static = {
+        f"coursebuild/{p.relative_to(ROOT / 'coursebuild').as_posix()}"
+        for p in (ROOT / "coursebuild").rglob("static/*")
+        if p.is_file()
+    }
+    templates = {
+        f"coursebuild/{p.relative_to(ROOT / 'coursebuild').as_posix()}"
+        for p in (ROOT / "coursebuild" / "templates").glob("*/*")
+        if p.is_file()
+    }
     assert static and templates and static | templates <= names
     assert "coursebuild/vendor.py" in names and not any(n.startswith("labcore/") for n in names)
     entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))

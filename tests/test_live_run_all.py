@@ -59,8 +59,11 @@ def _live(chapter: str) -> nbformat.NotebookNode:
 
 
 #: the chapters whose live copy shows the definitions a later cell reads from a cell the book hides
-HIDDEN_DEFINITIONS = [c for c in CHAPTERS if any(cell.cell_type == "code" and cell.source.startswith(HIDDEN_NAMES_HEAD)
-                                                 for cell in _live(c).cells)]
+HIDDEN_DEFINITIONS = [
+    c
+    for c in CHAPTERS
+    if any(cell.cell_type == "code" and cell.source.startswith(HIDDEN_NAMES_HEAD) for cell in _live(c).cells)
+]
 
 
 def _shown(cell: nbformat.NotebookNode) -> bool:
@@ -87,12 +90,16 @@ class _Kernel:
 
     def __init__(self, chapter: str, site: Path, cells: int) -> None:
         stage_book_build(_book(chapter), Path(chapter).stem, site)  # what the live site serves beside the chapter
-        self.setup = AS_LIVE_KERNEL.format(grids_env=GRIDS_ENV, figures_env=FIGURES_ENV,
-                                           grids=str(site / BOOK_BUILD / PANELS_DIR),
-                                           figures=figures_index_path(str(site / BOOK_BUILD), Path(chapter).stem))
+        self.setup = AS_LIVE_KERNEL.format(
+            grids_env=GRIDS_ENV,
+            figures_env=FIGURES_ENV,
+            grids=str(site / BOOK_BUILD / PANELS_DIR),
+            figures=figures_index_path(str(site / BOOK_BUILD), Path(chapter).stem),
+        )
         scratch = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell() for _ in range(cells + 1)])
-        self.client = NotebookClient(scratch, timeout=600, kernel_name="python3", allow_errors=True,
-                                     resources={"metadata": {"path": str(ROOT)}})  # results/ beside the notebook
+        self.client = NotebookClient(
+            scratch, timeout=600, kernel_name="python3", allow_errors=True, resources={"metadata": {"path": str(ROOT)}}
+        )  # results/ beside the notebook
 
     def __enter__(self) -> _Kernel:
         self._setup = self.client.setup_kernel()
@@ -118,12 +125,14 @@ def _answerable(chapter: str, nb: nbformat.NotebookNode):  # noqa: ANN202
         except (ValueError, SyntaxError):
             literal = False
         check = exercise.grade.__name__.replace("grade_", "check_")
-        asked = next(i for i, c in enumerate(nb.cells)
-                     if c.cell_type == "markdown" and f"Exercise {exercise.label}." in c.source)
+        asked = next(
+            i for i, c in enumerate(nb.cells) if c.cell_type == "markdown" and f"Exercise {exercise.label}." in c.source
+        )
         index = next(i for i, c in enumerate(nb.cells) if i > asked and _shown(c) and f"{check}(" in c.source)
         if literal and PLACEHOLDER.search(nb.cells[index].source):
-            typed = PLACEHOLDER.sub(lambda m, right=exercise.right: f"{m[1]} = {right!r}", nb.cells[index].source,
-                                    count=1)
+            typed = PLACEHOLDER.sub(
+                lambda m, right=exercise.right: f"{m[1]} = {right!r}", nb.cells[index].source, count=1
+            )
             return exercise, index, nbformat.v4.new_code_cell(typed)
     raise AssertionError(f"{chapter}: no exercise whose answer is a value with a `name = None` placeholder")
 
@@ -148,7 +157,9 @@ def test_run_all_stores_nothing_and_an_answer_stores_itself(chapter: str, tmp_pa
 def test_the_calculators_live_copy_runs_all_and_stores_nothing(tmp_path: Path) -> None:
     nb = _live(CALCULATOR)
     with _Kernel(CALCULATOR, tmp_path, len(nb.cells)) as kernel:
-        stored = [e for i, cell in enumerate(nb.cells) if cell.cell_type == "code" for e in _stored(kernel.run(cell, i))]
+        stored = [
+            e for i, cell in enumerate(nb.cells) if cell.cell_type == "code" for e in _stored(kernel.run(cell, i))
+        ]
     assert stored == []
     ran = [c for c in nb.cells if c.cell_type == "code" and "calibrate(" in c.source]
     assert ran and any("shared GPUs" in o.get("text", "") for o in ran[0].outputs)  # the reader's-files cell printed
@@ -177,8 +188,10 @@ def test_the_shown_cells_alone_run(chapter: str, tmp_path: Path) -> None:
 
 def test_the_books_stored_outputs_hold_no_progress_script() -> None:
     notebooks = sorted((ROOT / "book").glob("*.ipynb")) + sorted((ROOT / "lab").glob("*.ipynb"))
-    stored = {p.name: _stored([o for c in json.loads(p.read_text(encoding="utf-8"))["cells"]
-                               for o in c.get("outputs", [])]) for p in notebooks}
+    stored = {
+        p.name: _stored([o for c in json.loads(p.read_text(encoding="utf-8"))["cells"] for o in c.get("outputs", [])])
+        for p in notebooks
+    }
     assert len(stored) > len(CHAPTERS) and not any(stored.values()), {k: v for k, v in stored.items() if v}
 
 

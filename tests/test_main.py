@@ -41,11 +41,15 @@ def test_plan_prints_memory_buffers_kv_and_both_commands():
     assert "vllm    704.6" in out and "sglang  792.7" in out  # slot buffers per engine
     assert "459,055" in out and "    56\n" in out  # KV tokens left and sequences at 8,192 tokens
     modules = " ".join(f"tenant-{i:02d}=/adapters/tenant-{i:02d}" for i in range(1, 41))
-    assert ("  vllm serve meta-llama/Llama-3.1-8B --enable-lora --max-loras 8 --max-lora-rank 16 --max-cpu-loras 40 "
-            f"--lora-modules {modules} --gpu-memory-utilization 0.9 --max-model-len 8192\n") in out
-    assert ("  python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B --enable-lora "
-            f"--max-loras-per-batch 9 --max-lora-rank 16 --max-loaded-loras 40 --lora-target-modules all "
-            f"--lora-paths {modules} --mem-fraction-static 0.9 --context-length 8192\n") in out
+    assert (
+        "  vllm serve meta-llama/Llama-3.1-8B --enable-lora --max-loras 8 --max-lora-rank 16 --max-cpu-loras 40 "
+        f"--lora-modules {modules} --gpu-memory-utilization 0.9 --max-model-len 8192\n"
+    ) in out
+    assert (
+        "  python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B --enable-lora "
+        f"--max-loras-per-batch 9 --max-lora-rank 16 --max-loaded-loras 40 --lora-target-modules all "
+        f"--lora-paths {modules} --mem-fraction-static 0.9 --context-length 8192\n"
+    ) in out
     assert "--max-cpu-loras 40  (default None; costs 3,200 MiB of host memory)" in out
     assert "adapters: static, one PEFT folder per tenant in /adapters (tenant-01 ... tenant-40)" in out
     assert run(*PLAN).stdout == out
@@ -54,28 +58,48 @@ def test_plan_prints_memory_buffers_kv_and_both_commands():
 def test_plan_prices_the_fleet_of_replicas_of_its_own_table():
     """The fleet line takes the table's slots, rank, targets, context and sequences: replicas of the vLLM plan."""
     out = run(*PLAN).stdout
-    assert ("fleet: every replica runs the vllm plan above (the base, 704.6 MiB of slot buffers shared by the 40 "
-            "tenants, the rest in host memory, and the KV cache left: 56 sequences of 8,192 tokens); 5% dynamic") in out
+    assert (
+        "fleet: every replica runs the vllm plan above (the base, 704.6 MiB of slot buffers shared by the 40 "
+        "tenants, the rest in host memory, and the KV cache left: 56 sequences of 8,192 tokens); 5% dynamic"
+    ) in out
     assert "dedicated 40 ($93,440/month), multi-LoRA 2 ($4,672/month, sized by load): 95% saved" in out
     busy = run(*PLAN, "--tenant-qps", "5").stdout
     assert "multi-LoRA 11 " in busy  # 40 x 5 x 1.05 / 20 = 10.5, rounded up: the 5% is charged
 
 
 def test_a_rounded_rank_is_said_and_the_routes_set_their_environment():
-    out = run("plan", "--model", "qwen3-8b", "--gpu", "H100-80GB", "--tenants", "3", "--rank", "24",
-              "--adapters", "resolver", "--adapter-dir", "/srv/lora").stdout
+    out = run(
+        "plan",
+        "--model",
+        "qwen3-8b",
+        "--gpu",
+        "H100-80GB",
+        "--tenants",
+        "3",
+        "--rank",
+        "24",
+        "--adapters",
+        "resolver",
+        "--adapter-dir",
+        "/srv/lora",
+    ).stdout
     assert "  rank 24 -> --max-lora-rank 32, the next value vLLM allows (1, 8, 16, 32, 64, 128, 256, 320, 512)" in out
-    assert ("  VLLM_ALLOW_RUNTIME_LORA_UPDATING=True VLLM_PLUGINS=lora_filesystem_resolver "
-            "VLLM_LORA_RESOLVER_CACHE_DIR=/srv/lora vllm serve Qwen/Qwen3-8B --enable-lora") in out
+    assert (
+        "  VLLM_ALLOW_RUNTIME_LORA_UPDATING=True VLLM_PLUGINS=lora_filesystem_resolver "
+        "VLLM_LORA_RESOLVER_CACHE_DIR=/srv/lora vllm serve Qwen/Qwen3-8B --enable-lora"
+    ) in out
     assert "--max-lora-rank 24 " in out  # SGLang takes the rank as it is
     assert "no resolver in SGLang: load each tenant's adapter once the server is up" in out
     assert "curl -X POST localhost:30000/load_lora_adapter" in out
 
 
-@pytest.mark.parametrize(("model", "gpu", "short", "fits_with"), [
-    ("mixtral-8x7b", "H100-80GB", "by 20,413 MiB", "tensor parallel 2 (--tp 2: two H100-80GB)"),
-    ("llama-3-70b", "A10G-24GB", "by 119,632 MiB", "tensor parallel 8 (--tp 8: eight A10G-24GB)"),
-])
+@pytest.mark.parametrize(
+    ("model", "gpu", "short", "fits_with"),
+    [
+        ("mixtral-8x7b", "H100-80GB", "by 20,413 MiB", "tensor parallel 2 (--tp 2: two H100-80GB)"),
+        ("llama-3-70b", "A10G-24GB", "by 119,632 MiB", "tensor parallel 8 (--tp 8: eight A10G-24GB)"),
+    ],
+)
 def test_a_plan_that_does_not_fit_prints_no_command_and_says_what_would(model, gpu, short, fits_with):
     args = ["plan", "--model", model, "--gpu", gpu, "--tenants", "40", "--rank", "16"]
     out = run(*args).stdout
@@ -94,7 +118,9 @@ def test_plan_serves_a_local_folder_by_its_path(tmp_path):
     assert f"vllm serve {tmp_path} --enable-lora" in local and f"--model-path {tmp_path} --enable-lora" in local
     assert local.split("\n", 1)[1].replace(str(tmp_path), "meta-llama/Llama-3.1-8B") == hub.split("\n", 1)[1]
     demo = run("plan", "--model", "tiny-llama-demo", "--gpu", "L4-24GB", "--tenants", "2", "--rank", "8").stdout
-    assert "tiny-llama-demo has no published Hub repository: give --model the folder" in demo and "vllm serve" not in demo
+    assert (
+        "tiny-llama-demo has no published Hub repository: give --model the folder" in demo and "vllm serve" not in demo
+    )
 
 
 def test_plan_takes_targets_context_and_slots():
@@ -108,13 +134,16 @@ def test_help_names_the_subcommand_and_the_choices():
     assert "--tenants" in text and "H100-80GB" in text and "llama-3.1-8b" in text
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    ({"--model": "llama-9"}, "llama-9: neither a known model"),
-    ({"--gpu": "B300"}, "unknown GPU 'B300'; valid: ["),
-    ({"--tenants": "0"}, "tenants must be a positive int, got 0"),
-    ({"--rank": "1000"}, "rank must be at most vLLM's largest --max-lora-rank 512, got 1000"),
-    ({"--tenants": "many"}, "argument --tenants: invalid int value: 'many'"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"--model": "llama-9"}, "llama-9: neither a known model"),
+        ({"--gpu": "B300"}, "unknown GPU 'B300'; valid: ["),
+        ({"--tenants": "0"}, "tenants must be a positive int, got 0"),
+        ({"--rank": "1000"}, "rank must be at most vLLM's largest --max-lora-rank 512, got 1000"),
+        ({"--tenants": "many"}, "argument --tenants: invalid int value: 'many'"),
+    ],
+)
 def test_plan_errors_name_the_value_exit_2_and_print_nothing(change, message):
     args = list(PLAN)
     for flag, value in change.items():
@@ -166,13 +195,18 @@ def test_every_number_the_plan_prints_follows_from_its_table(model):
             assert costs["--max-model-len"].cost_mib == pytest.approx(vllm.sequence_mib)
             assert costs["--gpu-memory-utilization"].cost_mib == pytest.approx(vllm.budget_mib)
             assert {f.flag: f for f in sglang.command.flags}["--max-loras-per-batch"].cost_mib == pytest.approx(
-                sglang.lora_mib)
+                sglang.lora_mib
+            )
             assert "--max-lora-rank 32 " in vllm.command.command and "--max-lora-rank 24 " in sglang.command.command
             assert "--max-model-len 16384 " in vllm.command.command + " "
         fleet = plan_fleet(vllm, tenants=40)
-        assert (f"the base, {vllm.lora_mib:,.1f} MiB of slot buffers shared by the 40 tenants, the rest in host memory, "
-                f"and the KV cache left: {vllm.sequences:,} sequences of 16,384 tokens") in out
-        assert (f"dedicated {fleet.dedicated_gpus} (${fleet.dedicated_monthly_usd:,.0f}/month), multi-LoRA "
-                f"{fleet.multi_lora_gpus} (${fleet.multi_lora_monthly_usd:,.0f}/month, sized by "
-                f"{fleet.binding_constraint})") in out
+        assert (
+            f"the base, {vllm.lora_mib:,.1f} MiB of slot buffers shared by the 40 tenants, the rest in host memory, "
+            f"and the KV cache left: {vllm.sequences:,} sequences of 16,384 tokens"
+        ) in out
+        assert (
+            f"dedicated {fleet.dedicated_gpus} (${fleet.dedicated_monthly_usd:,.0f}/month), multi-LoRA "
+            f"{fleet.multi_lora_gpus} (${fleet.multi_lora_monthly_usd:,.0f}/month, sized by "
+            f"{fleet.binding_constraint})"
+        ) in out
         assert fleet.memory_bound_gpus == 1  # the slot buffers are in the table: memory adds no replica

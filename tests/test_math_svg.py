@@ -19,7 +19,7 @@ def typeset_two():
 def test_each_formula_is_an_svg_with_a_mathml_copy_for_screen_readers(typeset_two):
     css, html = typeset_two
     inline = html[formula_key(r"\Delta W = \frac{\alpha}{r} B A", False)]
-    svg = inline[inline.find("<svg "):inline.find(">", inline.find("<svg ")) + 1]
+    svg = inline[inline.find("<svg ") : inline.find(">", inline.find("<svg ")) + 1]
     assert inline.startswith("<mjx-container") and 'aria-hidden="true"' in svg and 'role="img"' not in inline
     assert "<mjx-assistive-mml" in inline and "<mfrac>" in inline and 'fill="currentColor"' in inline
     assert 'display="true"' in html[formula_key("h = W x", True)]

@@ -57,35 +57,62 @@ def test_without_gqa_the_exact_figure_equals_the_naive_one_for_square_targets() 
 
 
 @given(
-    heads=st.integers(1, 16), head_dim=st.integers(1, 64), layers=st.integers(1, 8), inter=st.integers(1, 512),
-    rank=st.integers(1, 64), targets=st.lists(st.sampled_from(["q_proj", "k_proj", "v_proj", "o_proj"]), min_size=1, unique=True),
+    heads=st.integers(1, 16),
+    head_dim=st.integers(1, 64),
+    layers=st.integers(1, 8),
+    inter=st.integers(1, 512),
+    rank=st.integers(1, 64),
+    targets=st.lists(st.sampled_from(["q_proj", "k_proj", "v_proj", "o_proj"]), min_size=1, unique=True),
 )
 def test_mha_attention_matches_the_naive_formula(heads, head_dim, layers, inter, rank, targets) -> None:
     hidden = heads * head_dim
-    cfg = ModelConfig("m", hidden_size=hidden, intermediate_size=inter, num_hidden_layers=layers,
-                      num_attention_heads=heads, num_key_value_heads=heads)
-    assert exact_adapter_mb(cfg, rank, targets, bytes=2) == pytest.approx(adapter_vram_mb(rank, hidden, layers, targets))
+    cfg = ModelConfig(
+        "m",
+        hidden_size=hidden,
+        intermediate_size=inter,
+        num_hidden_layers=layers,
+        num_attention_heads=heads,
+        num_key_value_heads=heads,
+    )
+    assert exact_adapter_mb(cfg, rank, targets, bytes=2) == pytest.approx(
+        adapter_vram_mb(rank, hidden, layers, targets)
+    )
 
 
 @given(kv=st.sampled_from([1, 2, 4, 8]), rank=st.integers(1, 64))
 def test_gqa_never_exceeds_the_naive_estimate_on_attention(kv: int, rank: int) -> None:
-    cfg = ModelConfig("m", hidden_size=1024, intermediate_size=4096, num_hidden_layers=4,
-                      num_attention_heads=8, num_key_value_heads=kv)
+    cfg = ModelConfig(
+        "m",
+        hidden_size=1024,
+        intermediate_size=4096,
+        num_hidden_layers=4,
+        num_attention_heads=8,
+        num_key_value_heads=kv,
+    )
     exact = exact_adapter_mb(cfg, rank, ["q", "k", "v", "o"])
     assert exact <= adapter_vram_mb(rank, 1024, 4, 4)
     assert (exact == adapter_vram_mb(rank, 1024, 4, 4)) == (kv == 8)
 
 
 def test_explicit_head_dim_wins_over_hidden_over_heads() -> None:
-    cfg = ModelConfig.from_dict({"hidden_size": 3072, "intermediate_size": 8192, "num_hidden_layers": 2,
-                                 "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128})
+    cfg = ModelConfig.from_dict(
+        {
+            "hidden_size": 3072,
+            "intermediate_size": 8192,
+            "num_hidden_layers": 2,
+            "num_attention_heads": 32,
+            "num_key_value_heads": 8,
+            "head_dim": 128,
+        }
+    )
     assert target_dims(cfg, "q") == (3072, 4096) and target_dims(cfg, "o") == (4096, 3072)
     assert target_dims(cfg, "k") == (3072, 1024)
 
 
 def test_kv_heads_default_to_attention_heads() -> None:
-    cfg = ModelConfig.from_dict({"hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 1,
-                                 "num_attention_heads": 4})
+    cfg = ModelConfig.from_dict(
+        {"hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 1, "num_attention_heads": 4}
+    )
     assert cfg.num_key_value_heads == 4 and target_dims(cfg, "v") == (64, 64)
 
 
@@ -94,7 +121,9 @@ def test_the_tiny_demo_model_matches_the_bytes_of_its_real_peft_adapter() -> Non
     sizes = json.loads((ROOT / "results" / "real_lora.json").read_text())["deterministic"]["sizes"]
     assert lora_params("tiny-llama-demo", 8, ["q_proj", "v_proj"]) == sizes["param_count"] == sizes["torch_param_count"]
     assert exact_adapter_mb("tiny-llama-demo", 8, ["q_proj", "v_proj"], bytes=4) * MIB == sizes["tensor_bytes"]
-    assert [m[1:3] for m in sizes["modules"]] == [list(target_dims("tiny-llama-demo", m[0].rsplit(".", 1)[1])) for m in sizes["modules"]]
+    assert [m[1:3] for m in sizes["modules"]] == [
+        list(target_dims("tiny-llama-demo", m[0].rsplit(".", 1)[1])) for m in sizes["modules"]
+    ]
 
 
 def test_known_models_ship_with_the_package() -> None:
@@ -113,9 +142,16 @@ def test_configs_with_an_explicit_head_dim_are_not_square() -> None:
 
 
 def test_new_config_fields_default_so_old_constructor_calls_still_work() -> None:
-    cfg = ModelConfig("m", hidden_size=64, intermediate_size=256, num_hidden_layers=2, num_attention_heads=4,
-                      num_key_value_heads=2)
-    assert (cfg.vocab_size, cfg.tie_word_embeddings, cfg.attention_bias, cfg.qk_norm, cfg.norms_per_layer) == (None, False, False, False, 2)
+    cfg = ModelConfig(
+        "m", hidden_size=64, intermediate_size=256, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2
+    )
+    assert (cfg.vocab_size, cfg.tie_word_embeddings, cfg.attention_bias, cfg.qk_norm, cfg.norms_per_layer) == (
+        None,
+        False,
+        False,
+        False,
+        2,
+    )
     assert (cfg.num_experts, cfg.is_moe, cfg.moe_intermediate_size) == (0, False, None)
 
 
@@ -133,13 +169,27 @@ def test_new_config_fields_default_so_old_constructor_calls_still_work() -> None
 )
 def test_bad_new_fields_are_refused(extra: dict, match: str) -> None:
     with pytest.raises(ModelConfigError, match=match):
-        ModelConfig("m", hidden_size=64, intermediate_size=256, num_hidden_layers=2, num_attention_heads=4,
-                    num_key_value_heads=2, **extra)
+        ModelConfig(
+            "m",
+            hidden_size=64,
+            intermediate_size=256,
+            num_hidden_layers=2,
+            num_attention_heads=4,
+            num_key_value_heads=2,
+            **extra,
+        )
 
 
 def test_load_by_path_to_file_or_folder(tmp_path: Path) -> None:
-    data = {"hidden_size": 64, "intermediate_size": 256, "num_hidden_layers": 2, "num_attention_heads": 4,
-            "num_key_value_heads": 2, "model_type": "llama", "vocab_size": 256}
+    data = {
+        "hidden_size": 64,
+        "intermediate_size": 256,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 2,
+        "model_type": "llama",
+        "vocab_size": 256,
+    }
     (tmp_path / "config.json").write_text(json.dumps(data))
     assert load_model_config(tmp_path) == load_model_config(tmp_path / "config.json")
     assert lora_params(load_model_config(tmp_path), 8, ["q", "v"]) == lora_params(data, 8, ["q", "v"])
@@ -165,13 +215,38 @@ def test_bad_targets_are_refused(targets: object, match: str) -> None:
     ("config", "match"),
     [
         ({"hidden_size": 64}, "lacks"),
-        ({"hidden_size": 0, "intermediate_size": 1, "num_hidden_layers": 1, "num_attention_heads": 1}, "hidden_size must be a positive int, got 0"),
-        ({"hidden_size": 64.0, "intermediate_size": 1, "num_hidden_layers": 1, "num_attention_heads": 1}, "hidden_size must be"),
-        ({"hidden_size": 65, "intermediate_size": 1, "num_hidden_layers": 1, "num_attention_heads": 4}, "not divisible"),
-        ({"hidden_size": 64, "intermediate_size": 1, "num_hidden_layers": 1, "num_attention_heads": 4,
-          "num_key_value_heads": 3}, "multiple of"),
-        ({"hidden_size": 64, "intermediate_size": 1, "num_hidden_layers": 1, "num_attention_heads": 4,
-          "head_dim": -1}, "head_dim"),
+        (
+            {"hidden_size": 0, "intermediate_size": 1, "num_hidden_layers": 1, "num_attention_heads": 1},
+            "hidden_size must be a positive int, got 0",
+        ),
+        (
+            {"hidden_size": 64.0, "intermediate_size": 1, "num_hidden_layers": 1, "num_attention_heads": 1},
+            "hidden_size must be",
+        ),
+        (
+            {"hidden_size": 65, "intermediate_size": 1, "num_hidden_layers": 1, "num_attention_heads": 4},
+            "not divisible",
+        ),
+        (
+            {
+                "hidden_size": 64,
+                "intermediate_size": 1,
+                "num_hidden_layers": 1,
+                "num_attention_heads": 4,
+                "num_key_value_heads": 3,
+            },
+            "multiple of",
+        ),
+        (
+            {
+                "hidden_size": 64,
+                "intermediate_size": 1,
+                "num_hidden_layers": 1,
+                "num_attention_heads": 4,
+                "head_dim": -1,
+            },
+            "head_dim",
+        ),
         ([64], "must be a JSON object"),
     ],
 )

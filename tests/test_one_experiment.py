@@ -83,8 +83,10 @@ def _default_rows(nb: dict) -> dict[str, dict]:
             spec = out.get("data", {}).get(VEGALITE_MIME)
             if spec and not spec["usermeta"].get("labcore_variant"):
                 state = {p["name"]: p["value"] for p in spec["params"]}
-                rows.setdefault(spec["usermeta"]["labcore_panel"],
-                                next(r for r in spec["data"]["values"] if all(r[k] == v for k, v in state.items())))
+                rows.setdefault(
+                    spec["usermeta"]["labcore_panel"],
+                    next(r for r in spec["data"]["values"] if all(r[k] == v for k, v in state.items())),
+                )
     return rows
 
 
@@ -93,13 +95,19 @@ def test_the_panel_opens_on_the_number_the_chapter_quotes(stem: str, panel: str,
     nb = _notebook(stem)
     shown = _default_rows(nb)[panel][measure]
     glued = float(glue_values(nb)[key].replace(",", ""))
-    assert math.isclose(shown, glued, rel_tol=1e-6), f"{stem}: {panel} opens on {measure}={shown}; the page says {glued}"
+    assert math.isclose(shown, glued, rel_tol=1e-6), (
+        f"{stem}: {panel} opens on {measure}={shown}; the page says {glued}"
+    )
 
 
 def test_every_chapter_panel_is_checked_or_named_an_exercise_tool() -> None:
     checked = {(stem, panel) for stem, panel, _, _ in SAME_NUMBER}
-    shown = {(p.stem, name) for p in sorted(BOOK.glob("*.ipynb")) for name in _default_rows(_notebook(p.stem))
-             if not name.startswith("your_")}
+    shown = {
+        (p.stem, name)
+        for p in sorted(BOOK.glob("*.ipynb"))
+        for name in _default_rows(_notebook(p.stem))
+        if not name.startswith("your_")
+    }
     assert shown - checked - EXERCISE_TOOLS == set()
 
 
@@ -117,13 +125,22 @@ def _numbers(text: str, pattern: re.Pattern[str] = _NUMBER) -> set[str]:
 @pytest.mark.parametrize("path", sorted(NOTES.glob("*.yml")), ids=lambda p: p.stem)
 def test_every_number_in_the_notes_is_on_the_page(path: Path) -> None:
     notes = yaml.safe_load(path.read_text(encoding="utf-8"))
-    written = " ".join(str(s.get("notes", "")) + " " + " ".join(map(str, (s.get("at") or {}).values()))
-                       for s in (notes.get("sections") or {}).values()) + " " + str(notes.get("title", ""))
+    written = (
+        " ".join(
+            str(s.get("notes", "")) + " " + " ".join(map(str, (s.get("at") or {}).values()))
+            for s in (notes.get("sections") or {}).values()
+        )
+        + " "
+        + str(notes.get("title", ""))
+    )
     literal = _numbers(_GLUE_ROLE.sub(" ", written))
     nb = _notebook(path.stem)
     page = " ".join(c["source"] for c in nb["cells"] if "speaker-notes" not in c.get("metadata", {}).get("tags", []))
-    page += " ".join(json.dumps(o.get("data", {}).get("text/plain", "")) + json.dumps(o.get("text", ""))
-                     for c in nb["cells"] for o in c.get("outputs", []))
+    page += " ".join(
+        json.dumps(o.get("data", {}).get("text/plain", "")) + json.dumps(o.get("text", ""))
+        for c in nb["cells"]
+        for o in c.get("outputs", [])
+    )
     page += " ".join(glue_values(nb).values())
     missing = sorted(n for n in literal - _numbers(page, _ANY_NUMBER) if not (n.isdigit() and int(n) < 10))
     assert missing == [], f"{path.name}: numbers in the notes that the page does not show: {missing}"

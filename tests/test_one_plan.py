@@ -24,11 +24,17 @@ from labcore.model_config import known_models
 
 TENANTS, RANK, CONTEXT, TENANT_QPS = 40, 16, 8192, 0.5
 ROW = re.compile(r"^(vllm|sglang)\s+([\d,.]+)\s+([\d,]+)\s+([\d,]+)\s+([\d,]+)$", re.M)
-FLEET = re.compile(r"^fleet: every replica runs the vllm plan above \(the base, ([\d,.]+) MiB of slot buffers shared by "
-                   r"the (\d+) tenants, the rest in host memory, and the KV cache left: ([\d,]+) sequences of ([\d,]+) "
-                   r"tokens\); (\d+)% dynamic overhead$", re.M)
-BILL = re.compile(r"^  (\d+) tenants at ([\d.]+) requests/s on GPUs of ([\d.]+) requests/s at \$([\d.]+)/hour: "
-                  r"dedicated (\d+) \(\$([\d,]+)/month\), multi-LoRA (\d+) \(\$([\d,]+)/month, sized by (\w+)\)", re.M)
+FLEET = re.compile(
+    r"^fleet: every replica runs the vllm plan above \(the base, ([\d,.]+) MiB of slot buffers shared by "
+    r"the (\d+) tenants, the rest in host memory, and the KV cache left: ([\d,]+) sequences of ([\d,]+) "
+    r"tokens\); (\d+)% dynamic overhead$",
+    re.M,
+)
+BILL = re.compile(
+    r"^  (\d+) tenants at ([\d.]+) requests/s on GPUs of ([\d.]+) requests/s at \$([\d.]+)/hour: "
+    r"dedicated (\d+) \(\$([\d,]+)/month\), multi-LoRA (\d+) \(\$([\d,]+)/month, sized by (\w+)\)",
+    re.M,
+)
 
 
 def _number(text: str) -> float:
@@ -38,8 +44,24 @@ def _number(text: str) -> float:
 def _plan_output(model: str, gpu: str, *extra: str) -> str:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = main(["plan", "--model", model, "--gpu", gpu, "--tenants", str(TENANTS), "--rank", str(RANK),
-                       "--context", str(CONTEXT), "--tenant-qps", str(TENANT_QPS), *extra])
+        status = main(
+            [
+                "plan",
+                "--model",
+                model,
+                "--gpu",
+                gpu,
+                "--tenants",
+                str(TENANTS),
+                "--rank",
+                str(RANK),
+                "--context",
+                str(CONTEXT),
+                "--tenant-qps",
+                str(TENANT_QPS),
+                *extra,
+            ]
+        )
     assert status == 0, err.getvalue()
     return out.getvalue()
 
@@ -73,10 +95,28 @@ def test_every_number_the_plan_prints_follows_from_its_tables_assumptions(model:
 
 def test_the_plans_arguments_reach_every_number() -> None:
     """Targets, rank, context and slots given on the command line change the table and the fleet line together."""
-    out = _plan_output("llama-3.1-8b", "H100-80GB", "--targets", "q_proj", "v_proj", "--slots", "4",
-                       "--context", "32768", "--tenant-qps", "5")
-    a = ServingAssumptions(model="llama-3.1-8b", gpu="H100-80GB", rank=RANK, context_tokens=32768, tenants=TENANTS,
-                           target_modules=("q_proj", "v_proj"), slots=4)
+    out = _plan_output(
+        "llama-3.1-8b",
+        "H100-80GB",
+        "--targets",
+        "q_proj",
+        "v_proj",
+        "--slots",
+        "4",
+        "--context",
+        "32768",
+        "--tenant-qps",
+        "5",
+    )
+    a = ServingAssumptions(
+        model="llama-3.1-8b",
+        gpu="H100-80GB",
+        rank=RANK,
+        context_tokens=32768,
+        tenants=TENANTS,
+        target_modules=("q_proj", "v_proj"),
+        slots=4,
+    )
     vllm = a.plan
     fleet = FLEET.search(out)
     assert fleet and _number(fleet.group(1)) == round(vllm.lora_mib, 1) and _number(fleet.group(3)) == vllm.sequences
@@ -87,8 +127,19 @@ def test_the_plans_arguments_reach_every_number() -> None:
 
 def test_the_teaching_value_is_the_course_value_with_its_simplifications_named() -> None:
     """The chapters' assumptions differ from the engine plan's only in the fields they say they simplify."""
-    same = ("model", "gpu", "rank", "context_tokens", "tenants", "slots", "memory_fraction", "engine", "dtype_bytes",
-            "tp", "usable_mib")
+    same = (
+        "model",
+        "gpu",
+        "rank",
+        "context_tokens",
+        "tenants",
+        "slots",
+        "memory_fraction",
+        "engine",
+        "dtype_bytes",
+        "tp",
+        "usable_mib",
+    )
     assert all(getattr(TEACHING, f) == getattr(COURSE, f) for f in same)
     assert (TEACHING.target_modules, COURSE.target_modules) == (("q_proj", "v_proj"), None)
     assert (TEACHING.sequences, COURSE.sequences) == (24, COURSE.plan.sequences)

@@ -21,9 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _modules(package) -> list[str]:
-    return sorted(
-        info.name for info in pkgutil.walk_packages(package.__path__, prefix=package.__name__ + ".")
-    )
+    return sorted(info.name for info in pkgutil.walk_packages(package.__path__, prefix=package.__name__ + "."))
 
 
 @pytest.mark.parametrize("name", _modules(labcore) + _modules(coursebuild))
@@ -38,8 +36,7 @@ def _project_imports(path: Path) -> list[tuple[str, str]]:
     return [
         (node.module, alias.name)
         for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom) and node.module
-        and node.module.split(".")[0] in {"labcore", "coursebuild"}
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in {"labcore", "coursebuild"}
         for alias in node.names
     ]
 
@@ -64,5 +61,5 @@ def test_the_check_sees_a_stale_import(tmp_path):
     """The check above can fail: a script importing a name from its old home is caught."""
     script = tmp_path / "old_home.py"
     script.write_text("from labcore.peft_files import DEMO_RESULTS_FORMAT\n", encoding="utf-8")
-    (module_name, name), = _project_imports(script)
+    ((module_name, name),) = _project_imports(script)
     assert not hasattr(importlib.import_module(module_name), name)

@@ -38,7 +38,9 @@ def test_rank_pattern_and_layers_to_transform() -> None:
 def test_all_linear_leaves_out_the_head_and_embeddings_count_with_the_vocabulary() -> None:
     all_linear = peft_lora_params("llama-3-8b", {**QV, "target_modules": "all-linear"})
     assert all_linear == lora_params("llama-3-8b", 16, ["q", "k", "v", "o", "gate", "up", "down"])
-    emb = peft_lora_params("llama-3-8b", {**QV, "target_modules": ["embed_tokens"], "rank_pattern": {"embed_tokens": 32}})
+    emb = peft_lora_params(
+        "llama-3-8b", {**QV, "target_modules": ["embed_tokens"], "rank_pattern": {"embed_tokens": 32}}
+    )
     assert emb == 32 * (L3["vocab"] + L3["hidden"])
     head = peft_lora_params("llama-3-8b", {**QV, "target_modules": ["lm_head"]})
     assert head == 16 * (L3["hidden"] + L3["vocab"])
@@ -48,7 +50,9 @@ def test_all_linear_leaves_out_the_head_and_embeddings_count_with_the_vocabulary
 def test_regex_and_exclude_follow_peft() -> None:
     regex = peft_lora_params("llama-3-8b", {**QV, "target_modules": r".*\.layers\.(0|1)\.self_attn\.(q|v)_proj"})
     assert regex * 16 == peft_lora_params("llama-3-8b", QV)
-    excluded = peft_lora_params("llama-3-8b", {**QV, "target_modules": "all-linear", "exclude_modules": ["mlp.down_proj"]})
+    excluded = peft_lora_params(
+        "llama-3-8b", {**QV, "target_modules": "all-linear", "exclude_modules": ["mlp.down_proj"]}
+    )
     assert excluded == lora_params("llama-3-8b", 16, ["q", "k", "v", "o", "gate", "up"])
 
 

@@ -23,7 +23,9 @@ os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 
 torch = pytest.importorskip("torch", reason="the real stack is optional: pip install -r requirements-real.txt")
 peft = pytest.importorskip("peft", reason="the real stack is optional: pip install -r requirements-real.txt")
-transformers = pytest.importorskip("transformers", reason="the real stack is optional: pip install -r requirements-real.txt")
+transformers = pytest.importorskip(
+    "transformers", reason="the real stack is optional: pip install -r requirements-real.txt"
+)
 safetensors_torch = pytest.importorskip("safetensors.torch", reason="the real stack is optional")
 
 from peft.tuners.lora import LoraLayer  # noqa: E402
@@ -33,8 +35,15 @@ from labcore.model_config import peft_lora_params  # noqa: E402
 from labcore.peft_files import LOW_RANK_ROLES, TENSOR_ROLES, read_peft_adapter, variant_table  # noqa: E402
 
 VOCAB, HIDDEN, INTER, LAYERS, HEADS, KV_HEADS, EXPERTS = 64, 32, 48, 2, 4, 2, 4
-LLAMA = dict(vocab_size=VOCAB, hidden_size=HIDDEN, intermediate_size=INTER, num_hidden_layers=LAYERS,
-             num_attention_heads=HEADS, num_key_value_heads=KV_HEADS, tie_word_embeddings=False)
+LLAMA = dict(
+    vocab_size=VOCAB,
+    hidden_size=HIDDEN,
+    intermediate_size=INTER,
+    num_hidden_layers=LAYERS,
+    num_attention_heads=HEADS,
+    num_key_value_heads=KV_HEADS,
+    tie_word_embeddings=False,
+)
 
 
 def llama():
@@ -54,12 +63,15 @@ def qwen2_tied():  # lm_head shares the embedding's weight
 
 
 def mixtral():
-    return transformers.MixtralForCausalLM(transformers.MixtralConfig(**LLAMA, num_local_experts=EXPERTS, num_experts_per_tok=2))
+    return transformers.MixtralForCausalLM(
+        transformers.MixtralConfig(**LLAMA, num_local_experts=EXPERTS, num_experts_per_tok=2)
+    )
 
 
 def gpt2():  # Conv1D layers (fan_in_fan_out), fused c_attn, biases everywhere
-    cfg = transformers.GPT2Config(vocab_size=VOCAB, n_embd=HIDDEN, n_layer=LAYERS, n_head=HEADS, n_positions=32,
-                                  bos_token_id=0, eos_token_id=0)
+    cfg = transformers.GPT2Config(
+        vocab_size=VOCAB, n_embd=HIDDEN, n_layer=LAYERS, n_head=HEADS, n_positions=32, bos_token_id=0, eos_token_id=0
+    )
     return transformers.GPT2LMHeadModel(cfg)
 
 
@@ -73,15 +85,28 @@ READ: dict[str, tuple[Callable, dict, dict]] = {
     "llama suffix targets": (llama, dict(target_modules=["self_attn.q_proj", "self_attn.v_proj"]), {}),
     "llama regex target": (llama, dict(target_modules=r".*\.layers\.1\..*(q_proj|v_proj)"), {}),
     "llama rslora": (llama, dict(target_modules=QV, r=16, lora_alpha=16, use_rslora=True), {}),
-    "llama rank/alpha pattern": (llama, dict(target_modules=QV, rank_pattern={"layers.1.self_attn.v_proj": 16, "q_proj": 2},
-                                             alpha_pattern={"v_proj": 3}), {}),
+    "llama rank/alpha pattern": (
+        llama,
+        dict(
+            target_modules=QV, rank_pattern={"layers.1.self_attn.v_proj": 16, "q_proj": 2}, alpha_pattern={"v_proj": 3}
+        ),
+        {},
+    ),
     "llama layers_to_transform": (llama, dict(target_modules=QV, layers_to_transform=[1]), {}),
     "llama exclude_modules": (llama, dict(target_modules="all-linear", exclude_modules=["down_proj", "o_proj"]), {}),
-    "llama embedding + q": (llama, dict(target_modules=["embed_tokens", "q_proj"], rank_pattern={"embed_tokens": 16}), {}),
+    "llama embedding + q": (
+        llama,
+        dict(target_modules=["embed_tokens", "q_proj"], rank_pattern={"embed_tokens": 16}),
+        {},
+    ),
     "llama embedding only": (llama, dict(target_modules=["embed_tokens"]), {}),
     "llama lm_head LoRA": (llama, dict(target_modules=["q_proj", "lm_head"]), {}),
     "llama modules_to_save lm_head": (llama, dict(target_modules=QV, modules_to_save=["lm_head"]), {}),
-    "qwen2 modules_to_save embed+norm": (qwen2, dict(target_modules=QV, modules_to_save=["embed_tokens", "model.norm"]), {}),
+    "qwen2 modules_to_save embed+norm": (
+        qwen2,
+        dict(target_modules=QV, modules_to_save=["embed_tokens", "model.norm"]),
+        {},
+    ),
     "llama trainable tokens": (llama, dict(target_modules=QV, trainable_token_indices=[1, 2, 3]), {}),
     "llama DoRA": (llama, dict(target_modules=QV, use_dora=True), {}),
     "llama DoRA embedding": (llama, dict(target_modules=["embed_tokens", "q_proj"], use_dora=True), {}),
@@ -93,26 +118,60 @@ READ: dict[str, tuple[Callable, dict, dict]] = {
     "gpt2 wte embedding + c_attn": (gpt2, dict(target_modules=["wte", "c_attn"], fan_in_fan_out=True), {}),
     "gpt2 bias=all": (gpt2, dict(target_modules=["c_attn"], bias="all", fan_in_fan_out=True), {}),
     "qwen3 all-linear": (qwen3, dict(target_modules="all-linear"), {}),
-    "qwen3 rslora + patterns": (qwen3, dict(target_modules=["q_proj", "k_proj", "v_proj", "o_proj"], use_rslora=True,
-                                            rank_pattern={"o_proj": 8}, alpha_pattern={"layers.0.self_attn.k_proj": 32}), {}),
+    "qwen3 rslora + patterns": (
+        qwen3,
+        dict(
+            target_modules=["q_proj", "k_proj", "v_proj", "o_proj"],
+            use_rslora=True,
+            rank_pattern={"o_proj": 8},
+            alpha_pattern={"layers.0.self_attn.k_proj": 32},
+        ),
+        {},
+    ),
     "qwen3 exclude regex": (qwen3, dict(target_modules="all-linear", exclude_modules=r".*\.layers\.0\..*"), {}),
     "qwen2 tied embedding LoRA": (qwen2_tied, dict(target_modules=["embed_tokens", "q_proj"]), {}),
     "qwen2 tied lm_head LoRA": (qwen2_tied, dict(target_modules=["lm_head", "q_proj"]), {}),
-    "qwen2 tied modules_to_save + weight tying": (qwen2_tied, dict(target_modules=QV, modules_to_save=["embed_tokens"],
-                                                                   ensure_weight_tying=True), {}),
+    "qwen2 tied modules_to_save + weight tying": (
+        qwen2_tied,
+        dict(target_modules=QV, modules_to_save=["embed_tokens"], ensure_weight_tying=True),
+        {},
+    ),
     "qwen2 tied trainable tokens": (qwen2_tied, dict(target_modules=QV, trainable_token_indices=[1, 5]), {}),
-    "llama trainable tokens by module": (llama, dict(target_modules=QV, trainable_token_indices={"embed_tokens": [1, 2]}), {}),
+    "llama trainable tokens by module": (
+        llama,
+        dict(target_modules=QV, trainable_token_indices={"embed_tokens": [1, 2]}),
+        {},
+    ),
     "llama DoRA + rsLoRA": (llama, dict(target_modules=QV, use_dora=True, use_rslora=True, r=16), {}),
     "llama modules_to_save norms": (llama, dict(target_modules=QV, modules_to_save=["input_layernorm"]), {}),
-    "gpt2 modules_to_save lm_head (tied)": (gpt2, dict(target_modules=["c_attn"], modules_to_save=["lm_head"],
-                                                       fan_in_fan_out=True), {}),
-    "llama bf16 stored": (lambda: llama().to(torch.bfloat16), dict(target_modules=QV), dict(autocast_adapter_dtype=False)),
+    "gpt2 modules_to_save lm_head (tied)": (
+        gpt2,
+        dict(target_modules=["c_attn"], modules_to_save=["lm_head"], fan_in_fan_out=True),
+        {},
+    ),
+    "llama bf16 stored": (
+        lambda: llama().to(torch.bfloat16),
+        dict(target_modules=QV),
+        dict(autocast_adapter_dtype=False),
+    ),
 }
 REFUSED: dict[str, tuple[Callable, dict, str]] = {
     "mixtral all-linear": (mixtral, dict(target_modules="all-linear"), "target_parameters (MoE expert parameters)"),
-    "mixtral router gate": (mixtral, dict(target_modules=["q_proj", "gate"]), "target_parameters (MoE expert parameters)"),
-    "mixtral experts": (mixtral, dict(target_modules=[], target_parameters=["experts.gate_up_proj"]), "target_parameters"),
-    "llama PiSSA init": (llama, dict(target_modules=QV, init_lora_weights="pissa_niter_2"), "init_lora_weights='pissa_niter_2'"),
+    "mixtral router gate": (
+        mixtral,
+        dict(target_modules=["q_proj", "gate"]),
+        "target_parameters (MoE expert parameters)",
+    ),
+    "mixtral experts": (
+        mixtral,
+        dict(target_modules=[], target_parameters=["experts.gate_up_proj"]),
+        "target_parameters",
+    ),
+    "llama PiSSA init": (
+        llama,
+        dict(target_modules=QV, init_lora_weights="pissa_niter_2"),
+        "init_lora_weights='pissa_niter_2'",
+    ),
     "llama OLoRA init": (llama, dict(target_modules=QV, init_lora_weights="olora"), "rewrote the base weights"),
 }
 
@@ -140,8 +199,11 @@ def peft_layers(peft_model) -> dict[str, dict]:
         else:
             kind, a, b = "embedding", module.lora_embedding_A["default"], module.lora_embedding_B["default"]
         out[name.removeprefix("base_model.model.")] = {
-            "kind": kind, "rank": module.r["default"], "scaling": module.scaling["default"],
-            "a": tuple(a.shape), "b": tuple(b.shape),
+            "kind": kind,
+            "rank": module.r["default"],
+            "scaling": module.scaling["default"],
+            "a": tuple(a.shape),
+            "b": tuple(b.shape),
         }
     return out
 
@@ -205,7 +267,10 @@ def _bytes(case: str, tmp_path: Path) -> dict[str, int]:
         ("qwen2 bias=all", {"bias": LAYERS * (HIDDEN + 2 * KV_HEADS * HIDDEN // HEADS)}),
         ("qwen2 bias=lora_only", {"bias": LAYERS * (HIDDEN + KV_HEADS * HIDDEN // HEADS)}),
         ("llama lora_bias", {"bias": LAYERS * (HIDDEN + KV_HEADS * HIDDEN // HEADS)}),
-        ("qwen2 tied modules_to_save + weight tying", {"module_copy": 2 * VOCAB * HIDDEN}),  # both copies are in the file
+        (
+            "qwen2 tied modules_to_save + weight tying",
+            {"module_copy": 2 * VOCAB * HIDDEN},
+        ),  # both copies are in the file
         ("qwen2 tied trainable tokens", {"trainable_tokens": 2 * HIDDEN}),
         ("llama modules_to_save norms", {"module_copy": LAYERS * HIDDEN}),
     ],
@@ -233,7 +298,9 @@ def test_modules_to_save_dominates_the_serving_size(tmp_path: Path) -> None:
     files = read_peft_adapter(folder)
     low_rank = files.serving_bytes("bf16", include=LOW_RANK_ROLES)
     assert files.serving_bytes("bf16") == low_rank + 2 * VOCAB * HIDDEN
-    assert files.module_copy_bytes / files.lora_bytes == VOCAB * HIDDEN / (LAYERS * 4 * (3 * HIDDEN + HIDDEN // 2))  # 2.3x
+    assert files.module_copy_bytes / files.lora_bytes == VOCAB * HIDDEN / (
+        LAYERS * 4 * (3 * HIDDEN + HIDDEN // 2)
+    )  # 2.3x
 
 
 def test_a_tampered_config_is_refused_not_misread(tmp_path: Path) -> None:
@@ -258,8 +325,18 @@ def test_variant_table_covers_every_case_here() -> None:
     rows = variant_table()
     assert len({r.variant for r in rows}) == len(rows)
     labels = " ".join(r.variant for r in rows).lower()
-    for word in ("all-linear", "rslora", "rank_pattern", "embed", "modules_to_save", "dora", "bias", "trainable",
-                 "target_parameters", "layers_to_transform"):
+    for word in (
+        "all-linear",
+        "rslora",
+        "rank_pattern",
+        "embed",
+        "modules_to_save",
+        "dora",
+        "bias",
+        "trainable",
+        "target_parameters",
+        "layers_to_transform",
+    ):
         assert word in labels, word
     assert all(r.labcore_reads and r.peft_writes and r.serving_engine for r in rows)
     assert all(r.engine_source for r in rows if "not checked" not in r.serving_engine)  # every engine fact is cited

@@ -28,8 +28,12 @@ def lora(name: str = "support-bot", version: str = "1.0.0", digest: str = "sha25
 @pytest.mark.parametrize("policy", KEY_POLICIES)
 def test_a_second_lookup_of_the_same_adapter_and_prefix_hits(policy):
     cache = PrefixCache(4, key_policy=policy)
-    assert cache.lookup(lora(), "p") == PrefixLookup(hit=False, stale=False, computed_with=K("support-bot@1.0.0"), base_digest="sha256:1111")
-    assert cache.lookup(lora(), "p") == PrefixLookup(hit=True, stale=False, computed_with=K("support-bot@1.0.0"), base_digest="sha256:1111")
+    assert cache.lookup(lora(), "p") == PrefixLookup(
+        hit=False, stale=False, computed_with=K("support-bot@1.0.0"), base_digest="sha256:1111"
+    )
+    assert cache.lookup(lora(), "p") == PrefixLookup(
+        hit=True, stale=False, computed_with=K("support-bot@1.0.0"), base_digest="sha256:1111"
+    )
     assert (cache.hits, cache.misses, cache.stale_hits, len(cache)) == (1, 1, 0, 1)
 
 
@@ -69,8 +73,12 @@ def test_keys_and_bad_input():
         PrefixLookup(hit=False, stale=True, computed_with="a@1.0.0", base_digest="sha256:1")
 
 
-ADAPTERS = st.builds(lora, name=st.sampled_from(["a", "b"]), version=st.sampled_from(["1.0.0", "1.1.0", "2.0.0"]),
-                     digest=st.sampled_from(["sha256:1111", "sha256:2222"]))
+ADAPTERS = st.builds(
+    lora,
+    name=st.sampled_from(["a", "b"]),
+    version=st.sampled_from(["1.0.0", "1.1.0", "2.0.0"]),
+    digest=st.sampled_from(["sha256:1111", "sha256:2222"]),
+)
 LOOKUPS = st.lists(st.tuples(ADAPTERS, st.sampled_from(["p0", "p1", "p2"])), max_size=60)
 
 

@@ -21,8 +21,13 @@ def test_no_glued_number_prints_at_full_precision(stem: str) -> None:
     """A float glued without a format prints every digit (79.6474609375): each must carry a format such as ``:.1f``."""
     nb = nbformat.read(BOOK / f"{stem}.ipynb", as_version=4)
     values = glue_values(nb)
-    raw = [f"{m['key']} = {values[m['key']]}" for cell in nb.cells if cell.cell_type == "markdown"
-           for m in _ROLE.finditer(cell.source) if not m["spec"] and re.fullmatch(r"-?\d+\.\d{4,}", values[m["key"]])]
+    raw = [
+        f"{m['key']} = {values[m['key']]}"
+        for cell in nb.cells
+        if cell.cell_type == "markdown"
+        for m in _ROLE.finditer(cell.source)
+        if not m["spec"] and re.fullmatch(r"-?\d+\.\d{4,}", values[m["key"]])
+    ]
     assert not raw, f"{stem} prints these at full precision: {raw}"
 
 
@@ -31,7 +36,10 @@ def test_the_cheat_sheets_gpu_split_reads_as_chapter_2s() -> None:
     sheet = nbformat.read(BOOK / "cheat_sheet.ipynb", as_version=4)
     chapter = nbformat.read(BOOK / "02_adapter_is_a_delta.ipynb", as_version=4)
     text = to_commonmark(sheet.cells[0].source, glue_values(sheet))
-    ours = to_commonmark("{glue:text}`ch02_memory_fraction:g` × {glue:text}`ch02_gpu_gib:.1f` − "
-                         "{glue:text}`ch02_base_gib:.1f` − {glue:text}`ch02_kv_gib:.0f` = "
-                         "{glue:text}`ch02_h100_pool_gb:.1f` GiB", glue_values(chapter))
+    ours = to_commonmark(
+        "{glue:text}`ch02_memory_fraction:g` × {glue:text}`ch02_gpu_gib:.1f` − "
+        "{glue:text}`ch02_base_gib:.1f` − {glue:text}`ch02_kv_gib:.0f` = "
+        "{glue:text}`ch02_h100_pool_gb:.1f` GiB",
+        glue_values(chapter),
+    )
     assert ours in " ".join(text.split()), f"the cheat sheet does not print chapter 2's split {ours!r}"

@@ -33,8 +33,13 @@ console.log(JSON.stringify({ stored: JSON.parse(store[%s] || "{}"), events: wind
 def _run_in_node(*scripts: str) -> dict:
     if shutil.which("node") is None:
         pytest.skip("node is missing")
-    out = subprocess.run(["node", "-e", NODE_HARNESS % json.dumps(PROGRESS_KEY), json.dumps(list(scripts))],
-                         capture_output=True, text=True, check=True, timeout=60)
+    out = subprocess.run(
+        ["node", "-e", NODE_HARNESS % json.dumps(PROGRESS_KEY), json.dumps(list(scripts))],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
     return json.loads(out.stdout)
 
 
@@ -45,26 +50,37 @@ def _ms_ago(ms: int) -> int:
 def test_a_newer_entry_replaces_an_older_one_and_never_the_reverse():
     older, newer = _ms_ago(2000), _ms_ago(1000)
     old = progress.script([progress.entry("lab", "versions", {"passed": 3, "total": 29}, at_ms=older)])
-    new = progress.script([progress.entry("lab", "versions", {"passed": 29, "total": 29}, at_ms=newer),
-                           progress.entry("lab", "cache", {"passed": 1, "total": 17}, at_ms=newer)])
+    new = progress.script(
+        [
+            progress.entry("lab", "versions", {"passed": 29, "total": 29}, at_ms=newer),
+            progress.entry("lab", "cache", {"passed": 1, "total": 17}, at_ms=newer),
+        ]
+    )
     result = _run_in_node(new, old)  # an older output runs after a newer one
-    assert result["stored"]["lab"] == {"versions": {"passed": 29, "total": 29, "at": newer},
-                                       "cache": {"passed": 1, "total": 17, "at": newer}}
+    assert result["stored"]["lab"] == {
+        "versions": {"passed": 29, "total": 29, "at": newer},
+        "cache": {"passed": 1, "total": 17, "at": newer},
+    }
     assert result["events"] == 2  # the page is told each time (its progress line redraws)
 
 
 def test_an_output_from_an_earlier_session_stores_nothing():
-    stale = progress.script([progress.entry("exercises", "grade_x()", {"ok": True},
-                                            at_ms=_ms_ago(progress.FRESH_MS + 1000))])
+    stale = progress.script(
+        [progress.entry("exercises", "grade_x()", {"ok": True}, at_ms=_ms_ago(progress.FRESH_MS + 1000))]
+    )
     fresh = progress.script([progress.entry("lab", "fleet", {"passed": 9, "total": 9}, at_ms=_ms_ago(10))])
     result = _run_in_node(stale, fresh)  # a reopened notebook shows its stored script again, then a new run
-    assert result["stored"] == {"lab": {"fleet": {"passed": 9, "total": 9, "at": result["stored"]["lab"]["fleet"]["at"]}}}
+    assert result["stored"] == {
+        "lab": {"fleet": {"passed": 9, "total": 9, "at": result["stored"]["lab"]["fleet"]["at"]}}
+    }
     assert result["events"] == 1
 
 
 def test_kinds_are_kept_apart():
-    result = _run_in_node(progress.script([progress.entry("exercises", "grade_x()", {"ok": True}, at_ms=_ms_ago(2))]),
-                          progress.script([progress.entry("lab", "fleet", {"passed": 9, "total": 9}, at_ms=_ms_ago(1))]))
+    result = _run_in_node(
+        progress.script([progress.entry("exercises", "grade_x()", {"ok": True}, at_ms=_ms_ago(2))]),
+        progress.script([progress.entry("lab", "fleet", {"passed": 9, "total": 9}, at_ms=_ms_ago(1))]),
+    )
     assert set(result["stored"]) == {"exercises", "lab"}
 
 
@@ -114,7 +130,11 @@ def test_only_the_check_of_an_answer_stores_it_grading_stores_nothing(live_kerne
     check_lru_evictions(["a", "b"])  # the learner's answer, wrong, then right
     check_lru_evictions(["b", "a", "c"])
     stored = [json.loads(re.search(r"\}\)\((\[.*\])\);\s*\Z", s.data, re.S)[1]) for s in live_kernel]
-    assert [(e["key"], e["value"]) for (e,) in stored] == [("grade_lru_evictions()", {"ok": False}),
-                                                           ("grade_lru_evictions()", {"ok": True})]
+    assert [(e["key"], e["value"]) for (e,) in stored] == [
+        ("grade_lru_evictions()", {"ok": False}),
+        ("grade_lru_evictions()", {"ok": True}),
+    ]
     printed = capsys.readouterr().out.splitlines()
-    assert printed[0].startswith(UNANSWERED) and printed[1] == printed[3] == grade_lru_evictions(["b", "a", "c"]).message
+    assert (
+        printed[0].startswith(UNANSWERED) and printed[1] == printed[3] == grade_lru_evictions(["b", "a", "c"]).message
+    )

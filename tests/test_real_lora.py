@@ -28,7 +28,9 @@ os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 
 torch = pytest.importorskip("torch", reason="the real stack is optional: pip install -r requirements-real.txt")
 peft = pytest.importorskip("peft", reason="the real stack is optional: pip install -r requirements-real.txt")
-transformers = pytest.importorskip("transformers", reason="the real stack is optional: pip install -r requirements-real.txt")
+transformers = pytest.importorskip(
+    "transformers", reason="the real stack is optional: pip install -r requirements-real.txt"
+)
 safetensors_torch = pytest.importorskip("safetensors.torch", reason="the real stack is optional")
 
 from labcore.demo import load_demo_results  # noqa: E402
@@ -39,7 +41,12 @@ from labcore.peft_files import read_peft_adapter, read_safetensors_header  # noq
 ROOT = Path(__file__).resolve().parents[1]
 COMMITTED = ROOT / "results" / "real_lora.json"
 STRICT = os.environ.get("REAL_LORA_STRICT") == "1"
-FLOAT_TOLERANCE = {"metrics": ("abs", 0.05), "merge": ("abs", 0.05), "weight_change": ("rel", 0.05), "final_loss": ("abs", 0.1)}
+FLOAT_TOLERANCE = {
+    "metrics": ("abs", 0.05),
+    "merge": ("abs", 0.05),
+    "weight_change": ("rel", 0.05),
+    "final_loss": ("abs", 0.1),
+}
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +55,11 @@ def rerun(tmp_path_factory: pytest.TempPathFactory) -> dict:
     env = dict(os.environ, HF_HUB_OFFLINE="1", HF_HUB_DISABLE_PROGRESS_BARS="1")
     subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "real_lora_demo.py"), "--out", str(out)],
-        check=True, cwd=ROOT, env=env, timeout=900, capture_output=True,
+        check=True,
+        cwd=ROOT,
+        env=env,
+        timeout=900,
+        capture_output=True,
     )
     return json.loads(out.read_text())
 
@@ -125,7 +136,11 @@ def test_timings_are_present_and_positive(rerun: dict) -> None:
 
 def _tiny_model(seed: int = 0, dtype: torch.dtype = torch.float32) -> transformers.LlamaForCausalLM:
     data = json.loads((ROOT / "labcore" / "data" / "models" / "tiny-llama-demo.json").read_text())
-    data = {k: v for k, v in data.items() if not k.startswith("_") and k not in ("architectures", "model_type", "torch_dtype")}
+    data = {
+        k: v
+        for k, v in data.items()
+        if not k.startswith("_") and k not in ("architectures", "model_type", "torch_dtype")
+    }
     torch.manual_seed(seed)
     return transformers.LlamaForCausalLM(transformers.LlamaConfig(**data)).to(dtype)
 
@@ -138,7 +153,9 @@ def _tiny_model(seed: int = 0, dtype: torch.dtype = torch.float32) -> transforme
         (8, ["q_proj", "v_proj"], torch.bfloat16, False, "BF16"),
     ],
 )
-def test_labcore_reads_what_real_peft_saved(tmp_path: Path, rank: int, targets: list[str], base_dtype, autocast, stored) -> None:
+def test_labcore_reads_what_real_peft_saved(
+    tmp_path: Path, rank: int, targets: list[str], base_dtype, autocast, stored
+) -> None:
     model = _tiny_model(dtype=base_dtype)
     model.name_or_path = "tiny-llama-demo"
     config = peft.LoraConfig(r=rank, lora_alpha=2 * rank, target_modules=targets, lora_dropout=0.0)

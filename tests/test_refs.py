@@ -66,27 +66,37 @@ def test_semver_not_string_order():
     assert [str(k) for k in sorted(keys)] == ["a@1.2.0", "a@1.9.0", "a@1.10.0"]
 
 
-@pytest.mark.parametrize("name, version, error, named", [
-    ("", (1, 0, 0), InvalidAdapterError, "''"),
-    ("a@b", (1, 0, 0), InvalidAdapterError, "'a@b'"),
-    ("a:b", (1, 0, 0), InvalidAdapterError, "'a:b'"),
-    (None, (1, 0, 0), InvalidAdapterError, "None"),
-    ("a", (1, 0), InvalidVersionError, "(1, 0)"),
-    ("a", (1, 0, 0, 0), InvalidVersionError, "(1, 0, 0, 0)"),
-    ("a", [1, 0, 0], InvalidVersionError, "[1, 0, 0]"),
-    ("a", None, InvalidVersionError, "None"),
-    ("a", "1.0.0", InvalidVersionError, "'1.0.0'"),
-])
+@pytest.mark.parametrize(
+    "name, version, error, named",
+    [
+        ("", (1, 0, 0), InvalidAdapterError, "''"),
+        ("a@b", (1, 0, 0), InvalidAdapterError, "'a@b'"),
+        ("a:b", (1, 0, 0), InvalidAdapterError, "'a:b'"),
+        (None, (1, 0, 0), InvalidAdapterError, "None"),
+        ("a", (1, 0), InvalidVersionError, "(1, 0)"),
+        ("a", (1, 0, 0, 0), InvalidVersionError, "(1, 0, 0, 0)"),
+        ("a", [1, 0, 0], InvalidVersionError, "[1, 0, 0]"),
+        ("a", None, InvalidVersionError, "None"),
+        ("a", "1.0.0", InvalidVersionError, "'1.0.0'"),
+    ],
+)
 def test_a_bad_key_names_the_bad_value(name, version, error, named):
     with pytest.raises(error) as info:
         AdapterKey(name, version)
     assert named in str(info.value)
 
 
-@pytest.mark.parametrize("text, error", [
-    ("tenant-01", InvalidAdapterError), ("tenant-01@", InvalidVersionError), ("tenant-01@1.0", InvalidVersionError),
-    ("@1.0.0", InvalidAdapterError), ("a@1.0.0@2.0.0", InvalidVersionError), (42, InvalidAdapterError),
-])
+@pytest.mark.parametrize(
+    "text, error",
+    [
+        ("tenant-01", InvalidAdapterError),
+        ("tenant-01@", InvalidVersionError),
+        ("tenant-01@1.0", InvalidVersionError),
+        ("@1.0.0", InvalidAdapterError),
+        ("a@1.0.0@2.0.0", InvalidVersionError),
+        (42, InvalidAdapterError),
+    ],
+)
 def test_parse_refuses_text_that_is_not_a_key_naming_it(text, error):
     with pytest.raises(error) as info:
         AdapterKey.parse(text)  # type: ignore[arg-type]
@@ -130,9 +140,12 @@ def test_cache_log_and_decisions_carry_keys():
 
 def _splits_at_sign(node: ast.AST) -> bool:
     """A call ``<x>.split("@")``, ``.partition("@")`` or ``.rpartition("@")`` (or with ``'@'``)."""
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-            and node.func.attr in {"split", "rsplit", "partition", "rpartition"}
-            and any(isinstance(a, ast.Constant) and a.value == "@" for a in node.args))
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in {"split", "rsplit", "partition", "rpartition"}
+        and any(isinstance(a, ast.Constant) and a.value == "@" for a in node.args)
+    )
 
 
 def test_no_module_splits_a_key_again():
@@ -144,8 +157,11 @@ def test_no_module_splits_a_key_again():
         if name != "refs.py":
             splitters += [f"{name}:{n.lineno}" for n in ast.walk(tree) if _splits_at_sign(n)]
         for fn in (n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
-            calls = [n for n in ast.walk(fn) if isinstance(n, ast.Call) and getattr(n.func, "id", None)
-                     in {"adapter_ref_parts", "split_key"}]
+            calls = [
+                n
+                for n in ast.walk(fn)
+                if isinstance(n, ast.Call) and getattr(n.func, "id", None) in {"adapter_ref_parts", "split_key"}
+            ]
             if calls and (name, fn.name) not in {("refs.py", "parse_adapter_ref"), ("router.py", "parse_model_ref")}:
                 cutters.append(f"{name}:{fn.name}")
     assert splitters == [], f"these split a key's text at '@' again; carry the AdapterKey instead: {splitters}"

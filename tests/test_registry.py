@@ -32,15 +32,29 @@ def test_find_takes_the_parsed_version_that_resolve_reads(registry):
     assert registry.find("support-bot", (1, 10, 0)) is registry.resolve("support-bot@1.10.0")
 
 
-@pytest.mark.parametrize(("call", "error", "message"), [
-    (lambda r: r.find("support-bot", (3, 0, 0)), AdapterNotFoundError,
-     "support-bot@3.0.0 is not registered; support-bot has versions ['1.9.0', '1.10.0', '2.0.0']"),
-    (lambda r: r.find("ghost"), AdapterNotFoundError, "no adapter named 'ghost' is registered; known adapters: ['support-bot']"),
-    (lambda r: r.resolve("support-bot@2.0"), InvalidVersionError, "invalid version '2.0'"),
-    (lambda r: r.resolve("support-bot@"), InvalidVersionError, "invalid version ''"),
-    (lambda r: r.resolve(7), AdapterNotFoundError, "adapter ref must be a string"),
-    (lambda r: r.base_digest("mistral-7b"), UnknownBaseError, "base 'mistral-7b' is not registered; known bases: ['llama-3-8b']"),
-])
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (
+            lambda r: r.find("support-bot", (3, 0, 0)),
+            AdapterNotFoundError,
+            "support-bot@3.0.0 is not registered; support-bot has versions ['1.9.0', '1.10.0', '2.0.0']",
+        ),
+        (
+            lambda r: r.find("ghost"),
+            AdapterNotFoundError,
+            "no adapter named 'ghost' is registered; known adapters: ['support-bot']",
+        ),
+        (lambda r: r.resolve("support-bot@2.0"), InvalidVersionError, "invalid version '2.0'"),
+        (lambda r: r.resolve("support-bot@"), InvalidVersionError, "invalid version ''"),
+        (lambda r: r.resolve(7), AdapterNotFoundError, "adapter ref must be a string"),
+        (
+            lambda r: r.base_digest("mistral-7b"),
+            UnknownBaseError,
+            "base 'mistral-7b' is not registered; known bases: ['llama-3-8b']",
+        ),
+    ],
+)
 def test_every_refusal_names_the_input_and_what_is_known(registry, call, error, message):
     with pytest.raises(error) as info:
         call(registry)

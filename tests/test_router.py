@@ -64,8 +64,9 @@ def test_router_is_safe_from_many_threads():
     registry.register_base("llama-3-8b", "sha256:1")
     for i in range(12):
         registry.register(Adapter(f"t{i}", "1.0.0", "llama-3-8b", "sha256:1", rank=16, vram_mb=16.0))
-    router = MultiLoRARouter(registry, AdapterCache(64.0, 8.0), "llama-3-8b", base_latency_ms=40.0,
-                             dynamic_overhead=0.05)  # room for 4 of 12: constant eviction
+    router = MultiLoRARouter(
+        registry, AdapterCache(64.0, 8.0), "llama-3-8b", base_latency_ms=40.0, dynamic_overhead=0.05
+    )  # room for 4 of 12: constant eviction
     over_budget, errors = [], []
 
     def worker(offset):
@@ -90,12 +91,14 @@ def test_router_is_safe_from_many_threads():
 
 def _twin_routers():
     """Two equal routers over 6 adapters, 2 resident at a time, one of them merged (dedicated)."""
+
     def build():
         reg = AdapterRegistry()
         reg.register_base("llama-3-8b", "sha256:1")
         for i in range(6):
             reg.register(Adapter(f"t{i}", "1.0.0", "llama-3-8b", "sha256:1", rank=16, vram_mb=16.0, merged=i == 5))
         return MultiLoRARouter(reg, AdapterCache(32.0, 8.0), "llama-3-8b", base_latency_ms=40.0, dynamic_overhead=0.05)
+
     return build(), build()
 
 
@@ -132,8 +135,9 @@ def test_the_simulator_keeps_a_subclass_route():
             return super().route(ref, pin=pin)
 
     plain, _ = _twin_routers()
-    counting = Counting(plain.registry, AdapterCache(32.0, 8.0), "llama-3-8b", base_latency_ms=40.0,
-                        dynamic_overhead=0.05)
+    counting = Counting(
+        plain.registry, AdapterCache(32.0, 8.0), "llama-3-8b", base_latency_ms=40.0, dynamic_overhead=0.05
+    )
     trace = Trace.from_pairs([(i, f"llama-3-8b:t{i % 3}") for i in range(9)])
     assert simulate(counting, trace, windows=1) == simulate(plain, trace, windows=1)
     assert Counting.calls == 9

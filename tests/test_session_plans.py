@@ -71,8 +71,14 @@ def test_the_sixty_minute_plan_gives_the_room_ten_minutes_for_two_or_three_exerc
 
 def test_a_slot_whose_sections_overrun_it_is_refused(tmp_path: Path) -> None:
     """Chapter 1's bill (3 min) and its panel (4 min) do not fit 5 minutes of teaching: the plan does not load."""
-    slots = [{"deck": "01_why_multi_lora", "teaching": 5, "exercises": 0,
-              "sections": ["The bill for 40 tenants", "Move the tenants, the price, the adapter and the load"]}]
+    slots = [
+        {
+            "deck": "01_why_multi_lora",
+            "teaching": 5,
+            "exercises": 0,
+            "sections": ["The bill for 40 tenants", "Move the tenants, the price, the adapter and the load"],
+        }
+    ]
     with pytest.raises(ValueError, match=r"has 5 min of teaching, but its sections take 7 min"):
         load_plans(_plan_file(tmp_path, slots, 5))
 
@@ -80,13 +86,21 @@ def test_a_slot_whose_sections_overrun_it_is_refused(tmp_path: Path) -> None:
 BILL = {"deck": "01_why_multi_lora", "sections": ["The bill for 40 tenants"]}
 
 
-@pytest.mark.parametrize("slot, message", [
-    ({**BILL, "teaching": 3, "exercises": 0, "give": ["1.2"]},
-     "the slot at 0:00 (01_why_multi_lora) gives the room exercise(s) 1.2 but no minutes for them"),
-    ({**BILL, "teaching": 3, "give": ["1.2"]}, "(01_why_multi_lora) must state its teaching and exercise minutes"),
-    ({**BILL, "minutes": 3}, "must state its teaching and exercise minutes (teaching: N, exercises: N), not minutes"),
-    ({**BILL, "teaching": 1, "exercises": 2}, "has 2 exercise minutes but gives the room no exercise"),
-])
+@pytest.mark.parametrize(
+    "slot, message",
+    [
+        (
+            {**BILL, "teaching": 3, "exercises": 0, "give": ["1.2"]},
+            "the slot at 0:00 (01_why_multi_lora) gives the room exercise(s) 1.2 but no minutes for them",
+        ),
+        ({**BILL, "teaching": 3, "give": ["1.2"]}, "(01_why_multi_lora) must state its teaching and exercise minutes"),
+        (
+            {**BILL, "minutes": 3},
+            "must state its teaching and exercise minutes (teaching: N, exercises: N), not minutes",
+        ),
+        ({**BILL, "teaching": 1, "exercises": 2}, "has 2 exercise minutes but gives the room no exercise"),
+    ],
+)
 def test_a_slot_without_minutes_for_its_exercises_is_refused(tmp_path: Path, slot: dict, message: str) -> None:
     with pytest.raises(ValueError, match=re.escape(message)):
         load_plans(_plan_file(tmp_path, [slot], 3))
@@ -94,24 +108,59 @@ def test_a_slot_without_minutes_for_its_exercises_is_refused(tmp_path: Path, slo
 
 @pytest.mark.parametrize("modules", [["versions", "registry"], ["sizing"], []])
 def test_a_lab_slot_out_of_the_modules_dependency_order_is_refused(tmp_path: Path, modules: list) -> None:
-    slot = {"kind": "lab", "deck": "07_do_the_lab", "teaching": 2, "exercises": 10, "sections": ["Red first"],
-            "modules": modules}
+    slot = {
+        "kind": "lab",
+        "deck": "07_do_the_lab",
+        "teaching": 2,
+        "exercises": 10,
+        "sections": ["Red first"],
+        "modules": modules,
+    }
     with pytest.raises(ValueError, match=re.escape(f"names modules {modules}; a lab slot names the first modules")):
         load_plans(_plan_file(tmp_path, [slot], 12))
 
 
-@pytest.mark.parametrize("slots, minutes, message", [
-    ([{"kind": "questions", "minutes": 10}], 15, "add up to 10 min, not 15 min"),
-    ([{"deck": "01_why_multi_lora", "teaching": 5, "exercises": 0, "sections": ["The bill"]}], 5,
-     "has no section 'The bill'"),
-    ([{"deck": "01_why_multi_lora", "teaching": 5, "exercises": 0, "sections": ["Why it works: the adapter is small"]}],
-     5, "chapter 01_why_multi_lora's manifest offers no section 'Why it works: the adapter is small'"),
-    ([{"deck": "01_why_multi_lora", "teaching": 3, "exercises": 2, "sections": ["The bill for 40 tenants"],
-       "give": ["2.1"]}], 5, "'2.1' is not a compute or predict exercise"),
-    ([{"deck": "99_no_such_chapter", "teaching": 5, "exercises": 0}], 5, "does not exist"),
-    ([{"kind": "lunch", "minutes": 5}], 5, "kind 'lunch'"),
-])
-def test_a_plan_that_names_what_is_not_there_is_refused(tmp_path: Path, slots: list, minutes: int, message: str) -> None:
+@pytest.mark.parametrize(
+    "slots, minutes, message",
+    [
+        ([{"kind": "questions", "minutes": 10}], 15, "add up to 10 min, not 15 min"),
+        (
+            [{"deck": "01_why_multi_lora", "teaching": 5, "exercises": 0, "sections": ["The bill"]}],
+            5,
+            "has no section 'The bill'",
+        ),
+        (
+            [
+                {
+                    "deck": "01_why_multi_lora",
+                    "teaching": 5,
+                    "exercises": 0,
+                    "sections": ["Why it works: the adapter is small"],
+                }
+            ],
+            5,
+            "chapter 01_why_multi_lora's manifest offers no section 'Why it works: the adapter is small'",
+        ),
+        (
+            [
+                {
+                    "deck": "01_why_multi_lora",
+                    "teaching": 3,
+                    "exercises": 2,
+                    "sections": ["The bill for 40 tenants"],
+                    "give": ["2.1"],
+                }
+            ],
+            5,
+            "'2.1' is not a compute or predict exercise",
+        ),
+        ([{"deck": "99_no_such_chapter", "teaching": 5, "exercises": 0}], 5, "does not exist"),
+        ([{"kind": "lunch", "minutes": 5}], 5, "kind 'lunch'"),
+    ],
+)
+def test_a_plan_that_names_what_is_not_there_is_refused(
+    tmp_path: Path, slots: list, minutes: int, message: str
+) -> None:
     with pytest.raises(ValueError, match=re.escape(message)):
         load_plans(_plan_file(tmp_path, slots, minutes))
 
@@ -144,8 +193,13 @@ def test_the_session_deck_shows_the_plans_sections_in_order_with_its_own_clock()
     deck = session_deck_notebook(plan)
     shown = session_deck_sections(plan, deck)
     assert [section.heading for _, section, _ in shown] == [s.heading for slot in plan.slots for s in slot.sections]
-    cues = [source(c) for c in deck["cells"] if is_notes(c) and source(c).startswith("**Speaker notes: ")
-            and "min by its end)" in source(c).split("\n", 1)[0]]
+    cues = [
+        source(c)
+        for c in deck["cells"]
+        if is_notes(c)
+        and source(c).startswith("**Speaker notes: ")
+        and "min by its end)" in source(c).split("\n", 1)[0]
+    ]
     ends = [float(m[1]) for c in cues if (m := re.search(r"; ([\d.]+) of 60 min by its end", c))]
     expected, elapsed = [], 0.0
     for slot in plan.slots:
@@ -162,7 +216,7 @@ def test_the_lab_block_names_modules_the_reference_turns_green_in_dependency_ord
     """The workshop's lab goal is reachable: the reference passes exactly the modules the plan names, in order."""
 
     lab = next(slot for slot in PLANS[key].slots if slot.kind == "lab")
-    assert lab.modules == LAB_MODULES[:len(lab.modules)] and len(lab.modules) >= 2
+    assert lab.modules == LAB_MODULES[: len(lab.modules)] and len(lab.modules) >= 2
     assert lab.hands_on.startswith("Everyone: " + ", ".join(f"{m}.py" for m in lab.modules[:-1]))
     run = run_contract_suite("labcore", modules=lab.modules, root=session_plans.ROOT)
     assert [(m.module, m.green) for m in run.modules] == [(m, True) for m in lab.modules], run.table()
@@ -188,8 +242,11 @@ def test_every_sections_notes_say_what_to_say_ask_and_how_to_hand_over(key: str)
 def test_the_session_deck_ends_on_a_summary_then_questions_and_hands_over_between_slots() -> None:
     plan = PLANS["60min"]
     deck = session_deck_notebook(plan)
-    slides = [source(c) for c in deck["cells"] if not is_notes(c)
-              and c["metadata"].get("slideshow", {}).get("slide_type") in ("slide", "subslide")]
+    slides = [
+        source(c)
+        for c in deck["cells"]
+        if not is_notes(c) and c["metadata"].get("slideshow", {}).get("slide_type") in ("slide", "subslide")
+    ]
     summary = next(i for i, text in enumerate(slides) if text.startswith("# Summary"))
     assert summary == len(slides) - 1 and "Questions: " in slides[summary], "the deck does not end on its summary"
     takeaways = [s for s in plan.slots if s.takeaway]
@@ -213,8 +270,10 @@ def test_the_session_deck_quotes_one_value_per_quantity() -> None:
     both (the 60-minute deck once said 2,604 on one slide and 3,205 on four others)."""
 
     text = _deck_text(session_deck_notebook(PLANS["60min"]))
-    counts = {size: memory_split("llama-3-8b", "H100-80GB", adapter_mb=size).adapters_that_fit
-              for size in (16.0, exact_adapter_mb("llama-3-8b", 16, ["q_proj", "v_proj"]))}
+    counts = {
+        size: memory_split("llama-3-8b", "H100-80GB", adapter_mb=size).adapters_that_fit
+        for size in (16.0, exact_adapter_mb("llama-3-8b", 16, ["q_proj", "v_proj"]))
+    }
     quoted = {size: n for size, n in counts.items() if re.search(rf"(?<![\d,]){n:,}(?![\d,])", text)}
     assert len(quoted) == 1, f"the deck quotes {quoted} adapters (MiB: count) for the same GPU split"
 
@@ -227,4 +286,6 @@ def test_the_session_deck_shows_the_sites_address_and_qr_code_only_when_one_is_s
     with_card = [s for s in slides if 'alt="QR code of https://course.example.org/"' in s]
     assert with_card == [slides[0], slides[-1]], "the address opens and closes the deck"
     monkeypatch.setattr(session_deck, "site_address", lambda: "")
-    assert not any('class="site-card"' in s or "QR code of" in s for s in map(source, session_deck_notebook(plan)["cells"]))
+    assert not any(
+        'class="site-card"' in s or "QR code of" in s for s in map(source, session_deck_notebook(plan)["cells"])
+    )

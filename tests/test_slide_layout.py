@@ -37,10 +37,18 @@ def test_a_code_fence_is_never_cut() -> None:
 
 
 def test_the_notes_stay_with_the_first_part_and_the_rest_are_subslides() -> None:
-    long = {"cell_type": "markdown", "id": "c", "source": "## A\n\n" + "\n\n".join(_para(150) for _ in range(6)),
-            "metadata": {"slideshow": {"slide_type": "slide"}}}
-    notes = {"cell_type": "markdown", "id": "n", "source": "Say it.",
-             "metadata": {"slideshow": {"slide_type": "notes"}}}
+    long = {
+        "cell_type": "markdown",
+        "id": "c",
+        "source": "## A\n\n" + "\n\n".join(_para(150) for _ in range(6)),
+        "metadata": {"slideshow": {"slide_type": "slide"}},
+    }
+    notes = {
+        "cell_type": "markdown",
+        "id": "n",
+        "source": "Say it.",
+        "metadata": {"slideshow": {"slide_type": "notes"}},
+    }
     out = split_tall_prose([long, notes])
     kinds = [c["metadata"]["slideshow"]["slide_type"] for c in out]
     assert kinds[:2] == ["slide", "notes"] and set(kinds[2:]) == {"subslide"} and len(out) > 2
@@ -50,10 +58,16 @@ def test_the_notes_stay_with_the_first_part_and_the_rest_are_subslides() -> None
 def _quiz_cell(quiz, kind: str = "subslide") -> dict:  # noqa: ANN001
     """A notebook cell as ``quiz.show()`` leaves it: the container and styles, then the script."""
     html, script = quiz.render()
-    return {"cell_type": "code", "id": "quiz", "source": f"{quiz.name}().show()",
-            "metadata": {"slideshow": {"slide_type": kind}},
-            "outputs": [{"output_type": "display_data", "data": {"text/html": html}, "metadata": {}},
-                        {"output_type": "display_data", "data": {"application/javascript": script}, "metadata": {}}]}
+    return {
+        "cell_type": "code",
+        "id": "quiz",
+        "source": f"{quiz.name}().show()",
+        "metadata": {"slideshow": {"slide_type": kind}},
+        "outputs": [
+            {"output_type": "display_data", "data": {"text/html": html}, "metadata": {}},
+            {"output_type": "display_data", "data": {"application/javascript": script}, "metadata": {}},
+        ],
+    }
 
 
 def test_a_quiz_shows_one_question_to_a_slide_each_fitting_it() -> None:
@@ -61,12 +75,15 @@ def test_a_quiz_shows_one_question_to_a_slide_each_fitting_it() -> None:
     its script), declares the whole quiz (so jupyterquiz numbers each question as the page does and the progress kept
     is the right question's), hides every question but its own, says which it is, and fits a slide."""
 
-
     for make in QUIZZES.values():
         quiz = make()
         cell = _quiz_cell(quiz)
-        notes = {"cell_type": "markdown", "id": "n", "source": "Vote first.",
-                 "metadata": {"slideshow": {"slide_type": "notes"}}}
+        notes = {
+            "cell_type": "markdown",
+            "id": "n",
+            "source": "Vote first.",
+            "metadata": {"slideshow": {"slide_type": "notes"}},
+        }
         out = split_quizzes([cell, notes])
         parts = [c for c in out if c is not notes]
         n = len(quiz.questions)

@@ -46,8 +46,9 @@ def test_slide_metadata_and_notes_are_in_place(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
     assert has_slides(nb)
     notes = [c for c in nb.cells if slide_type(c) == "notes"]
-    assert notes and all("remove-cell" in c.metadata.get("tags", []) for c in notes), \
+    assert notes and all("remove-cell" in c.metadata.get("tags", []) for c in notes), (
         f"{path.name}: notes cells must be tagged remove-cell (the page hides them, the deck keeps them)"
+    )
     assert not any(re.search(r"\{[a-z][\w:.-]*\}`", c.source) for c in notes), f"{path.name}: MyST left in notes"
 
 
@@ -69,13 +70,28 @@ def _toy_notebook() -> nbformat.NotebookNode:
         nbformat.v4.new_markdown_cell("# 1. A title\n\nIntro with {term}`a term <term>`."),
         nbformat.v4.new_code_cell("# Live version only (JupyterLite\nimport sys", metadata={"tags": ["remove-cell"]}),
         nbformat.v4.new_code_cell("%matplotlib inline\nimport json\nfrom labcore import x\nuse_course_style()"),
-        nbformat.v4.new_markdown_cell("## A section\n\nIt costs {glue:text}`ms:.0f` ms. See [chapter 4](04_the_cache.ipynb)."),
-        nbformat.v4.new_code_cell("glue('ms', 2.04, display=False)", metadata={"tags": ["remove-cell"]},
-                                  outputs=[nbformat.v4.new_output("display_data", data={
-                                      "application/papermill.record/text/plain": "2.04"},
-                                      metadata={"scrapbook": {"name": "ms", "mime_prefix": "application/papermill.record/"}})]),
-        nbformat.v4.new_code_cell("panel", outputs=[nbformat.v4.new_output("execute_result", data={
-            VEGALITE_MIME: panel, "text/plain": "Panel(toy)"}, execution_count=1)]),
+        nbformat.v4.new_markdown_cell(
+            "## A section\n\nIt costs {glue:text}`ms:.0f` ms. See [chapter 4](04_the_cache.ipynb)."
+        ),
+        nbformat.v4.new_code_cell(
+            "glue('ms', 2.04, display=False)",
+            metadata={"tags": ["remove-cell"]},
+            outputs=[
+                nbformat.v4.new_output(
+                    "display_data",
+                    data={"application/papermill.record/text/plain": "2.04"},
+                    metadata={"scrapbook": {"name": "ms", "mime_prefix": "application/papermill.record/"}},
+                )
+            ],
+        ),
+        nbformat.v4.new_code_cell(
+            "panel",
+            outputs=[
+                nbformat.v4.new_output(
+                    "execute_result", data={VEGALITE_MIME: panel, "text/plain": "Panel(toy)"}, execution_count=1
+                )
+            ],
+        ),
         nbformat.v4.new_markdown_cell(":::{solution-start} ex-1\n:class: dropdown\n:::"),
         nbformat.v4.new_code_cell("answer = 42"),
         nbformat.v4.new_markdown_cell(":::{solution-end}\n:::"),
@@ -89,8 +105,13 @@ def _toy_notebook() -> nbformat.NotebookNode:
 
 def test_slide_rule_is_idempotent_and_hides_what_is_not_presented() -> None:
     nb = _toy_notebook()
-    entry = {"title": "Say hello.", "sections": {"A section": {"minutes": 2, "notes": "**Ask:** {glue:text}`ms:.1f`?"},
-                                                  "Summary": {"minutes": 1, "notes": "Wrap up."}}}
+    entry = {
+        "title": "Say hello.",
+        "sections": {
+            "A section": {"minutes": 2, "notes": "**Ask:** {glue:text}`ms:.1f`?"},
+            "Summary": {"minutes": 1, "notes": "Wrap up."},
+        },
+    }
     once = slide_metadata.apply(copy.deepcopy(nb), "toy", entry)
     twice = slide_metadata.apply(copy.deepcopy(once), "toy", entry)
     assert nbformat.writes(once) == nbformat.writes(twice)
@@ -105,8 +126,11 @@ def test_slide_rule_is_idempotent_and_hides_what_is_not_presented() -> None:
 
 def test_notes_out_of_step_with_the_sections_are_refused() -> None:
     with pytest.raises(ValueError, match=r"no notes for \['Summary'\].*does not have: \['Gone'\]"):
-        slide_metadata.apply(_toy_notebook(), "toy", {"sections": {"A section": {"minutes": 1, "notes": ""},
-                                                                   "Gone": {"minutes": 1, "notes": ""}}})
+        slide_metadata.apply(
+            _toy_notebook(),
+            "toy",
+            {"sections": {"A section": {"minutes": 1, "notes": ""}, "Gone": {"minutes": 1, "notes": ""}}},
+        )
 
 
 def test_deck_notebook_leaves_out_what_a_presented_deck_must_not_show() -> None:
@@ -118,23 +142,40 @@ def test_deck_notebook_leaves_out_what_a_presented_deck_must_not_show() -> None:
     assert "It costs 2 ms. See [chapter 4](../book/04_the_cache.html)." in joined
     assert "Intro with a term." in joined and "> **Note.** Done." in joined
     panel = next(c for c in deck["cells"] if c["source"] == "panel")
-    assert list(panel["outputs"][0]["data"]) == ["text/html"] and 'class="lc-panel"' in panel["outputs"][0]["data"]["text/html"]
+    assert (
+        list(panel["outputs"][0]["data"]) == ["text/html"]
+        and 'class="lc-panel"' in panel["outputs"][0]["data"]["text/html"]
+    )
 
 
 def test_page_links_leave_external_and_anchor_links_alone() -> None:
     text = "[a](https://example.org/x.ipynb) [b](#here) [c](/abs.md) [d](02_adapter_is_a_delta.ipynb)"
-    assert page_links(text) == "[a](https://example.org/x.ipynb) [b](#here) [c](/abs.md) [d](../book/02_adapter_is_a_delta.html)"
+    assert (
+        page_links(text)
+        == "[a](https://example.org/x.ipynb) [b](#here) [c](/abs.md) [d](../book/02_adapter_is_a_delta.html)"
+    )
 
 
 def test_a_deck_loads_nothing_from_outside_the_site(tmp_path: Path) -> None:
-    nb = slide_metadata.apply(_toy_notebook(), "toy", {"sections": {"A section": {"minutes": 1, "notes": "Ask."},
-                                                                    "Summary": {"minutes": 1, "notes": ""}}})
+    nb = slide_metadata.apply(
+        _toy_notebook(),
+        "toy",
+        {"sections": {"A section": {"minutes": 1, "notes": "Ask."}, "Summary": {"minutes": 1, "notes": ""}}},
+    )
     out = DeckWriter().write(deck_notebook(nbformat.from_dict(nb), {"ms": "2.04"}), tmp_path / "toy.slides.html")
     html = out.read_text(encoding="utf-8")
-    urls = re.findall(r"""(?:src|href)=["']([^"'#][^"']*)["']""", html) + re.findall(r"""import\s+\w+\s+from\s+["']([^"']+)""", html)
+    urls = re.findall(r"""(?:src|href)=["']([^"'#][^"']*)["']""", html) + re.findall(
+        r"""import\s+\w+\s+from\s+["']([^"']+)""", html
+    )
     outside = [u for u in urls if re.match(r"(https?:)?//", u)]
     assert not outside, f"the deck loads from outside the site: {outside}"
-    for asset in ("reveal.js/dist/reveal.js", "reveal.js/plugin/notes/notes.js", "require/require.js",
-                  "mathjax2/MathJax.js", "../vega/vega.min.js", "../_static/lc-panels.js"):
+    for asset in (
+        "reveal.js/dist/reveal.js",
+        "reveal.js/plugin/notes/notes.js",
+        "require/require.js",
+        "mathjax2/MathJax.js",
+        "../vega/vega.min.js",
+        "../_static/lc-panels.js",
+    ):
         assert asset in html, f"the deck does not load {asset}"
     assert html.count('<aside class="notes">') == 3 and 'class="lc-panel"' in html

@@ -24,15 +24,28 @@ def sched(**kw) -> SlotScheduler:
 
 def test_a_resident_adapter_starts_at_once_and_a_new_one_pays_the_copy():
     s = sched(max_slots=2)
-    out = run(s, [SlotRequest(id=0, arrival_ms=0.0, adapter="a", output_tokens=5), SlotRequest(id=1, arrival_ms=20.0, adapter="a", output_tokens=5)])
-    assert out[0].ttft_ms == 12.0 and out[0].loaded          # copy 2 ms + prefill 10 ms
-    assert out[1].ttft_ms == 10.0 and not out[1].loaded      # resident: prefill only
+    out = run(
+        s,
+        [
+            SlotRequest(id=0, arrival_ms=0.0, adapter="a", output_tokens=5),
+            SlotRequest(id=1, arrival_ms=20.0, adapter="a", output_tokens=5),
+        ],
+    )
+    assert out[0].ttft_ms == 12.0 and out[0].loaded  # copy 2 ms + prefill 10 ms
+    assert out[1].ttft_ms == 10.0 and not out[1].loaded  # resident: prefill only
     assert out[0].finish_ms == 12.0 + 4 * 1.0 and s.loads == 1 and s.evictions == 0
 
 
 def test_a_request_waits_until_every_request_of_another_adapter_finishes():
     s = sched(max_slots=1)
-    out = run(s, [SlotRequest(id=0, arrival_ms=0.0, adapter="a", output_tokens=50), SlotRequest(id=1, arrival_ms=1.0, adapter="b", output_tokens=5), SlotRequest(id=2, arrival_ms=2.0, adapter="a", output_tokens=50)])
+    out = run(
+        s,
+        [
+            SlotRequest(id=0, arrival_ms=0.0, adapter="a", output_tokens=50),
+            SlotRequest(id=1, arrival_ms=1.0, adapter="b", output_tokens=5),
+            SlotRequest(id=2, arrival_ms=2.0, adapter="a", output_tokens=50),
+        ],
+    )
     # a's second request joins the batch (a holds the slot); b waits for both of a's requests
     assert not out[2].waited_for_slot and out[2].start_ms == 2.0
     a_done = max(out[0].finish_ms, out[2].finish_ms)
@@ -43,7 +56,14 @@ def test_a_request_waits_until_every_request_of_another_adapter_finishes():
 def test_later_requests_of_a_resident_adapter_overtake_a_blocked_one():
     """vLLM skips a request that would exceed max_loras and goes on down the queue."""
     s = sched(max_slots=1)
-    out = run(s, [SlotRequest(id=0, arrival_ms=0.0, adapter="a", output_tokens=100), SlotRequest(id=1, arrival_ms=1.0, adapter="b", output_tokens=1), SlotRequest(id=2, arrival_ms=5.0, adapter="a", output_tokens=1)])
+    out = run(
+        s,
+        [
+            SlotRequest(id=0, arrival_ms=0.0, adapter="a", output_tokens=100),
+            SlotRequest(id=1, arrival_ms=1.0, adapter="b", output_tokens=1),
+            SlotRequest(id=2, arrival_ms=5.0, adapter="a", output_tokens=1),
+        ],
+    )
     assert out[2].start_ms == 5.0 < out[1].start_ms
 
 
@@ -55,14 +75,27 @@ def test_batch_room_bounds_requests_and_is_given_in_arrival_order():
 
 def test_base_requests_need_no_slot():
     s = sched(max_slots=1)
-    out = run(s, [SlotRequest(id=0, arrival_ms=0.0, adapter="a", output_tokens=100), SlotRequest(id=1, arrival_ms=1.0, adapter=None, output_tokens=1)])
+    out = run(
+        s,
+        [
+            SlotRequest(id=0, arrival_ms=0.0, adapter="a", output_tokens=100),
+            SlotRequest(id=1, arrival_ms=1.0, adapter=None, output_tokens=1),
+        ],
+    )
     assert out[1].start_ms == 1.0 and not out[1].loaded and s.peak_distinct == 1
 
 
 def test_pinned_adapters_hold_their_slots_and_are_never_evicted():
     s = sched(max_slots=2, pinned=("hot",))
-    out = run(s, [SlotRequest(id=0, arrival_ms=0.0, adapter="a", output_tokens=5), SlotRequest(id=1, arrival_ms=1.0, adapter="b", output_tokens=5), SlotRequest(id=2, arrival_ms=30.0, adapter="hot", output_tokens=5)])
-    assert out[1].waited_for_slot          # only one slot is left for a and b
+    out = run(
+        s,
+        [
+            SlotRequest(id=0, arrival_ms=0.0, adapter="a", output_tokens=5),
+            SlotRequest(id=1, arrival_ms=1.0, adapter="b", output_tokens=5),
+            SlotRequest(id=2, arrival_ms=30.0, adapter="hot", output_tokens=5),
+        ],
+    )
+    assert out[1].waited_for_slot  # only one slot is left for a and b
     assert not out[2].loaded and out[2].ttft_ms == 10.0
     assert "hot" in s.resident and s.evictions == 1
 
@@ -75,11 +108,14 @@ def test_pins_are_capped_at_all_slots_but_one():
         SlotScheduler(max_slots=4, pinned=("a", "a"))
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"max_slots": 0}, "max_slots must be a positive int, got 0"),
-    ({"max_slots": 2, "max_batch": 0}, "max_batch must be a positive int, got 0"),
-    ({"max_slots": 2, "load_ms": -1.0}, "load_ms must be a finite number >= 0, got -1.0"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"max_slots": 0}, "max_slots must be a positive int, got 0"),
+        ({"max_slots": 2, "max_batch": 0}, "max_batch must be a positive int, got 0"),
+        ({"max_slots": 2, "load_ms": -1.0}, "load_ms must be a finite number >= 0, got -1.0"),
+    ],
+)
 def test_bad_settings_are_refused(kwargs, message):
     with pytest.raises(ValueError, match=message):
         SlotScheduler(**kwargs)
@@ -114,6 +150,7 @@ def test_slot_pool_is_every_slot_at_the_maximum_rank_in_every_supported_module()
 
 def test_sglang_rule_gives_the_base_a_slot():
     """vLLM's scheduler lets a base request run without a slot; SGLang's counts the base's None as an adapter."""
+
     def run(rule):
         s = SlotScheduler(max_slots=2, base_takes_slot=rule, load_ms=2.0)
         for i, (at, adapter) in enumerate(((0.0, "a@1.0.0"), (0.0, "b@1.0.0"), (1.0, None))):
@@ -129,13 +166,15 @@ def test_sglang_rule_gives_the_base_a_slot():
 
 # -- the invariant after every step of a random interleaving --------------------------------------
 
+
 class SlotMachine(RuleBasedStateMachine):
     """Random arrivals and steps; after each step the batch holds at most max_slots distinct adapters."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.s = SlotScheduler(max_slots=3, max_batch=4, prefill_ms=2.0, decode_ms_per_token=1.0, load_ms=1.5,
-                               pinned=("p",))
+        self.s = SlotScheduler(
+            max_slots=3, max_batch=4, prefill_ms=2.0, decode_ms_per_token=1.0, load_ms=1.5, pinned=("p",)
+        )
         self.submitted: dict[int, SlotRequest] = {}
         self.clock = 0.0
 
@@ -174,8 +213,10 @@ TestSlotMachine.settings = settings(max_examples=80, stateful_step_count=40, dea
 
 
 @settings(max_examples=60)
-@given(st.lists(st.tuples(st.floats(0, 5), st.sampled_from("abcde"), st.integers(1, 30)), min_size=1, max_size=40),
-       st.integers(1, 5))
+@given(
+    st.lists(st.tuples(st.floats(0, 5), st.sampled_from("abcde"), st.integers(1, 30)), min_size=1, max_size=40),
+    st.integers(1, 5),
+)
 def test_adapters_that_fit_never_wait_for_a_slot(items, max_slots):
     """With at least as many slots as adapters, nobody waits for a slot and every TTFT is copy + prefill at most."""
     t, requests = 0.0, []

@@ -79,8 +79,9 @@ def test_the_router_drives_a_tiered_cache_and_the_host_tier_cuts_p99_under_churn
     trace = make_trace(w)
     gpu_mb, host_mb = 30 * 16, 60 * 16
     single = simulate(lambda: single_replica_router(w, budget_mb=gpu_mb), trace, warmup=2_000)
-    tiered = simulate(lambda: single_replica_router(w, budget_mb=gpu_mb, cache=TieredCache(gpu_mb, host_mb)), trace,
-                      warmup=2_000)
+    tiered = simulate(
+        lambda: single_replica_router(w, budget_mb=gpu_mb, cache=TieredCache(gpu_mb, host_mb)), trace, warmup=2_000
+    )
     assert single.misses == tiered.misses  # same GPU LRU, same misses ...
     assert tiered.p99_ms < single.p99_ms  # ... but a miss now costs a PCIe copy, not a fetch
     assert math.isclose(tiered.p99_ms, 42.0 + PCIE4_X16.transfer_ms(16))

@@ -113,7 +113,7 @@ def test_npm_ci_leaves_every_file_the_copy_needs(modules: Path, asset: vendor.As
     files = vendor.asset_files(asset, modules)
     names = {rel.rsplit("/", 1)[-1] for rel in files}
     assert set(asset.only) <= names
-    rels = {rel[len(asset.target) + 1:] for rel in files}
+    rels = {rel[len(asset.target) + 1 :] for rel in files}
     for path in asset.paths:
         assert path in rels or any(r.startswith(path + "/") for r in rels), f"{asset.package}: {path} is missing"
     assert not any(r.endswith(asset.skip_suffixes) for r in rels)
@@ -123,13 +123,19 @@ def test_the_copy_holds_what_the_pages_and_decks_load(copied: tuple[Path, list[s
     dest, files = copied
     pages = [s.removeprefix("../") for s in panels_site.SCRIPTS if s.startswith("../")]
     pages += ["tippy/popper.min.js", "tippy/tippy-bundle.umd.min.js"]  # _config.yml
-    decks = [f"{slides.SLIDES_DIR}/{p.split('?')[0]}" for p in (slides.REQUIRE_JS, slides.JQUERY_JS, slides.MATHJAX2_JS)]
-    decks += [f"{slides.SLIDES_DIR}/{slides.REVEAL_PREFIX}/{slides.NOTES_PLUGIN[0]}",
-              f"{slides.SLIDES_DIR}/{slides.REVEAL_PREFIX}/dist/reveal.js"]
+    decks = [
+        f"{slides.SLIDES_DIR}/{p.split('?')[0]}" for p in (slides.REQUIRE_JS, slides.JQUERY_JS, slides.MATHJAX2_JS)
+    ]
+    decks += [
+        f"{slides.SLIDES_DIR}/{slides.REVEAL_PREFIX}/{slides.NOTES_PLUGIN[0]}",
+        f"{slides.SLIDES_DIR}/{slides.REVEAL_PREFIX}/dist/reveal.js",
+    ]
     for rel in pages + decks:
         assert rel in files and (dest / rel).is_file(), rel
-    assert sorted(p.relative_to(dest).as_posix() for p in dest.rglob("*")
-                  if p.is_file() and p.name != vendor.COPY_STAMP) == files
+    assert (
+        sorted(p.relative_to(dest).as_posix() for p in dest.rglob("*") if p.is_file() and p.name != vendor.COPY_STAMP)
+        == files
+    )
 
 
 def test_nothing_of_axe_core_is_copied(copied: tuple[Path, list[str]], modules: Path) -> None:
@@ -160,13 +166,19 @@ def test_a_second_copy_does_nothing(copied: tuple[Path, list[str]], capsys: pyte
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict:
     """A project with two locked packages and an ``npm ci`` that installs them (records each run)."""
-    (tmp_path / "package.json").write_text(json.dumps({"name": "p", "dependencies": {"vega": "1.0.0"},
-                                                       "devDependencies": {"axe-core": "2.0.0"}}), encoding="utf-8")
-    lock = {"name": "p", "lockfileVersion": 3, "packages": {
-        "": {"dependencies": {"vega": "1.0.0"}, "devDependencies": {"axe-core": "2.0.0"}},
-        "node_modules/vega": {"version": "1.0.0", "integrity": "sha512-x"},
-        "node_modules/axe-core": {"version": "2.0.0", "integrity": "sha512-y", "dev": True},
-    }}
+    (tmp_path / "package.json").write_text(
+        json.dumps({"name": "p", "dependencies": {"vega": "1.0.0"}, "devDependencies": {"axe-core": "2.0.0"}}),
+        encoding="utf-8",
+    )
+    lock = {
+        "name": "p",
+        "lockfileVersion": 3,
+        "packages": {
+            "": {"dependencies": {"vega": "1.0.0"}, "devDependencies": {"axe-core": "2.0.0"}},
+            "node_modules/vega": {"version": "1.0.0", "integrity": "sha512-x"},
+            "node_modules/axe-core": {"version": "2.0.0", "integrity": "sha512-y", "dev": True},
+        },
+    }
     (tmp_path / "package-lock.json").write_text(json.dumps(lock), encoding="utf-8")
     runs: list[list[str]] = []
 

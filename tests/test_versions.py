@@ -25,15 +25,18 @@ def test_sorting_by_the_parsed_value_is_numeric_order(versions):
     assert sorted(texts, key=parse_version) == [".".join(map(str, v)) for v in sorted(versions)]
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("1.2", "expected exactly MAJOR.MINOR.PATCH"),
-    ("1.2.3.4", "expected exactly MAJOR.MINOR.PATCH"),
-    ("1.02.3", "'02' has a leading zero"),
-    ("1.2.3-rc1", "must be digits, got '3-rc1'"),
-    (" 1.2.3", "must be digits, got ' 1'"),
-    ("1..3", "must be digits, got ''"),
-    (123, "expected a string like '1.2.3'"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("1.2", "expected exactly MAJOR.MINOR.PATCH"),
+        ("1.2.3.4", "expected exactly MAJOR.MINOR.PATCH"),
+        ("1.02.3", "'02' has a leading zero"),
+        ("1.2.3-rc1", "must be digits, got '3-rc1'"),
+        (" 1.2.3", "must be digits, got ' 1'"),
+        ("1..3", "must be digits, got ''"),
+        (123, "expected a string like '1.2.3'"),
+    ],
+)
 def test_each_malformed_version_is_refused_with_the_input_quoted(text, message):
     with pytest.raises(InvalidVersionError, match=message) as info:
         parse_version(text)

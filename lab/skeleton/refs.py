@@ -85,12 +85,15 @@ class AdapterKey:
         text("adapter key name", self.name, error=InvalidAdapterError)
         for sep in REF_SEPARATORS:
             if sep in self.name:
-                raise InvalidAdapterError(f"adapter key name {self.name!r} must not contain {sep!r} "
-                                          "(reserved by the model-ref grammar base:adapter@version)")
+                raise InvalidAdapterError(
+                    f"adapter key name {self.name!r} must not contain {sep!r} "
+                    "(reserved by the model-ref grammar base:adapter@version)"
+                )
         version = self.version
         if not (isinstance(version, tuple) and len(version) == 3):  # what the lab's parse_version returns, as it is
-            raise InvalidVersionError(f"adapter key {self.name!r}: version must be a parsed (MAJOR, MINOR, PATCH) "
-                                      f"tuple, got {version!r}")
+            raise InvalidVersionError(
+                f"adapter key {self.name!r}: version must be a parsed (MAJOR, MINOR, PATCH) tuple, got {version!r}"
+            )
         object.__setattr__(self, "version", version if type(version) is Version else Version(version))
         object.__setattr__(self, "_hash", hash((self.name, version)))
 

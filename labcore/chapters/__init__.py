@@ -31,8 +31,18 @@ from typing import Any
 from ..checks.exercise import Exercise
 from ._chapter import DECLARED_NEEDS, LIVE_NEEDS, Chapter
 
-__all__ = ["Chapter", "CHAPTERS", "DECLARED_NEEDS", "EXERCISES", "LIVE_NEEDS", "PANELS", "QUIZZES", "chapter",
-           "manifests", "registries"]
+__all__ = [
+    "Chapter",
+    "CHAPTERS",
+    "DECLARED_NEEDS",
+    "EXERCISES",
+    "LIVE_NEEDS",
+    "PANELS",
+    "QUIZZES",
+    "chapter",
+    "manifests",
+    "registries",
+]
 
 
 def manifests(package: str = __name__) -> tuple[Chapter, ...]:
@@ -60,8 +70,9 @@ def _label_order(exercise: Exercise) -> list[Any]:
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", exercise.label)]
 
 
-def registries(chapters: tuple[Chapter, ...]) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[[], Any]],
-                                                       tuple[Exercise, ...]]:
+def registries(
+    chapters: tuple[Chapter, ...],
+) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[[], Any]], tuple[Exercise, ...]]:
     """Return the panels and quizzes (by factory name) and the exercises (in label order) that ``chapters`` declare.
 
     A panel may be shown by several chapters; a quiz and an exercise belong to one.
@@ -90,6 +101,7 @@ def chapter(notebook: str) -> Chapter:
     """Return the manifest of the notebook with stem ``notebook`` (``04_the_cache``)."""
     found = next((c for c in CHAPTERS if c.notebook == notebook), None)
     if found is None:
-        raise KeyError(f"no chapter manifest for notebook {notebook!r}; notebooks: "
-                       f"{[c.notebook for c in CHAPTERS][:1] + ['...']}")
+        raise KeyError(
+            f"no chapter manifest for notebook {notebook!r}; notebooks: {[c.notebook for c in CHAPTERS][:1] + ['...']}"
+        )
     return found

@@ -62,8 +62,10 @@ class Chapter:
             raise ValueError(f"chapter slug must be lower-case letters, digits and _ (a file name), got {self.slug!r}")
         for field_name in ("panels", "exercises", "plan_sections", "live"):
             if isinstance(getattr(self, field_name), str):
-                raise ValueError(f"chapter {self.notebook}: {field_name} must be a tuple, got the string "
-                                 f"{getattr(self, field_name)!r} (write ({getattr(self, field_name)!r},))")
+                raise ValueError(
+                    f"chapter {self.notebook}: {field_name} must be a tuple, got the string "
+                    f"{getattr(self, field_name)!r} (write ({getattr(self, field_name)!r},))"
+                )
             object.__setattr__(self, field_name, tuple(getattr(self, field_name)))
         for panel in self.panels:
             if not callable(panel) or not panel.__name__.endswith("_panel"):
@@ -73,8 +75,9 @@ class Chapter:
         for need in self.live:
             choice(f"chapter {self.notebook}: a live need", need, DECLARED_NEEDS)
         if self.live_notebook and not self.live_notebook.endswith(".ipynb"):
-            raise ValueError(f"chapter {self.notebook}: live_notebook must name a notebook file, "
-                             f"got {self.live_notebook!r}")
+            raise ValueError(
+                f"chapter {self.notebook}: live_notebook must name a notebook file, got {self.live_notebook!r}"
+            )
         for section in self.plan_sections:
             if not isinstance(section, str) or not section.strip():
                 raise ValueError(f"chapter {self.notebook}: plan sections are ## headings, got {section!r}")
@@ -85,8 +88,10 @@ class Chapter:
         instance(f"chapter {self.notebook}: an exercise", exercise, Exercise)
         if self.number is None or not exercise.label.startswith(f"{self.number}."):
             n = self.number
-            raise ValueError(f"chapter {self.notebook}: exercise {exercise.label!r} is numbered for another chapter; "
-                             + (f"its exercises are numbered {n}.1, {n}.2, ..." if n else "a page has no exercises"))
+            raise ValueError(
+                f"chapter {self.notebook}: exercise {exercise.label!r} is numbered for another chapter; "
+                + (f"its exercises are numbered {n}.1, {n}.2, ..." if n else "a page has no exercises")
+            )
         if exercise.page not in ("", self.notebook):
             raise ValueError(f"chapter {self.notebook}: exercise {exercise.label} is already on page {exercise.page!r}")
         return replace(exercise, page=self.notebook)

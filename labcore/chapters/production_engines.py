@@ -14,8 +14,6 @@ CHAPTER = Chapter(
     panels=(slot_cliff_panel,),
     exercises=(*SLOTS_EXERCISES, *PREFIX_CACHE_EXERCISES),
     quiz=engines_quiz,
-    plan_sections=(
-        "Failure 2: more adapters than slots",
-    ),
+    plan_sections=("Failure 2: more adapters than slots",),
     live=("figures",),
 )

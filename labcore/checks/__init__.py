@@ -58,5 +58,8 @@ from .verdict import Mistake, Verdict
 
 #: The package's public names: the record types, and every ``grade_``/``check_`` function and exercise constant it
 #: imports above. The exercises themselves, each on its chapter's page, are :data:`labcore.chapters.EXERCISES`.
-__all__ = ["Verdict", "Exercise", *(name for name in dict(globals())
-                                    if name.startswith(("grade_", "check_")) or name.isupper())]
+__all__ = [
+    "Verdict",
+    "Exercise",
+    *(name for name in dict(globals()) if name.startswith(("grade_", "check_")) or name.isupper()),
+]

@@ -64,8 +64,12 @@ def _gate(slots: int, max_queue: int, tenants: Sequence[int]) -> tuple[Admission
     return gate, started, refused
 
 
-def rule_refused(*, slots: int = REFUSED_BURST["slots"], max_queue: int = REFUSED_BURST["max_queue"],
-                 arrivals: int = REFUSED_BURST["arrivals"]) -> NumberRule:
+def rule_refused(
+    *,
+    slots: int = REFUSED_BURST["slots"],
+    max_queue: int = REFUSED_BURST["max_queue"],
+    arrivals: int = REFUSED_BURST["arrivals"],
+) -> NumberRule:
     """Grade how many of ``arrivals`` distinct-tenant requests are refused when nobody finishes (default 3).
 
     >>> print(grade_refused(5).message)
@@ -75,18 +79,30 @@ def rule_refused(*, slots: int = REFUSED_BURST["slots"], max_queue: int = REFUSE
     mistakes: list[Mistake] = [
         (arrivals - slots, f"forgets the queue: {max_queue} requests can wait for a finish instead of being refused."),
         (arrivals - max_queue, f"forgets the pool: the first {slots} are admitted at once, before anyone queues."),
-        (0, f"lets the queue grow past its bound of {max_queue}: from the {slots + max_queue + 1}th request on, "
-            "each finds it full."),
+        (
+            0,
+            f"lets the queue grow past its bound of {max_queue}: from the {slots + max_queue + 1}th request on, "
+            "each finds it full.",
+        ),
     ]
     mistakes = [(v, h) for v, h in mistakes if v != refused]
-    return NumberRule(refused, unit="requests", what="the number refused", mistakes=mistakes,
-                      fallback=f"{slots} fit at once (every resident is then pinned), {max_queue} may wait, "
-                               "the rest are refused.", integer=True, singular=True)
+    return NumberRule(
+        refused,
+        unit="requests",
+        what="the number refused",
+        mistakes=mistakes,
+        fallback=f"{slots} fit at once (every resident is then pinned), {max_queue} may wait, the rest are refused.",
+        integer=True,
+        singular=True,
+    )
 
 
-def rule_admitted_after_finish(*, slots: int = FINISH_BURST["slots"],
-                               max_queue: int = FINISH_BURST["max_queue"],
-                               arrivals: Sequence[int] = FINISH_BURST["arrivals"]) -> NumberRule:
+def rule_admitted_after_finish(
+    *,
+    slots: int = FINISH_BURST["slots"],
+    max_queue: int = FINISH_BURST["max_queue"],
+    arrivals: Sequence[int] = FINISH_BURST["arrivals"],
+) -> NumberRule:
     """Grade how many waiting requests the first admitted request's finish admits (default 2).
 
     >>> print(grade_admitted_after_finish(1).message)
@@ -96,27 +112,41 @@ def rule_admitted_after_finish(*, slots: int = FINISH_BURST["slots"],
     waiting = sum(t.waiting for t in started)
     expected = len(gate.finish(started[0].ticket))
     mistakes: list[Mistake] = [
-        (1, "counts one admission per finish; the waiter behind the first is for tenant-02, already resident and "
-            "pinned by a request in flight: a hit needs no room, so it goes in too."),
+        (
+            1,
+            "counts one admission per finish; the waiter behind the first is for tenant-02, already resident and "
+            "pinned by a request in flight: a hit needs no room, so it goes in too.",
+        ),
         (waiting, "admits every waiter; the last one needs a slot of its own, and both residents are pinned again."),
         (0, "keeps the slot pinned; a finished request releases its pin, so its adapter becomes evictable."),
     ]
     mistakes = [(v, h) for v, h in mistakes if v != expected]
-    return NumberRule(expected, unit="requests", what="the number admitted by one finish",
-                      mistakes=mistakes, integer=True,
-                      fallback="A finish unpins one adapter; FIFO admits waiters, in order, while each one "
-                               "fits (a resident adapter always fits).", singular=True)
+    return NumberRule(
+        expected,
+        unit="requests",
+        what="the number admitted by one finish",
+        mistakes=mistakes,
+        integer=True,
+        fallback="A finish unpins one adapter; FIFO admits waiters, in order, while each one "
+        "fits (a resident adapter always fits).",
+        singular=True,
+    )
 
 
 @functools.lru_cache(maxsize=16)  # a rule is made per verdict; these replay a chapter's runs
 def _no_wait_pool(hold_ms: float, max_queue: int) -> int:
     """The smallest pool on the panel's grid at which no request of the chapter's trace waits (0 if none)."""
-    return next((int(pool) for pool in ADMISSION_GRID["pool_adapters"]
-                 if admission_run(int(pool), hold_ms=hold_ms, max_queue=max_queue).queued == 0), 0)
+    return next(
+        (
+            int(pool)
+            for pool in ADMISSION_GRID["pool_adapters"]
+            if admission_run(int(pool), hold_ms=hold_ms, max_queue=max_queue).queued == 0
+        ),
+        0,
+    )
 
 
-def rule_no_wait_pool(*, hold_ms: float = LONG_HOLD_MS,
-                      max_queue: int = ADMISSION.max_queue) -> NumberRule:
+def rule_no_wait_pool(*, hold_ms: float = LONG_HOLD_MS, max_queue: int = ADMISSION.max_queue) -> NumberRule:
     """Grade a prediction: the smallest pool (a value of the panel's slider) at which nobody waits, at ``hold_ms``.
 
     The answer is read from the chapter's runs at every pool size of the panel (default: 36 adapters when each
@@ -127,16 +157,25 @@ def rule_no_wait_pool(*, hold_ms: float = LONG_HOLD_MS,
     """
     expected = _no_wait_pool(hold_ms, max_queue)
     mistakes: list[Mistake] = [
-        (_no_wait_pool(ADMISSION.hold_ms, max_queue),
-         f"is the answer at the chapter's {ADMISSION.hold_ms:g} ms; a longer hold keeps each adapter pinned longer, "
-         "so more distinct adapters are in flight at once."),
+        (
+            _no_wait_pool(ADMISSION.hold_ms, max_queue),
+            f"is the answer at the chapter's {ADMISSION.hold_ms:g} ms; a longer hold keeps each adapter pinned longer, "
+            "so more distinct adapters are in flight at once.",
+        ),
         (ADMISSION.tenants, "is a slot for every tenant; only the adapters in flight at the same moment need one."),
     ]
     mistakes = [(v, h) for v, h in mistakes if v != expected]
-    return NumberRule(expected, unit="adapters",
-                      what=f"the smallest pool with no wait at {hold_ms:g} ms", mistakes=mistakes, rel_tol=1e-9,
-                      integer=True, fallback=f"Set the panel's hold time to {hold_ms:g} ms and move the pool: the "
-                                             "waits stop once every adapter in flight at once has a slot.", singular=True)
+    return NumberRule(
+        expected,
+        unit="adapters",
+        what=f"the smallest pool with no wait at {hold_ms:g} ms",
+        mistakes=mistakes,
+        rel_tol=1e-9,
+        integer=True,
+        fallback=f"Set the panel's hold time to {hold_ms:g} ms and move the pool: the "
+        "waits stop once every adapter in flight at once has a slot.",
+        singular=True,
+    )
 
 
 grade_refused = graded(rule_refused)
@@ -149,10 +188,22 @@ check_no_wait_pool = _printer(grade_no_wait_pool)
 
 #: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
 EXERCISES: tuple[Exercise, ...] = (
-    Exercise("13.1", "compute", grade_refused, right=3, wrong=(5, 0),
-             gives_away=("3 refused", "refused=3")),
-    Exercise("13.2", "compute", grade_admitted_after_finish, right=2, wrong=(1, 3),
-             gives_away=("admitted_later=2", "2 admitted")),
-    Exercise("13.3", "predict", grade_no_wait_pool, right=36, wrong=(32, 40),
-             gives_away=(f"36-adapter pool, adapters held {LONG_HOLD_MS:g} ms",), tool="admission_panel"),
+    Exercise("13.1", "compute", grade_refused, right=3, wrong=(5, 0), gives_away=("3 refused", "refused=3")),
+    Exercise(
+        "13.2",
+        "compute",
+        grade_admitted_after_finish,
+        right=2,
+        wrong=(1, 3),
+        gives_away=("admitted_later=2", "2 admitted"),
+    ),
+    Exercise(
+        "13.3",
+        "predict",
+        grade_no_wait_pool,
+        right=36,
+        wrong=(32, 40),
+        gives_away=(f"36-adapter pool, adapters held {LONG_HOLD_MS:g} ms",),
+        tool="admission_panel",
+    ),
 )

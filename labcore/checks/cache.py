@@ -49,24 +49,30 @@ def rule_lru_evictions(*, sequence: Sequence[str] = EVICTION_EXERCISE, slots: in
     fifo = _evictions(FifoAdapterCache, sequence, slots)
     first_hit = next(n for i, n in enumerate(sequence) if n in sequence[:i])
     return ListRule(
-        expected, correct=f"✓ Correct: LRU evicts {expected}, least recently used first.",
-        known=((fifo, f"✗ {fifo} is what FIFO evicts: it ignores the hit on {first_hit!r}. LRU moves an adapter to "
-                      "the back of the line on every hit."),),
+        expected,
+        correct=f"✓ Correct: LRU evicts {expected}, least recently used first.",
+        known=(
+            (
+                fifo,
+                f"✗ {fifo} is what FIFO evicts: it ignores the hit on {first_hit!r}. LRU moves an adapter to "
+                "the back of the line on every hit.",
+            ),
+        ),
         reordered="✗ Right adapters, wrong order: list them in the order they were evicted.",
         miscounted=f"✗ {{got}} has {{count}} eviction(s); with room for {slots} there are {len(expected)}. Count a "
-                   "miss that finds the cache full as one eviction.",
+        "miss that finds the cache full as one eviction.",
         other=f"✗ {{got}} is not it. Walk the sequence {list(sequence)} keeping the {slots} adapters in order of last "
-              "use; a miss evicts the one used longest ago.",
+        "use; a miss evicts the one used longest ago.",
         unanswered="✗ Not answered yet: replace None with the list of evicted adapters, e.g. ['x', 'y'].",
-        not_a_list="✗ Expected a list of adapter names such as ['x', 'y'], got {answer}.")
+        not_a_list="✗ Expected a list of adapter names such as ['x', 'y'], got {answer}.",
+    )
 
 
 grade_lru_evictions = graded(rule_lru_evictions)
 check_lru_evictions = _printer(grade_lru_evictions)
 
 
-def rule_miss_load_ms(*, vram_mb: float = 16.0,
-                      transfer_mb_per_ms: float = LAB_HOST_TO_GPU.mb_per_ms) -> NumberRule:
+def rule_miss_load_ms(*, vram_mb: float = 16.0, transfer_mb_per_ms: float = LAB_HOST_TO_GPU.mb_per_ms) -> NumberRule:
     """Grade the load time (ms) a cache miss pays for an adapter of ``vram_mb`` at ``transfer_mb_per_ms`` (2 ms).
 
     >>> print(grade_miss_load_ms(128).message)
@@ -75,16 +81,24 @@ def rule_miss_load_ms(*, vram_mb: float = 16.0,
     adapter = Adapter("a", "1.0.0", "llama-3-8b", "sha256:1111", rank=16, vram_mb=vram_mb)
     expected = AdapterCache(vram_mb, transfer_mb_per_ms).transfer_ms(adapter)
     mistakes: list[Mistake] = [
-        (COURSE_ADAPTER_MB / transfer_mb_per_ms, f"is the load of the square formula's {COURSE_ADAPTER_MB:g} MiB "
-                                                 f"adapter; this one is {vram_mb:g} MiB."),
+        (
+            COURSE_ADAPTER_MB / transfer_mb_per_ms,
+            f"is the load of the square formula's {COURSE_ADAPTER_MB:g} MiB adapter; this one is {vram_mb:g} MiB.",
+        ),
         (vram_mb * transfer_mb_per_ms, "multiplies size by bandwidth; time is size divided by bandwidth."),
         (transfer_mb_per_ms / vram_mb, "divides bandwidth by size; time is size (MiB) over bandwidth (MiB/ms)."),
         (expected * 1000, "is in microseconds; the question asks for milliseconds."),
         (expected / 1000, "is in seconds; the question asks for milliseconds."),
     ]
     mistakes = [(v, h) for v, h in mistakes if v != expected]
-    return NumberRule(expected, unit="ms", what="the load time of one miss", mistakes=mistakes,
-                      fallback="Load time = adapter size (MiB) / host-to-device bandwidth (MiB per ms).", rel_tol=0.01)
+    return NumberRule(
+        expected,
+        unit="ms",
+        what="the load time of one miss",
+        mistakes=mistakes,
+        fallback="Load time = adapter size (MiB) / host-to-device bandwidth (MiB per ms).",
+        rel_tol=0.01,
+    )
 
 
 grade_miss_load_ms = graded(rule_miss_load_ms)
@@ -106,18 +120,30 @@ def rule_thrash_hit_pct(*, budget_mb: int = 448, tenants: int = 40, zipf_s: floa
     fits = min(int(budget_mb // ADAPTER_MB), tenants)
     mistakes: list[Mistake] = [
         (100 - expected, "is the miss rate; the question asks for the hit rate."),
-        (100.0, f"would need the whole working set ({tenants * ADAPTER_MB:g} MiB); {budget_mb:g} MiB holds {fits} of "
-                f"the {tenants} adapters."),
-        (panel.row(budget_mb=320, tenants=tenants, zipf_s=zipf_s)["lru_hit_pct"],
-         f"is the hit rate at 320 MiB; at {budget_mb:g} MiB more adapters fit."),
-        (panel.row(budget_mb=budget_mb, tenants=tenants, zipf_s=1.0)["lru_hit_pct"],
-         f"is what skewed traffic (s = 1) gets at {budget_mb:g} MiB; with s = {zipf_s:g} no adapter is cheap to drop."),
+        (
+            100.0,
+            f"would need the whole working set ({tenants * ADAPTER_MB:g} MiB); {budget_mb:g} MiB holds {fits} of "
+            f"the {tenants} adapters.",
+        ),
+        (
+            panel.row(budget_mb=320, tenants=tenants, zipf_s=zipf_s)["lru_hit_pct"],
+            f"is the hit rate at 320 MiB; at {budget_mb:g} MiB more adapters fit.",
+        ),
+        (
+            panel.row(budget_mb=budget_mb, tenants=tenants, zipf_s=1.0)["lru_hit_pct"],
+            f"is what skewed traffic (s = 1) gets at {budget_mb:g} MiB; with s = {zipf_s:g} no adapter is cheap to drop.",
+        ),
     ]
     tolerance = 2.0  # percentage points: a prediction, not a computation
-    return NumberRule(expected, unit="%", what=f"LRU's hit rate at {budget_mb:g} MiB", rel_tol=tolerance / expected,
-                      mistakes=[(v, h) for v, h in mistakes if abs(v - expected) > tolerance],
-                      fallback=f"With uniform popularity every adapter is equally likely: the cache holds {fits} of "
-                               f"{tenants}, so about that share of requests hit.")
+    return NumberRule(
+        expected,
+        unit="%",
+        what=f"LRU's hit rate at {budget_mb:g} MiB",
+        rel_tol=tolerance / expected,
+        mistakes=[(v, h) for v, h in mistakes if abs(v - expected) > tolerance],
+        fallback=f"With uniform popularity every adapter is equally likely: the cache holds {fits} of "
+        f"{tenants}, so about that share of requests hit.",
+    )
 
 
 grade_thrash_hit_pct = graded(rule_thrash_hit_pct)
@@ -130,15 +156,35 @@ EXACT_ADAPTER_MB = exact_adapter_mb("llama-3-8b", 16, ("q_proj", "v_proj"))
 
 #: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
 EXERCISES: tuple[Exercise, ...] = (
-    Exercise(label="4.1", kind="compute", grade=grade_lru_evictions, right=["b", "a", "c"],
-             wrong=(["a", "b"], ["a", "b", "c"]), gives_away=("['b', 'a', 'c']", "evicted: b, a, c", "evicts b, a, c")),
-    Exercise(label="4.2", kind="compute", grade=grade_miss_load_ms,
-             right=EXACT_ADAPTER_MB / LAB_HOST_TO_GPU.mb_per_ms,
-             wrong=(COURSE_ADAPTER_MB / LAB_HOST_TO_GPU.mb_per_ms, EXACT_ADAPTER_MB * LAB_HOST_TO_GPU.mb_per_ms,
-                    LAB_HOST_TO_GPU.mb_per_ms / EXACT_ADAPTER_MB),
-             kwargs={"vram_mb": EXACT_ADAPTER_MB},
-             gives_away=(f"{EXACT_ADAPTER_MB / LAB_HOST_TO_GPU.mb_per_ms:g} ms",)),
-    Exercise(label="4.3", kind="predict", grade=grade_thrash_hit_pct, right=70.0,
-             wrong=(30.0, 100.0, 49.9), kwargs={"budget_mb": 448, "tenants": 40, "zipf_s": 0.0},
-             gives_away=("LRU 70.0%", "LRU 70.1%", "70.05"), tool="lru_thrash_panel"),
+    Exercise(
+        label="4.1",
+        kind="compute",
+        grade=grade_lru_evictions,
+        right=["b", "a", "c"],
+        wrong=(["a", "b"], ["a", "b", "c"]),
+        gives_away=("['b', 'a', 'c']", "evicted: b, a, c", "evicts b, a, c"),
+    ),
+    Exercise(
+        label="4.2",
+        kind="compute",
+        grade=grade_miss_load_ms,
+        right=EXACT_ADAPTER_MB / LAB_HOST_TO_GPU.mb_per_ms,
+        wrong=(
+            COURSE_ADAPTER_MB / LAB_HOST_TO_GPU.mb_per_ms,
+            EXACT_ADAPTER_MB * LAB_HOST_TO_GPU.mb_per_ms,
+            LAB_HOST_TO_GPU.mb_per_ms / EXACT_ADAPTER_MB,
+        ),
+        kwargs={"vram_mb": EXACT_ADAPTER_MB},
+        gives_away=(f"{EXACT_ADAPTER_MB / LAB_HOST_TO_GPU.mb_per_ms:g} ms",),
+    ),
+    Exercise(
+        label="4.3",
+        kind="predict",
+        grade=grade_thrash_hit_pct,
+        right=70.0,
+        wrong=(30.0, 100.0, 49.9),
+        kwargs={"budget_mb": 448, "tenants": 40, "zipf_s": 0.0},
+        gives_away=("LRU 70.0%", "LRU 70.1%", "70.05"),
+        tool="lru_thrash_panel",
+    ),
 )

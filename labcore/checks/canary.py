@@ -35,8 +35,9 @@ TENANT, STABLE, CANDIDATE = "support-bot", "1.10.0", "2.0.0"
 AT_LIMIT = {"candidate_error_pct": 0.5, "candidate_latency_ms": 42.0, "candidate_quality": 0.85}
 
 
-def rule_requests_before_judging(*, min_requests: int = CanaryThresholds().min_requests,
-                                 fraction: float = DEFAULT_RAMP[1]) -> NumberRule:
+def rule_requests_before_judging(
+    *, min_requests: int = CanaryThresholds().min_requests, fraction: float = DEFAULT_RAMP[1]
+) -> NumberRule:
     """Grade how many tenant requests a fresh window at ``fraction`` takes before the candidate has ``min_requests``.
 
     The default is the second ramp step (25%): 200 / 0.25 = 800.
@@ -46,32 +47,54 @@ def rule_requests_before_judging(*, min_requests: int = CanaryThresholds().min_r
     """
     expected = min_requests / fraction
     mistakes: list[Mistake] = [
-        (min_requests, f"is what the candidate needs; only {fraction:.0%} of the traffic reaches it, so divide by "
-                       f"{fraction:g}."),
-        (min_requests * fraction, f"multiplies by the fraction; the candidate sees {fraction:.0%} of the traffic, "
-                                  "so the total must be larger, not smaller."),
-        (min_requests / (1 - fraction), f"is what the stable version needs ({1 - fraction:.0%} of the traffic); the "
-                                        "candidate, with the smaller share, takes longer."),
+        (
+            min_requests,
+            f"is what the candidate needs; only {fraction:.0%} of the traffic reaches it, so divide by {fraction:g}.",
+        ),
+        (
+            min_requests * fraction,
+            f"multiplies by the fraction; the candidate sees {fraction:.0%} of the traffic, "
+            "so the total must be larger, not smaller.",
+        ),
+        (
+            min_requests / (1 - fraction),
+            f"is what the stable version needs ({1 - fraction:.0%} of the traffic); the "
+            "candidate, with the smaller share, takes longer.",
+        ),
     ]
     if fraction != DEFAULT_RAMP[0]:
-        mistakes.append((min_requests / DEFAULT_RAMP[0], f"is the first step's answer, at {DEFAULT_RAMP[0]:.0%}; the "
-                                                         f"new window runs at {fraction:.0%}."))
-    return NumberRule(expected, unit="requests", what="the tenant requests needed",
-                      mistakes=mistakes, fallback="total requests × canary fraction = candidate requests.",
-                      rel_tol=0.01, singular=True)
+        mistakes.append(
+            (
+                min_requests / DEFAULT_RAMP[0],
+                f"is the first step's answer, at {DEFAULT_RAMP[0]:.0%}; the new window runs at {fraction:.0%}.",
+            )
+        )
+    return NumberRule(
+        expected,
+        unit="requests",
+        what="the tenant requests needed",
+        mistakes=mistakes,
+        fallback="total requests × canary fraction = candidate requests.",
+        rel_tol=0.01,
+        singular=True,
+    )
 
 
 @functools.lru_cache(maxsize=8)
 def _widened_share(before: float, after: float, users: int) -> float:
     """Of the users on the candidate at ``after``, the share already on it at ``before`` (the chapter's users)."""
-    small, wide = CanarySplit(tenant=TENANT, stable=STABLE, candidate=CANDIDATE, fraction=before), CanarySplit(tenant=TENANT, stable=STABLE, candidate=CANDIDATE, fraction=after)
+    small, wide = (
+        CanarySplit(tenant=TENANT, stable=STABLE, candidate=CANDIDATE, fraction=before),
+        CanarySplit(tenant=TENANT, stable=STABLE, candidate=CANDIDATE, fraction=after),
+    )
     keys = [f"user-{i}" for i in range(users)]
     on_wide = [k for k in keys if wide.in_canary(k)]
     return sum(small.in_canary(k) for k in on_wide) / len(on_wide)
 
 
-def rule_sticky_share(*, before: float = DEFAULT_RAMP[0], after: float = DEFAULT_RAMP[1],
-                      users: int = SPLIT_USERS) -> NumberRule:
+def rule_sticky_share(
+    *, before: float = DEFAULT_RAMP[0], after: float = DEFAULT_RAMP[1], users: int = SPLIT_USERS
+) -> NumberRule:
     """Grade which share of the users on the candidate at ``after`` were already on it at ``before``.
 
     Measured over the chapter's ``users`` keys (about ``before / after``: the wider canary keeps every earlier user
@@ -84,28 +107,44 @@ def rule_sticky_share(*, before: float = DEFAULT_RAMP[0], after: float = DEFAULT
     """
     expected = _widened_share(before, after, users)
     mistakes: list[Mistake] = [
-        (1.0, f"is the share of the {before:.0%} users who stay on the candidate; the question asks about the "
-              f"{after:.0%} users: how many of them were there before?"),
+        (
+            1.0,
+            f"is the share of the {before:.0%} users who stay on the candidate; the question asks about the "
+            f"{after:.0%} users: how many of them were there before?",
+        ),
         (after, "is the new canary fraction; compare the two canaries' sizes."),
-        (before, "is the old canary fraction, a share of all users; the question asks for a share of the wider "
-                 "canary's users."),
+        (
+            before,
+            "is the old canary fraction, a share of all users; the question asks for a share of the wider "
+            "canary's users.",
+        ),
         (1 - before / after, "is the share of newcomers; the question asks for those who were already there."),
         (100 * before / after, "is a percentage; the question asks for a fraction between 0 and 1."),
     ]
-    return NumberRule(expected, unit="of them",
-                      what=f"the share of the {after:.0%} canary's users already on it at {before:.0%}", mistakes=mistakes,
-                      fallback="A user is on the candidate when hash(user) < fraction: the wider canary holds every "
-                               "earlier user, plus new ones.", rel_tol=0.05)
+    return NumberRule(
+        expected,
+        unit="of them",
+        what=f"the share of the {after:.0%} canary's users already on it at {before:.0%}",
+        mistakes=mistakes,
+        fallback="A user is on the candidate when hash(user) < fraction: the wider canary holds every "
+        "earlier user, plus new ones.",
+        rel_tol=0.05,
+    )
 
 
-_ACTION_WORDS = {HOLD: ("hold", "holds", "held", "on hold"), ABORT: ("abort", "aborts", "aborted", "abort it"),
-                 COMPLETE: ("complete", "completes", "completed", "promote", "promoted", "promotes",
-                            "promoted to 100%", "100%")}
+_ACTION_WORDS = {
+    HOLD: ("hold", "holds", "held", "on hold"),
+    ABORT: ("abort", "aborts", "aborted", "abort it"),
+    COMPLETE: ("complete", "completes", "completed", "promote", "promoted", "promotes", "promoted to 100%", "100%"),
+}
 
 
-def rule_canary_outcome(*, candidate_error_pct: float = AT_LIMIT["candidate_error_pct"],
-                        candidate_latency_ms: float = AT_LIMIT["candidate_latency_ms"],
-                        candidate_quality: float = AT_LIMIT["candidate_quality"]) -> ChoiceRule:
+def rule_canary_outcome(
+    *,
+    candidate_error_pct: float = AT_LIMIT["candidate_error_pct"],
+    candidate_latency_ms: float = AT_LIMIT["candidate_latency_ms"],
+    candidate_quality: float = AT_LIMIT["candidate_quality"],
+) -> ChoiceRule:
     """Grade a prediction of how the chapter's rollout ends for a candidate: ``"hold"``, ``"abort"`` or ``"complete"``.
 
     The answer is the last decision of :func:`canary_log` for that candidate (the panel's state). The default
@@ -121,21 +160,28 @@ def rule_canary_outcome(*, candidate_error_pct: float = AT_LIMIT["candidate_erro
     limit = CanaryThresholds().max_score_drop
     hints = {
         ABORT: f"✗ An abort needs even the optimistic end of the drop above the limit: difference − z × standard "
-               f"error > {limit:g}. A candidate whose true drop is the limit looks better than that about half the "
-               "time, and the rest is noise the band absorbs.",
+        f"error > {limit:g}. A candidate whose true drop is the limit looks better than that about half the "
+        "time, and the rest is noise the band absorbs.",
         COMPLETE: f"✗ A promotion needs even the pessimistic end of the drop within the limit: difference + z × "
-                  f"standard error ≤ {limit:g}. A true drop of exactly the limit never gets its pessimistic end "
-                  "inside it.",
+        f"standard error ≤ {limit:g}. A true drop of exactly the limit never gets its pessimistic end "
+        "inside it.",
         HOLD: f"✗ The evidence is clear here: the controller does not hold. This run ends on {last.action} after "
-              f"{len(log)} decisions.",
+        f"{len(log)} decisions.",
     }
-    hints[last.action] = (f"✓ Correct: after {len(log)} decisions the rollout ends on {last.action} at "
-                          f"{last.fraction_before:.0%}: {last.reason}.")
-    return ChoiceRule(last.action, options=(HOLD, ABORT, COMPLETE), words=_ACTION_WORDS, messages=hints,
-                      unanswered='✗ Not answered yet: replace None with "hold", "abort" or "complete".',
-                      not_text='✗ Expected one word, "hold", "abort" or "complete", got {answer}.',
-                      unknown='✗ {answer} is not one of the controller\'s outcomes: answer "hold", "abort" or '
-                              '"complete" (promoted to 100%).')
+    hints[last.action] = (
+        f"✓ Correct: after {len(log)} decisions the rollout ends on {last.action} at "
+        f"{last.fraction_before:.0%}: {last.reason}."
+    )
+    return ChoiceRule(
+        last.action,
+        options=(HOLD, ABORT, COMPLETE),
+        words=_ACTION_WORDS,
+        messages=hints,
+        unanswered='✗ Not answered yet: replace None with "hold", "abort" or "complete".',
+        not_text='✗ Expected one word, "hold", "abort" or "complete", got {answer}.',
+        unknown='✗ {answer} is not one of the controller\'s outcomes: answer "hold", "abort" or '
+        '"complete" (promoted to 100%).',
+    )
 
 
 grade_canary_outcome = graded(rule_canary_outcome)
@@ -148,10 +194,29 @@ check_canary_outcome = _printer(grade_canary_outcome)
 
 #: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
 EXERCISES: tuple[Exercise, ...] = (
-    Exercise("11.1", "compute", grade_requests_before_judging, right=800, wrong=(200, 4000),
-             gives_away=("800 requests", "800 tenant requests")),
-    Exercise("11.2", "compute", grade_sticky_share, right=0.2, wrong=(1.0, 0.25),
-             gives_away=("0.196", "19.6%", "one in five")),
-    Exercise("11.3", "predict", grade_canary_outcome, right="hold", wrong=("abort", "complete"),
-             gives_away=("last: hold",), tool="canary_panel"),
+    Exercise(
+        "11.1",
+        "compute",
+        grade_requests_before_judging,
+        right=800,
+        wrong=(200, 4000),
+        gives_away=("800 requests", "800 tenant requests"),
+    ),
+    Exercise(
+        "11.2",
+        "compute",
+        grade_sticky_share,
+        right=0.2,
+        wrong=(1.0, 0.25),
+        gives_away=("0.196", "19.6%", "one in five"),
+    ),
+    Exercise(
+        "11.3",
+        "predict",
+        grade_canary_outcome,
+        right="hold",
+        wrong=("abort", "complete"),
+        gives_away=("last: hold",),
+        tool="canary_panel",
+    ),
 )

@@ -52,28 +52,41 @@ def _hint(report: DesignReport, scenario: DesignScenario) -> str:
     even = break_even_utilisation(DYNAMIC_OVERHEAD)
     if any(d.mode(c.name) == MERGED for c in cold) and "budget" in report.failed:
         c = next(c for c in cold if d.mode(c.name) == MERGED)
-        return (f"Merging pays only for a tenant that keeps its own GPU at least {even:.1%} busy (chapter 12's "
-                f"break-even at {DYNAMIC_OVERHEAD:.0%} overhead); a {c.name} tenant at {c.qps:g} requests/s would "
-                f"keep one {c.qps / scenario.gpu_qps:.0%} busy. Serve the {c.name} class dynamically, on shared "
-                "replicas.")
+        return (
+            f"Merging pays only for a tenant that keeps its own GPU at least {even:.1%} busy (chapter 12's "
+            f"break-even at {DYNAMIC_OVERHEAD:.0%} overhead); a {c.name} tenant at {c.qps:g} requests/s would "
+            f"keep one {c.qps / scenario.gpu_qps:.0%} busy. Serve the {c.name} class dynamically, on shared "
+            "replicas."
+        )
     if any(d.mode(c.name) == DYNAMIC for c in hot) and {"load", "budget"} & set(report.failed):
         c = next(c for c in hot if d.mode(c.name) == DYNAMIC)
-        return (f"The {c.name} alone sends {c.qps:g} requests/s, {c.qps / scenario.gpu_qps:.1%} of a GPU: above "
-                f"the {even:.1%} break-even, so merged on a GPU of its own it costs one GPU with no overhead, "
-                f"while dynamic it adds {c.qps * (1 + DYNAMIC_OVERHEAD):g} requests/s to the shared replicas.")
+        return (
+            f"The {c.name} alone sends {c.qps:g} requests/s, {c.qps / scenario.gpu_qps:.1%} of a GPU: above "
+            f"the {even:.1%} break-even, so merged on a GPU of its own it costs one GPU with no overhead, "
+            f"while dynamic it adds {c.qps * (1 + DYNAMIC_OVERHEAD):g} requests/s to the shared replicas."
+        )
     if {"memory", "p99"} & set(report.failed):
-        dynamic_mb = sum(c.tenants * exact_adapter_mb(scenario.model, c.rank, c.targets)
-                         for c in scenario.classes if d.mode(c.name) == DYNAMIC)
-        return (f"The KV pool leaves no room for the adapters: keep at most {_max_sequences(scenario, dynamic_mb)} "
-                f"sequences of {scenario.context_tokens:,} tokens per GPU so that one replica holds all "
-                f"{report.dynamic_adapters} dynamic adapters ({dynamic_mb:,.0f} MiB); a replica that sees every "
-                "tenant needs them all resident, whatever the number of replicas.")
+        dynamic_mb = sum(
+            c.tenants * exact_adapter_mb(scenario.model, c.rank, c.targets)
+            for c in scenario.classes
+            if d.mode(c.name) == DYNAMIC
+        )
+        return (
+            f"The KV pool leaves no room for the adapters: keep at most {_max_sequences(scenario, dynamic_mb)} "
+            f"sequences of {scenario.context_tokens:,} tokens per GPU so that one replica holds all "
+            f"{report.dynamic_adapters} dynamic adapters ({dynamic_mb:,.0f} MiB); a replica that sees every "
+            "tenant needs them all resident, whatever the number of replicas."
+        )
     if "load" in report.failed and report.sequences_needed > d.sequences:
-        return (f"Little's law: a GPU serving q requests/s of {scenario.request_s:g} s each holds q x "
-                f"{scenario.request_s:g} sequences at once; give every GPU at least {report.sequences_needed}.")
+        return (
+            f"Little's law: a GPU serving q requests/s of {scenario.request_s:g} s each holds q x "
+            f"{scenario.request_s:g} sequences at once; give every GPU at least {report.sequences_needed}."
+        )
     if "load" in report.failed:
-        return (f"Add shared replicas until they carry the dynamic load with its {DYNAMIC_OVERHEAD:.0%} overhead: "
-                f"{report.shared_needed_load} here.")
+        return (
+            f"Add shared replicas until they carry the dynamic load with its {DYNAMIC_OVERHEAD:.0%} overhead: "
+            f"{report.shared_needed_load} here."
+        )
     if "budget" in report.failed:
         needed = max(report.shared_needed_load, report.shared_needed_memory, 1)
         return f"Use no more shared replicas than the load and the memory need ({needed} here)."
@@ -93,22 +106,29 @@ def grade_design(answer: Any, *, scenario: DesignScenario = CAPSTONE_DESIGN) -> 
       Hint: The flagship alone sends 19.5 requests/s, 97.5% of a GPU: above the 95.2% break-even, so merged on a GPU of its own it costs one GPU with no overhead, while dynamic it adds 20.475 requests/s to the shared replicas.
     """
     if answer is None or answer is Ellipsis:
-        return Verdict(False, "✗ Not answered yet: replace None with your design, a dict like "
-                              f"{DESIGN_TEMPLATE} with every None chosen.")
+        return Verdict(
+            False,
+            f"✗ Not answered yet: replace None with your design, a dict like {DESIGN_TEMPLATE} with every None chosen.",
+        )
     if isinstance(answer, dict) and any(v is None for v in answer.values()):
-        return Verdict(False, f"✗ Choose every value of the design: {sorted(k for k, v in answer.items() if v is None)} "
-                              "are still None.")
+        return Verdict(
+            False,
+            f"✗ Choose every value of the design: {sorted(k for k, v in answer.items() if v is None)} are still None.",
+        )
     try:
         design = CapstoneDesign.of(answer, scenario)
         report = evaluate_design(design, scenario)
     except (ValueError, KeyError, TypeError) as error:
         return Verdict(False, f"✗ That is not a design this check can run: {error}")
     if report.holds:
-        return Verdict(True, f"✓ The design holds: {report.gpus} GPUs ({report.merged_gpus} merged, "
-                             f"{design.replicas} shared) at ${report.monthly_usd:,.0f} a month (budget "
-                             f"${scenario.budget_usd:,.0f}), p99 {report.p99_ms:.0f} ms (target "
-                             f"{scenario.p99_target_ms:g} ms), {report.adapters_that_fit:,} adapters' room per shared "
-                             "replica.")
+        return Verdict(
+            True,
+            f"✓ The design holds: {report.gpus} GPUs ({report.merged_gpus} merged, "
+            f"{design.replicas} shared) at ${report.monthly_usd:,.0f} a month (budget "
+            f"${scenario.budget_usd:,.0f}), p99 {report.p99_ms:.0f} ms (target "
+            f"{scenario.p99_target_ms:g} ms), {report.adapters_that_fit:,} adapters' room per shared "
+            "replica.",
+        )
     first, *more = report.failures
     also = f" (and {', '.join(name for name, _ in more)})" if more else ""
     lines = [f"✗ The design fails on {first[0]}{also}: {first[1]}."]
@@ -122,10 +142,17 @@ check_design = _printer(grade_design)
 
 #: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
 EXERCISES: tuple[Exercise, ...] = (
-    Exercise("16.1", "predict", grade_design, right=RIGHT_DESIGN,
-             wrong=({"sequences": 24, "flagship": DYNAMIC, "quiet": DYNAMIC, "replicas": 2},
-                    {"sequences": 24, "flagship": MERGED, "quiet": MERGED, "replicas": 0},
-                    {"sequences": 64, "flagship": MERGED, "quiet": DYNAMIC, "replicas": 1}),
-             gives_away=('"flagship": "merged", "quiet": "dynamic"', "'flagship': 'merged', 'quiet': 'dynamic'"),
-             tool="evaluate_design"),
+    Exercise(
+        "16.1",
+        "predict",
+        grade_design,
+        right=RIGHT_DESIGN,
+        wrong=(
+            {"sequences": 24, "flagship": DYNAMIC, "quiet": DYNAMIC, "replicas": 2},
+            {"sequences": 24, "flagship": MERGED, "quiet": MERGED, "replicas": 0},
+            {"sequences": 64, "flagship": MERGED, "quiet": DYNAMIC, "replicas": 1},
+        ),
+        gives_away=('"flagship": "merged", "quiet": "dynamic"', "'flagship': 'merged', 'quiet': 'dynamic'"),
+        tool="evaluate_design",
+    ),
 )

@@ -51,8 +51,9 @@ class _CacheWithoutRefresh(AdapterCache):
 class _RouterWithoutOverhead(MultiLoRARouter):
     """labcore's router with the learner's slip: a dynamic request is charged the base latency alone."""
 
-    def __init__(self, registry: Any, cache: Any, base_model: str, *, base_latency_ms: float,
-                 dynamic_overhead: float) -> None:
+    def __init__(
+        self, registry: Any, cache: Any, base_model: str, *, base_latency_ms: float, dynamic_overhead: float
+    ) -> None:
         super().__init__(registry, cache, base_model, base_latency_ms=base_latency_ms, dynamic_overhead=0.0)
 
 
@@ -90,8 +91,9 @@ def lru_case(lab: Implementation) -> tuple[str, ...]:
 def _lru_case_keys(lab: Implementation) -> tuple[Any, ...]:
     """The keys :func:`lru_case` evicts, as ``lab`` carries them (its own ``AdapterKey`` values)."""
     cache = lab.get("AdapterCache")(32.0, LAB_HOST_TO_GPU.mb_per_ms)
-    hot, cold, new = (lab.get("Adapter")(n, "1.0.0", "llama-3-8b", "sha256:9f2c4e", 16, 16.0, False)
-                      for n in ("hot", "cold", "new"))
+    hot, cold, new = (
+        lab.get("Adapter")(n, "1.0.0", "llama-3-8b", "sha256:9f2c4e", 16, 16.0, False) for n in ("hot", "cold", "new")
+    )
     cache.access(hot)
     cache.access(cold)
     for _ in range(1000):
@@ -112,19 +114,25 @@ def rule_lru_case_evicts(*, mistake: str = "cache-without-refresh") -> ChoiceRul
     messages = {
         "new": "✗ 'new' is the adapter being loaded; to make room for it one of the two resident adapters must leave.",
         "nothing": "✗ The cache has room for two 16 MiB adapters (32 MiB) and holds two, so loading a third must "
-                   "evict one.",
+        "evict one.",
         reference: f"✗ {reference!r} is what the reference evicts, and what the test asserts; this cache never "
-                   f"moves {evicted} to the back of the line, however often it hits, so {evicted} is still the "
-                   "oldest entry.",
+        f"moves {evicted} to the back of the line, however often it hits, so {evicted} is still the "
+        "oldest entry.",
         evicted: f"✓ Correct: it evicts {evicted!r}, the adapter serving the traffic, so the test's assertion that "
-                 f"{reference!r} leaves fails.",
+        f"{reference!r} leaves fails.",
     }
     words = {"new": ("new",), "nothing": ("", "none", "nothing"), reference: (reference,), evicted: (evicted,)}
-    return ChoiceRule(evicted, options=("hot", "cold", "new"), words=words, messages=messages, cut="@",
-                      unanswered="✗ Not answered yet: replace None with the name of the adapter you expect to be "
-                                 "evicted: 'hot', 'cold' or 'new'.",
-                      not_text="✗ Expected an adapter's name as a string ('hot', 'cold' or 'new'), got {answer}.",
-                      unknown="✗ {answer} is not one of the test's adapters: hot, cold or new.")
+    return ChoiceRule(
+        evicted,
+        options=("hot", "cold", "new"),
+        words=words,
+        messages=messages,
+        cut="@",
+        unanswered="✗ Not answered yet: replace None with the name of the adapter you expect to be "
+        "evicted: 'hot', 'cold' or 'new'.",
+        not_text="✗ Expected an adapter's name as a string ('hot', 'cold' or 'new'), got {answer}.",
+        unknown="✗ {answer} is not one of the test's adapters: hot, cold or new.",
+    )
 
 
 grade_lru_case_evicts = graded(rule_lru_case_evicts)
@@ -154,8 +162,10 @@ def grade_lru_test(answer: Any) -> Verdict:
     ✗ Your test passes on the cache that does not refresh on a hit too, so it would not catch the mistake: use an adapter again before the cache must evict, and assert which one leaves.
     """
     if answer is None or answer is Ellipsis:
-        return Verdict(False, "✗ Not answered yet: replace None with a function that takes a cache class and "
-                              "asserts what LRU must do.")
+        return Verdict(
+            False,
+            "✗ Not answered yet: replace None with a function that takes a cache class and asserts what LRU must do.",
+        )
     if not callable(answer):
         return Verdict(False, f"✗ Expected a function that takes a cache class, got {answer!r}.")
     on_reference = _run(answer, AdapterCache)
@@ -163,27 +173,43 @@ def grade_lru_test(answer: Any) -> Verdict:
         return Verdict(False, "✗ Not answered yet: replace the raise with your accesses and your assert.")
     if on_reference is not None:
         if isinstance(on_reference, AssertionError):
-            return Verdict(False, "✗ Your test fails on labcore's own LRU cache, so it asserts something LRU does not "
-                                  "do: after a hit, the adapter used longest ago is the one evicted.")
-        return Verdict(False, f"✗ Your test raised {type(on_reference).__name__} on labcore's cache: "
-                              f"{on_reference}. Build the cache as cache_class(budget_mb, transfer_mb_per_ms).")
+            return Verdict(
+                False,
+                "✗ Your test fails on labcore's own LRU cache, so it asserts something LRU does not "
+                "do: after a hit, the adapter used longest ago is the one evicted.",
+            )
+        return Verdict(
+            False,
+            f"✗ Your test raised {type(on_reference).__name__} on labcore's cache: "
+            f"{on_reference}. Build the cache as cache_class(budget_mb, transfer_mb_per_ms).",
+        )
     on_mistake = _run(answer, MISTAKES["cache-without-refresh"][2])
     if on_mistake is None:
-        return Verdict(False, "✗ Your test passes on the cache that does not refresh on a hit too, so it would not "
-                              "catch the mistake: use an adapter again before the cache must evict, and assert which "
-                              "one leaves.")
+        return Verdict(
+            False,
+            "✗ Your test passes on the cache that does not refresh on a hit too, so it would not "
+            "catch the mistake: use an adapter again before the cache must evict, and assert which "
+            "one leaves.",
+        )
     if not isinstance(on_mistake, AssertionError):
-        return Verdict(False, f"✗ Your test stops the mistaken cache with {type(on_mistake).__name__}, not with a "
-                              "failed assert: a test should say what is wrong with an assert.")
-    return Verdict(True, "✓ Correct: your test passes on the LRU cache and fails on the one that does not refresh on "
-                         "a hit, as the suite's test_cache_evicts_least_recently_used_not_oldest_inserted does.")
+        return Verdict(
+            False,
+            f"✗ Your test stops the mistaken cache with {type(on_mistake).__name__}, not with a "
+            "failed assert: a test should say what is wrong with an assert.",
+        )
+    return Verdict(
+        True,
+        "✓ Correct: your test passes on the LRU cache and fails on the one that does not refresh on "
+        "a hit, as the suite's test_cache_evicts_least_recently_used_not_oldest_inserted does.",
+    )
 
 
 check_lru_test = _printer(grade_lru_test)
 
 
-def rule_mistake_miss_ms(*, overhead_pct: int = 10, adapter_vram_mb: float = 64.0,
-                         mistake: str = "router-without-overhead") -> NumberRule:
+def rule_mistake_miss_ms(
+    *, overhead_pct: int = 10, adapter_vram_mb: float = 64.0, mistake: str = "router-without-overhead"
+) -> NumberRule:
     """Grade a prediction of the "yours" dynamic miss on chapter 5's "on your code" panel for the lab with ``mistake``.
 
     >>> grade_mistake_miss_ms(48).ok
@@ -196,15 +222,30 @@ def rule_mistake_miss_ms(*, overhead_pct: int = 10, adapter_vram_mb: float = 64.
     load_ms = state["miss_ms"] - state["hit_ms"]
     base_ms = state["yours_hit_ms"]
     mistakes: list[Mistake] = [
-        (state["miss_ms"], f"is the reference's miss, {base_ms:g} ms × {1 + overhead_pct / 100:g} + the load; this "
-                           "router charges no overhead at all."),
-        (state["hit_ms"], f"is the reference's hit; this router charges no overhead, and a miss still copies "
-                          f"{adapter_vram_mb:g} MiB."),
-        (base_ms, f"is its hit, the base alone; a miss still copies {adapter_vram_mb:g} MiB ({load_ms:g} ms at "
-                  f"{LAB_HOST_TO_GPU.mb_per_ms:g} MiB/ms)."),
+        (
+            state["miss_ms"],
+            f"is the reference's miss, {base_ms:g} ms × {1 + overhead_pct / 100:g} + the load; this "
+            "router charges no overhead at all.",
+        ),
+        (
+            state["hit_ms"],
+            f"is the reference's hit; this router charges no overhead, and a miss still copies "
+            f"{adapter_vram_mb:g} MiB.",
+        ),
+        (
+            base_ms,
+            f"is its hit, the base alone; a miss still copies {adapter_vram_mb:g} MiB ({load_ms:g} ms at "
+            f"{LAB_HOST_TO_GPU.mb_per_ms:g} MiB/ms).",
+        ),
     ]
-    return NumberRule(expected, unit="ms", what="that router's dynamic miss", mistakes=mistakes, rel_tol=0.001,
-                      fallback="Without the overhead a miss costs the base latency plus the load: size / bandwidth.")
+    return NumberRule(
+        expected,
+        unit="ms",
+        what="that router's dynamic miss",
+        mistakes=mistakes,
+        rel_tol=0.001,
+        fallback="Without the overhead a miss costs the base latency plus the load: size / bandwidth.",
+    )
 
 
 grade_mistake_miss_ms = graded(rule_mistake_miss_ms)
@@ -233,13 +274,25 @@ def _test_fifo(cache_class: type) -> None:
 
 #: This module's exercises, as the pages ask them (see :class:`labcore.checks.exercise.Exercise`).
 EXERCISES: tuple[Exercise, ...] = (
-    Exercise(label="7.1", kind="predict", grade=grade_lru_case_evicts, right="hot",
-             wrong=("cold", "new"), kwargs={"mistake": "cache-without-refresh"},
-             gives_away=("('hot@1.0.0',)", "evicts hot"), tool="lru_case"),
-    Exercise(label="7.2", kind="code", grade=grade_lru_test, right=_test_lru,
-             wrong=(_test_no_eviction, _test_fifo)),
-    Exercise(label="7.3", kind="predict", grade=grade_mistake_miss_ms, right=48.0,
-             wrong=(52.0, 44.0, 40.0), kwargs={"overhead_pct": 10, "adapter_vram_mb": 64.0,
-                                               "mistake": "router-without-overhead"},
-             gives_away=("miss 48.0", "48 ms", "48.0 ms"), tool="your_router_panel"),
+    Exercise(
+        label="7.1",
+        kind="predict",
+        grade=grade_lru_case_evicts,
+        right="hot",
+        wrong=("cold", "new"),
+        kwargs={"mistake": "cache-without-refresh"},
+        gives_away=("('hot@1.0.0',)", "evicts hot"),
+        tool="lru_case",
+    ),
+    Exercise(label="7.2", kind="code", grade=grade_lru_test, right=_test_lru, wrong=(_test_no_eviction, _test_fifo)),
+    Exercise(
+        label="7.3",
+        kind="predict",
+        grade=grade_mistake_miss_ms,
+        right=48.0,
+        wrong=(52.0, 44.0, 40.0),
+        kwargs={"overhead_pct": 10, "adapter_vram_mb": 64.0, "mistake": "router-without-overhead"},
+        gives_away=("miss 48.0", "48 ms", "48.0 ms"),
+        tool="your_router_panel",
+    ),
 )

@@ -24,8 +24,7 @@ from typing import Any
 
 from .verdict import UNANSWERED, Mistake, Verdict, _close
 
-__all__ = ["TEXTS", "SINGULAR", "NumberRule", "ChoiceRule", "ListRule", "Rule", "graded", "rule_of",
-           "rule_from_json"]
+__all__ = ["TEXTS", "SINGULAR", "NumberRule", "ChoiceRule", "ListRule", "Rule", "graded", "rule_of", "rule_from_json"]
 
 #: The texts verdicts are made of, by rule kind; ``{name}`` is filled with a field (values are never re-read).
 TEXTS: dict[str, dict[str, str]] = {
@@ -65,8 +64,11 @@ class NumberRule:
     singular: bool = False
 
     def __post_init__(self) -> None:
-        if isinstance(self.expected, bool) or not isinstance(self.expected, (int, float)) or \
-                not math.isfinite(self.expected):
+        if (
+            isinstance(self.expected, bool)
+            or not isinstance(self.expected, (int, float))
+            or not math.isfinite(self.expected)
+        ):
             raise ValueError(f"a number rule's expected value must be a finite number, got {self.expected!r}")
         if not 0 <= self.rel_tol < 1:
             raise ValueError(f"rel_tol must be in [0, 1), got {self.rel_tol!r}")
@@ -95,9 +97,18 @@ class NumberRule:
 
     def to_json(self) -> dict[str, Any]:
         """Return the rule as JSON data, with its texts and the pattern of :data:`SINGULAR`."""
-        return {"kind": "number", "expected": self.expected, "unit": self.unit, "what": self.what,
-                "mistakes": [list(m) for m in self.mistakes], "fallback": self.fallback, "rel_tol": self.rel_tol,
-                "integer": self.integer, "singular": SINGULAR if self.singular else None, "texts": TEXTS["number"]}
+        return {
+            "kind": "number",
+            "expected": self.expected,
+            "unit": self.unit,
+            "what": self.what,
+            "mistakes": [list(m) for m in self.mistakes],
+            "fallback": self.fallback,
+            "rel_tol": self.rel_tol,
+            "integer": self.integer,
+            "singular": SINGULAR if self.singular else None,
+            "texts": TEXTS["number"],
+        }
 
 
 def _normal(answer: str, cut: str) -> str:
@@ -127,10 +138,15 @@ class ChoiceRule:
         object.__setattr__(self, "options", tuple(self.options))
         object.__setattr__(self, "words", {k: tuple(v) for k, v in self.words.items()})
         object.__setattr__(self, "messages", dict(self.messages))
-        if set(self.messages) != set(self.words) or self.right not in self.words or \
-                not set(self.options) <= set(self.words):
-            raise ValueError(f"a choice rule needs a message for each choice and the right one among them, got "
-                             f"choices {sorted(self.words)}, messages {sorted(self.messages)}, right {self.right!r}")
+        if (
+            set(self.messages) != set(self.words)
+            or self.right not in self.words
+            or not set(self.options) <= set(self.words)
+        ):
+            raise ValueError(
+                f"a choice rule needs a message for each choice and the right one among them, got "
+                f"choices {sorted(self.words)}, messages {sorted(self.messages)}, right {self.right!r}"
+            )
 
     def verdict(self, answer: Any) -> Verdict:
         """Return the verdict on ``answer``."""
@@ -146,9 +162,17 @@ class ChoiceRule:
 
     def to_json(self) -> dict[str, Any]:
         """Return the rule as JSON data."""
-        return {"kind": "choice", "right": self.right, "options": list(self.options),
-                "words": {k: list(v) for k, v in self.words.items()}, "messages": dict(self.messages),
-                "unanswered": self.unanswered, "not_text": self.not_text, "unknown": self.unknown, "cut": self.cut}
+        return {
+            "kind": "choice",
+            "right": self.right,
+            "options": list(self.options),
+            "words": {k: list(v) for k, v in self.words.items()},
+            "messages": dict(self.messages),
+            "unanswered": self.unanswered,
+            "not_text": self.not_text,
+            "unknown": self.unknown,
+            "cut": self.cut,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,8 +200,10 @@ class ListRule:
             return Verdict(False, self.unanswered)
         if isinstance(answer, str) or not isinstance(answer, (list, tuple)):
             return Verdict(False, _fill(self.not_a_list, answer=repr(answer)))
-        got = [str(getattr(item, "name", item)).partition(self.cut)[0] if self.cut else
-               str(getattr(item, "name", item)) for item in answer]
+        got = [
+            str(getattr(item, "name", item)).partition(self.cut)[0] if self.cut else str(getattr(item, "name", item))
+            for item in answer
+        ]
         if got == list(self.expected):
             return Verdict(True, self.correct)
         known = next((message for names, message in self.known if got == list(names)), None)
@@ -191,10 +217,18 @@ class ListRule:
 
     def to_json(self) -> dict[str, Any]:
         """Return the rule as JSON data."""
-        return {"kind": "list", "expected": list(self.expected), "correct": self.correct,
-                "known": [[list(names), message] for names, message in self.known], "reordered": self.reordered,
-                "miscounted": self.miscounted, "other": self.other, "unanswered": self.unanswered,
-                "not_a_list": self.not_a_list, "cut": self.cut}
+        return {
+            "kind": "list",
+            "expected": list(self.expected),
+            "correct": self.correct,
+            "known": [[list(names), message] for names, message in self.known],
+            "reordered": self.reordered,
+            "miscounted": self.miscounted,
+            "other": self.other,
+            "unanswered": self.unanswered,
+            "not_a_list": self.not_a_list,
+            "cut": self.cut,
+        }
 
 
 #: What a rule function returns.

@@ -68,6 +68,8 @@ def _printer(grade: Callable[..., Verdict]) -> Callable[..., None]:
 
     name = grade.__name__.replace("grade_", "check_")
     check.__name__ = check.__qualname__ = name
-    check.__doc__ = (f"Print whether ``answer`` is right (see ``{grade.__name__}``), one line with a hint if not, "
-                     "and record it as the learner's answer unless it is the placeholder.")
+    check.__doc__ = (
+        f"Print whether ``answer`` is right (see ``{grade.__name__}``), one line with a hint if not, "
+        "and record it as the learner's answer unless it is the placeholder."
+    )
     return check

@@ -83,5 +83,14 @@ from .releases import RELEASES, TAGGED_RELEASES, flag_fact, release_facts, relea
 from .summary import mapping_summary_html, summary_rows
 
 # Every public name of the modules, in their own order: today's mapping names first.
-__all__ = [*mapping.__all__, *summary.__all__, *allocation.__all__, *launch.__all__, *plan.__all__,
-           *adapters.__all__, *kv.__all__, *measured.__all__, *releases.__all__]
+__all__ = [
+    *mapping.__all__,
+    *summary.__all__,
+    *allocation.__all__,
+    *launch.__all__,
+    *plan.__all__,
+    *adapters.__all__,
+    *kv.__all__,
+    *measured.__all__,
+    *releases.__all__,
+]

@@ -32,8 +32,15 @@ from dataclasses import dataclass
 from .._validate import count, text
 from ..adapter import tenant_adapters
 
-__all__ = ["ADAPTER_MODES", "DEFAULT_ADAPTER_DIR", "VLLM_PORT", "SGLANG_PORT", "AdapterLoading", "adapter_loading",
-           "load_call"]
+__all__ = [
+    "ADAPTER_MODES",
+    "DEFAULT_ADAPTER_DIR",
+    "VLLM_PORT",
+    "SGLANG_PORT",
+    "AdapterLoading",
+    "adapter_loading",
+    "load_call",
+]
 
 #: The three routes, in the order the plan command lists them.
 ADAPTER_MODES: tuple[str, ...] = ("static", "resolver", "runtime")
@@ -104,5 +111,6 @@ def load_call(engine_port: int, route: str, name: str, path: str) -> str:
     'curl -X POST localhost:30000/load_lora_adapter -H \\'Content-Type: application/json\\' -d \\'{"lora_name": "t", "lora_path": "/a/t"}\\''
     """
     body = json.dumps({"lora_name": name, "lora_path": path})
-    return shlex.join(["curl", "-X", "POST", f"localhost:{engine_port}{route}", "-H", "Content-Type: application/json",
-                       "-d", body])
+    return shlex.join(
+        ["curl", "-X", "POST", f"localhost:{engine_port}{route}", "-H", "Content-Type: application/json", "-d", body]
+    )

@@ -56,25 +56,25 @@ _SGLANG_VOCAB_PADDING = 64
 #: Where each kind of buffer is allocated: the file and function in the released wheel (vLLM 0.33.0, SGLang 0.5.23).
 SOURCES: Mapping[str, str] = {
     "vllm.select": "vllm-0.33.0 vllm/lora/model_manager.py LoRAModelManager._create_lora_modules: every supported "
-                   "LoRA module unless LoRAConfig.target_modules restricts it ('If None, all supported LoRA modules "
-                   "are used', vllm/config/lora.py LoRAConfig.target_modules)",
+    "LoRA module unless LoRAConfig.target_modules restricts it ('If None, all supported LoRA modules "
+    "are used', vllm/config/lora.py LoRAConfig.target_modules)",
     "vllm.linear": "vllm-0.33.0 vllm/lora/layers/base_linear.py BaseLinearLayerWithLoRA.create_lora_weights",
     "vllm.packed": "vllm-0.33.0 vllm/lora/layers/column_parallel_linear.py MergedColumnParallelLinearWithLoRA and "
-                   "MergedQKVParallelLinearWithLoRA",
+    "MergedQKVParallelLinearWithLoRA",
     "vllm.row": "vllm-0.33.0 vllm/lora/layers/row_parallel_linear.py RowParallelLinearWithLoRA",
     "vllm.embedding": "vllm-0.33.0 vllm/lora/layers/vocab_parallel_embedding.py "
-                      "VocabParallelEmbeddingWithLoRA.create_lora_weights",
+    "VocabParallelEmbeddingWithLoRA.create_lora_weights",
     "vllm.lm_head": "vllm-0.33.0 vllm/lora/layers/logits_processor.py LogitsProcessorWithLoRA.create_lora_weights",
     "vllm.moe": "vllm-0.33.0 vllm/lora/layers/fused_moe.py FusedMoEWithLoRA._create_lora_a_weights and "
-                "FusedMoEWithLoRA._create_lora_b_weights",
+    "FusedMoEWithLoRA._create_lora_b_weights",
     "sglang.pool": "sglang-0.5.23 sglang/srt/lora/mem_pool.py LoRAMemoryPool.get_lora_A_shape, "
-                   "LoRAMemoryPool.get_lora_B_shape, LoRAMemoryPool._column_parallel_lora_b_per_rank_dim and "
-                   "LoRAMemoryPool.init_buffers",
+    "LoRAMemoryPool.get_lora_B_shape, LoRAMemoryPool._column_parallel_lora_b_per_rank_dim and "
+    "LoRAMemoryPool.init_buffers",
     "sglang.embedding": "sglang-0.5.23 sglang/srt/lora/mem_pool.py LoRAMemoryPool.get_embedding_lora_A_shape and "
-                        "LoRAMemoryPool.get_embedding_lora_B_shape; sglang/srt/lora/lora_manager.py "
-                        "LoRAManager.init_lora_modules (a tied lm_head is untied when targeted)",
+    "LoRAMemoryPool.get_embedding_lora_B_shape; sglang/srt/lora/lora_manager.py "
+    "LoRAManager.init_lora_modules (a tied lm_head is untied when targeted)",
     "sglang.dims": "sglang-0.5.23 sglang/srt/lora/utils.py get_hidden_dim, get_stacked_multiply and "
-                   "auto_detect_lora_target_modules",
+    "auto_detect_lora_target_modules",
 }
 
 # vLLM 0.33.0 model classes whose ``embedding_modules`` name embed_tokens and lm_head, by the model_type of the
@@ -84,8 +84,16 @@ SOURCES: Mapping[str, str] = {
 _VLLM_EMBEDDING_TYPES = frozenset({"llama", "phi3", "mixtral", "qwen3", "qwen3_moe"})
 _MOE_TYPES_NO_SHARED = frozenset({"mixtral", "qwen3_moe"})
 # Names a user may give, mapped to the module that carries them (PEFT names -> packed names).
-_ALIASES = {"q_proj": "qkv_proj", "k_proj": "qkv_proj", "v_proj": "qkv_proj", "gate_proj": "gate_up_proj",
-            "up_proj": "gate_up_proj", "w1": "gate_up_proj", "w3": "gate_up_proj", "w2": "down_proj"}
+_ALIASES = {
+    "q_proj": "qkv_proj",
+    "k_proj": "qkv_proj",
+    "v_proj": "qkv_proj",
+    "gate_proj": "gate_up_proj",
+    "up_proj": "gate_up_proj",
+    "w1": "gate_up_proj",
+    "w3": "gate_up_proj",
+    "w2": "down_proj",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,8 +123,11 @@ class LoraBuffer:
         instance("part", self.part, str, error=ValueError)
         for name in ("a_shape", "b_shape"):
             shape = getattr(self, name)
-            if not isinstance(shape, tuple) or not shape or not all(
-                    isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in shape):
+            if (
+                not isinstance(shape, tuple)
+                or not shape
+                or not all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in shape)
+            ):
                 raise ValueError(f"{name} must be a tuple of positive ints, got {shape!r}")
         count("count", self.count)
         count("dtype_bytes", self.dtype_bytes)
@@ -167,7 +178,8 @@ def _moe_check(cfg: ModelConfig) -> None:
         raise UnsupportedModelError(
             f"{cfg.name}: shared or unlisted experts ({cfg.model_type}, shared_expert_intermediate_size "
             f"{cfg.shared_expert_intermediate_size}) are not modelled; supported mixture-of-experts types: "
-            f"{sorted(_MOE_TYPES_NO_SHARED)} without shared experts")
+            f"{sorted(_MOE_TYPES_NO_SHARED)} without shared experts"
+        )
 
 
 def _vllm_buffers(cfg: ModelConfig, s: int, r: int, tp: int, db: int) -> list[LoraBuffer]:
@@ -176,11 +188,21 @@ def _vllm_buffers(cfg: ModelConfig, s: int, r: int, tp: int, db: int) -> list[Lo
     kv_rank = _kv_heads_per_rank(cfg, tp) * d
 
     def buf(module: str, part: str, a: tuple[int, ...], b: tuple[int, ...], key: str, k: int = n) -> LoraBuffer:
-        return LoraBuffer(engine=VLLM_ENGINE, module=module, part=part, a_shape=a, b_shape=b, count=k, dtype_bytes=db,
-                          source=SOURCES[key])
+        return LoraBuffer(
+            engine=VLLM_ENGINE,
+            module=module,
+            part=part,
+            a_shape=a,
+            b_shape=b,
+            count=k,
+            dtype_bytes=db,
+            source=SOURCES[key],
+        )
 
-    out = [buf("qkv_proj", p, (s, 1, r, h), (s, 1, w, r), "vllm.packed")
-           for p, w in (("q", q_rank), ("k", kv_rank), ("v", kv_rank))]
+    out = [
+        buf("qkv_proj", p, (s, 1, r, h), (s, 1, w, r), "vllm.packed")
+        for p, w in (("q", q_rank), ("k", kv_rank), ("v", kv_rank))
+    ]
     out.append(buf("o_proj", "", (s, 1, r, cfg.q_dim // tp), (s, 1, h, r), "vllm.row"))
     if cfg.is_moe:
         e, i = cfg.num_experts, cfg.expert_width // tp
@@ -206,11 +228,21 @@ def _sglang_buffers(cfg: ModelConfig, s: int, r: int, tp: int, db: int) -> list[
         qkv_out = cfg.q_dim // tp + 2 * d
 
     def buf(module: str, a: tuple[int, ...], b: tuple[int, ...], key: str, k: int = n) -> LoraBuffer:
-        return LoraBuffer(engine=SGLANG_ENGINE, module=module, part="", a_shape=a, b_shape=b, count=k, dtype_bytes=db,
-                          source=SOURCES[key])
+        return LoraBuffer(
+            engine=SGLANG_ENGINE,
+            module=module,
+            part="",
+            a_shape=a,
+            b_shape=b,
+            count=k,
+            dtype_bytes=db,
+            source=SOURCES[key],
+        )
 
-    out = [buf("qkv_proj", (s, 3 * r, h), (s, qkv_out, r), "sglang.pool"),
-           buf("o_proj", (s, r, cfg.q_dim // tp), (s, h, r), "sglang.pool")]
+    out = [
+        buf("qkv_proj", (s, 3 * r, h), (s, qkv_out, r), "sglang.pool"),
+        buf("o_proj", (s, r, cfg.q_dim // tp), (s, h, r), "sglang.pool"),
+    ]
     if cfg.is_moe:
         e, i = cfg.num_experts, cfg.expert_width // tp
         out.append(buf("gate_up_proj_moe", (s, e, 2 * r, h), (s, e, 2 * i, r), "sglang.pool"))
@@ -245,8 +277,9 @@ def _module_of(engine: str, cfg: ModelConfig, name: str) -> str:
     return module
 
 
-def _select(engine: str, cfg: ModelConfig, every: list[LoraBuffer],
-            target_modules: Iterable[str] | None) -> list[LoraBuffer]:
+def _select(
+    engine: str, cfg: ModelConfig, every: list[LoraBuffer], target_modules: Iterable[str] | None
+) -> list[LoraBuffer]:
     if target_modules is None:
         return every
     if isinstance(target_modules, str):
@@ -262,15 +295,24 @@ def _select(engine: str, cfg: ModelConfig, every: list[LoraBuffer],
     for name in names:
         module = _module_of(engine, cfg, name) if isinstance(name, str) else None
         if module not in present:
-            raise ValueError(f"{engine} allocates no LoRA buffer for target module {name!r} of {cfg.name} "
-                             f"({cfg.model_type}); valid: {valid}")
+            raise ValueError(
+                f"{engine} allocates no LoRA buffer for target module {name!r} of {cfg.name} "
+                f"({cfg.model_type}); valid: {valid}"
+            )
         wanted.add(module)
     return [b for b in every if b.module in wanted]
 
 
-def lora_buffers(engine: str, model: ModelConfig | str, *, slots: int, max_rank: int,
-                 target_modules: Iterable[str] | None = None, tp: int = 1,
-                 dtype_bytes: int = 2) -> tuple[LoraBuffer, ...]:
+def lora_buffers(
+    engine: str,
+    model: ModelConfig | str,
+    *,
+    slots: int,
+    max_rank: int,
+    target_modules: Iterable[str] | None = None,
+    tp: int = 1,
+    dtype_bytes: int = 2,
+) -> tuple[LoraBuffer, ...]:
     """Return every LoRA buffer ``engine`` preallocates for ``model``, per module and slice, on one GPU.
 
     ``slots`` is vLLM's ``--max-loras`` or SGLang's ``--max-loras-per-batch`` (which counts the base
@@ -296,20 +338,34 @@ def lora_buffers(engine: str, model: ModelConfig | str, *, slots: int, max_rank:
     build = _vllm_buffers if engine == VLLM_ENGINE else _sglang_buffers
     chosen = _select(engine, cfg, build(cfg, slots, max_rank, tp, dtype_bytes), target_modules)
     if engine == VLLM_ENGINE and any(b.module == "lm_head" for b in chosen) and _vocab(cfg) > _VLLM_MAX_LORA_VOCAB:
-        raise UnsupportedModelError(f"{cfg.name}: vLLM refuses an lm_head LoRA above {_VLLM_MAX_LORA_VOCAB} "
-                                    f"tokens of vocabulary, got {cfg.vocab_size}")
+        raise UnsupportedModelError(
+            f"{cfg.name}: vLLM refuses an lm_head LoRA above {_VLLM_MAX_LORA_VOCAB} "
+            f"tokens of vocabulary, got {cfg.vocab_size}"
+        )
     return tuple(chosen)
 
 
-def lora_slot_bytes(engine: str, model: ModelConfig | str, *, slots: int, max_rank: int,
-                    target_modules: Iterable[str] | None = None, tp: int = 1, dtype_bytes: int = 2) -> int:
+def lora_slot_bytes(
+    engine: str,
+    model: ModelConfig | str,
+    *,
+    slots: int,
+    max_rank: int,
+    target_modules: Iterable[str] | None = None,
+    tp: int = 1,
+    dtype_bytes: int = 2,
+) -> int:
     """Return the bytes of LoRA buffers ``engine`` allocates on each GPU at load time (see :func:`lora_buffers`).
 
     >>> lora_slot_bytes("sglang", "llama-3-8b", slots=8, max_rank=64, target_modules=["qkv_proj"]) // 2**20
     576
     """
-    return sum(b.bytes for b in lora_buffers(engine, model, slots=slots, max_rank=max_rank,
-                                             target_modules=target_modules, tp=tp, dtype_bytes=dtype_bytes))
+    return sum(
+        b.bytes
+        for b in lora_buffers(
+            engine, model, slots=slots, max_rank=max_rank, target_modules=target_modules, tp=tp, dtype_bytes=dtype_bytes
+        )
+    )
 
 
 def buffer_rows(buffers: Iterable[LoraBuffer], *, per_module: bool = False) -> list[dict[str, Any]]:
@@ -324,9 +380,18 @@ def buffer_rows(buffers: Iterable[LoraBuffer], *, per_module: bool = False) -> l
     >>> row["module"], row["slice"], row["B"], row["mib"]
     ('qkv_proj', 'q + k + v', '8×1×4096×16 + 8×1×1024×16 + 8×1×1024×16', 144.0)
     """
-    rows: list[dict[str, Any]] = [{"module": b.module, "slice": b.part or "\u2014", "A": "\u00d7".join(map(str, b.a_shape)),
-             "B": "\u00d7".join(map(str, b.b_shape)), "per": "layer" if b.count > 1 else "model",
-             "count": b.count, "mib": b.bytes / 2**20} for b in buffers]
+    rows: list[dict[str, Any]] = [
+        {
+            "module": b.module,
+            "slice": b.part or "\u2014",
+            "A": "\u00d7".join(map(str, b.a_shape)),
+            "B": "\u00d7".join(map(str, b.b_shape)),
+            "per": "layer" if b.count > 1 else "model",
+            "count": b.count,
+            "mib": b.bytes / 2**20,
+        }
+        for b in buffers
+    ]
     if not per_module:
         return rows
     merged: dict[str, dict[str, Any]] = {}
@@ -339,4 +404,3 @@ def buffer_rows(buffers: Iterable[LoraBuffer], *, per_module: bool = False) -> l
             m[key] = f"{m[key]} + {row[key]}"
         m["mib"] += row["mib"]
     return list(merged.values())
-

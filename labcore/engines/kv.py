@@ -24,16 +24,21 @@ from ..gpus import load_gpu
 from ..kv_cache import kv_bytes_per_sequence, kv_layer_windows
 from ..model_config.config import ModelConfig, raw_model_config
 
-__all__ = ["VLLM_BLOCK_TOKENS", "VLLM_CONCURRENT_BATCHES", "KV_SOURCES", "vllm_batched_tokens",
-           "vllm_kv_bytes_per_sequence"]
+__all__ = [
+    "VLLM_BLOCK_TOKENS",
+    "VLLM_CONCURRENT_BATCHES",
+    "KV_SOURCES",
+    "vllm_batched_tokens",
+    "vllm_kv_bytes_per_sequence",
+]
 
 #: Where each rule was read in the vLLM 0.33.0 wheel.
 KV_SOURCES: dict[str, str] = {
     "full": "vllm-0.33.0 vllm/v1/kv_cache_interface.py FullAttentionSpec.max_memory_usage_bytes",
     "sliding": "vllm-0.33.0 vllm/v1/kv_cache_interface.py SlidingWindowSpec.max_admission_blocks_per_request and "
-               "SlidingWindowSpec.max_memory_usage_bytes",
+    "SlidingWindowSpec.max_memory_usage_bytes",
     "in_flight": "vllm-0.33.0 vllm/config/vllm.py VllmConfig.max_in_flight_tokens and "
-                 "VllmConfig.max_concurrent_batches",
+    "VllmConfig.max_concurrent_batches",
     "batched": "vllm-0.33.0 vllm/engine/arg_utils.py EngineArgs.get_batch_defaults",
     "block": "vllm-0.33.0 vllm/config/cache.py CacheConfig.DEFAULT_BLOCK_SIZE",
 }
@@ -63,8 +68,9 @@ def _cdiv(a: int, b: int) -> int:
     return -(-a // b)
 
 
-def vllm_kv_bytes_per_sequence(model: str | Mapping[str, Any], context_tokens: int, *, gpu: str, tp: int = 1,
-                               dtype_bytes: int = 2) -> int:
+def vllm_kv_bytes_per_sequence(
+    model: str | Mapping[str, Any], context_tokens: int, *, gpu: str, tp: int = 1, dtype_bytes: int = 2
+) -> int:
     """Return the KV bytes vLLM reserves on each GPU for one sequence of ``context_tokens`` (``--max-model-len``).
 
     ``model`` is a shipped config's name or a parsed config.json.

@@ -39,8 +39,18 @@ from .adapters import SGLANG_PORT, VLLM_ENV, VLLM_PORT, AdapterLoading, adapter_
 from .allocation import SGLANG_ENGINE, VLLM_ENGINE, VLLM_MAX_LORA_RANKS, lora_slot_bytes
 from .kv import vllm_kv_bytes_per_sequence
 
-__all__ = ["FLAG_DEFAULTS", "DEFAULT_SLOTS", "LaunchFlag", "LaunchCommand", "launch_commands", "served_name",
-           "model_inputs", "vllm_rank", "kv_bytes_per_gpu", "host_adapter_bytes"]
+__all__ = [
+    "FLAG_DEFAULTS",
+    "DEFAULT_SLOTS",
+    "LaunchFlag",
+    "LaunchCommand",
+    "launch_commands",
+    "served_name",
+    "model_inputs",
+    "vllm_rank",
+    "kv_bytes_per_gpu",
+    "host_adapter_bytes",
+]
 
 MIB = 2**20
 _DECODER = ("qkv_proj", "o_proj", "gate_up_proj", "down_proj")
@@ -54,32 +64,51 @@ FLAG_DEFAULTS: Mapping[tuple[str, str], tuple[str, str]] = {
     (VLLM_ENGINE, "--enable-lora"): ("False", _V + "vllm/engine/arg_utils.py EngineArgs.enable_lora"),
     (VLLM_ENGINE, "--max-loras"): ("1", _V + "vllm/config/lora.py LoRAConfig.max_loras"),
     (VLLM_ENGINE, "--max-lora-rank"): ("16", _V + "vllm/config/lora.py LoRAConfig.max_lora_rank (MaxLoRARanks)"),
-    (VLLM_ENGINE, "--max-cpu-loras"): ("None", _V + "vllm/config/lora.py LoRAConfig.max_cpu_loras; None becomes "
-                                               "max_loras in _validate_lora_config"),
-    (VLLM_ENGINE, "--lora-target-modules"): ("None", _V + "vllm/config/lora.py LoRAConfig.target_modules: 'If None, "
-                                                     "all supported LoRA modules are used'"),
-    (VLLM_ENGINE, "--lora-modules"): ("None", _V + "vllm/entrypoints/common/cli_args.py BaseFrontendArgs."
-                                              "lora_modules ('name=path' or JSON)"),
+    (VLLM_ENGINE, "--max-cpu-loras"): (
+        "None",
+        _V + "vllm/config/lora.py LoRAConfig.max_cpu_loras; None becomes max_loras in _validate_lora_config",
+    ),
+    (VLLM_ENGINE, "--lora-target-modules"): (
+        "None",
+        _V + "vllm/config/lora.py LoRAConfig.target_modules: 'If None, all supported LoRA modules are used'",
+    ),
+    (VLLM_ENGINE, "--lora-modules"): (
+        "None",
+        _V + "vllm/entrypoints/common/cli_args.py BaseFrontendArgs.lora_modules ('name=path' or JSON)",
+    ),
     (VLLM_ENGINE, "--tensor-parallel-size"): ("1", _V + "vllm/config/parallel.py ParallelConfig.tensor_parallel_size"),
-    (VLLM_ENGINE, "--gpu-memory-utilization"): ("0.92", _V + "vllm/config/cache.py CacheConfig."
-                                                        "gpu_memory_utilization"),
-    (VLLM_ENGINE, "--max-model-len"): ("None", _V + "vllm/config/model.py ModelConfig.max_model_len (derived from "
-                                               "the model config when unset)"),
-    (SGLANG_ENGINE, "--enable-lora"): ("None", _S + "sglang/srt/arg_groups/fields/lora.py Lora.enable_lora (set by "
-                                               "--lora-paths)"),
-    (SGLANG_ENGINE, "--max-loras-per-batch"): ("8", _S + "sglang/srt/arg_groups/fields/lora.py "
-                                                    "Lora.max_loras_per_batch"),
-    (SGLANG_ENGINE, "--max-lora-rank"): ("None", _S + "sglang/srt/arg_groups/fields/lora.py Lora.max_lora_rank "
-                                                 "(inferred from --lora-paths)"),
+    (VLLM_ENGINE, "--gpu-memory-utilization"): ("0.92", _V + "vllm/config/cache.py CacheConfig.gpu_memory_utilization"),
+    (VLLM_ENGINE, "--max-model-len"): (
+        "None",
+        _V + "vllm/config/model.py ModelConfig.max_model_len (derived from the model config when unset)",
+    ),
+    (SGLANG_ENGINE, "--enable-lora"): (
+        "None",
+        _S + "sglang/srt/arg_groups/fields/lora.py Lora.enable_lora (set by --lora-paths)",
+    ),
+    (SGLANG_ENGINE, "--max-loras-per-batch"): (
+        "8",
+        _S + "sglang/srt/arg_groups/fields/lora.py Lora.max_loras_per_batch",
+    ),
+    (SGLANG_ENGINE, "--max-lora-rank"): (
+        "None",
+        _S + "sglang/srt/arg_groups/fields/lora.py Lora.max_lora_rank (inferred from --lora-paths)",
+    ),
     (SGLANG_ENGINE, "--max-loaded-loras"): ("None", _S + "sglang/srt/arg_groups/fields/lora.py Lora.max_loaded_loras"),
-    (SGLANG_ENGINE, "--lora-target-modules"): ("None", _S + "sglang/srt/arg_groups/fields/lora.py "
-                                                       "Lora.lora_target_modules (inferred from --lora-paths)"),
+    (SGLANG_ENGINE, "--lora-target-modules"): (
+        "None",
+        _S + "sglang/srt/arg_groups/fields/lora.py Lora.lora_target_modules (inferred from --lora-paths)",
+    ),
     (SGLANG_ENGINE, "--lora-paths"): ("None", _S + "sglang/srt/arg_groups/fields/lora.py Lora.lora_paths"),
     (SGLANG_ENGINE, "--tp-size"): ("1", _S + "sglang/srt/arg_groups/fields/parallel.py tp_size"),
-    (SGLANG_ENGINE, "--mem-fraction-static"): ("None", _S + "sglang/srt/arg_groups/fields/schedule.py "
-                                                       "mem_fraction_static (chosen at start-up when unset)"),
-    (SGLANG_ENGINE, "--context-length"): ("None", _S + "sglang/srt/arg_groups/fields/model.py context_length "
-                                                  "(the model's own when unset)"),
+    (SGLANG_ENGINE, "--mem-fraction-static"): (
+        "None",
+        _S + "sglang/srt/arg_groups/fields/schedule.py mem_fraction_static (chosen at start-up when unset)",
+    ),
+    (SGLANG_ENGINE, "--context-length"): (
+        "None",
+        _S + "sglang/srt/arg_groups/fields/model.py context_length (the model's own when unset)",
+    ),
 }
 
 
@@ -108,8 +137,10 @@ class LaunchFlag:
         if self.memory not in ("gpu", "host", ""):
             raise ValueError(f"memory must be 'gpu', 'host' or '', got {self.memory!r}")
         if (self.cost_mib is None) != (self.memory == ""):
-            raise ValueError(f"{self.flag}: a cost needs its memory ('gpu' or 'host') and only then, "
-                             f"got {self.cost_mib!r} and {self.memory!r}")
+            raise ValueError(
+                f"{self.flag}: a cost needs its memory ('gpu' or 'host') and only then, "
+                f"got {self.cost_mib!r} and {self.memory!r}"
+            )
 
     @property
     def cost(self) -> str:
@@ -156,8 +187,15 @@ def _flag(engine: str, flag: str, value: object, cost_bytes: float | None = None
     default, source = FLAG_DEFAULTS[(engine, flag)]
     cost = None if cost_bytes is None else cost_bytes / MIB
     value_text = "" if value is True else str(value)  # a switch takes no value
-    return LaunchFlag(engine=engine, flag=flag, value=value_text, default=default, cost_mib=cost,
-                      memory=memory if cost is not None else "", source=source)
+    return LaunchFlag(
+        engine=engine,
+        flag=flag,
+        value=value_text,
+        default=default,
+        cost_mib=cost,
+        memory=memory if cost is not None else "",
+        source=source,
+    )
 
 
 def vllm_rank(rank: int) -> int:
@@ -186,8 +224,7 @@ def model_inputs(model: str) -> tuple[Mapping[str, Any], ModelConfig]:
     path = Path(model)
     path = path / "config.json" if path.is_dir() else path
     if not path.is_file():
-        raise ModelConfigError(f"{model}: neither a known model {list(known_models())} nor a folder with a "
-                               "config.json")
+        raise ModelConfigError(f"{model}: neither a known model {list(known_models())} nor a folder with a config.json")
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except ValueError as exc:
@@ -206,8 +243,9 @@ def served_name(model: str) -> str | None:
     return hub_id(model) if model in known_models() else model
 
 
-def kv_bytes_per_gpu(raw: Mapping[str, Any], cfg: ModelConfig, context_tokens: int, *, tp: int = 1,
-                     dtype_bytes: int = 2) -> float:
+def kv_bytes_per_gpu(
+    raw: Mapping[str, Any], cfg: ModelConfig, context_tokens: int, *, tp: int = 1, dtype_bytes: int = 2
+) -> float:
     """Return one sequence's KV cache on each of ``tp`` GPUs: the KV heads split, one each when fewer than ``tp``.
 
     >>> kv_bytes_per_gpu(raw_model_config("llama-3-8b"), model_inputs("llama-3-8b")[1], 8192, tp=2) / 2**20
@@ -217,16 +255,23 @@ def kv_bytes_per_gpu(raw: Mapping[str, Any], cfg: ModelConfig, context_tokens: i
     return kv_bytes_per_sequence(raw, context_tokens, dtype_bytes=dtype_bytes) * max(1, heads // tp) / heads
 
 
-def host_adapter_bytes(model: ModelConfig | str, *, tenants: int, rank: int,
-                       target_modules: Iterable[str] | None = None, dtype_bytes: int = 2) -> int:
+def host_adapter_bytes(
+    model: ModelConfig | str,
+    *,
+    tenants: int,
+    rank: int,
+    target_modules: Iterable[str] | None = None,
+    dtype_bytes: int = 2,
+) -> int:
     """Return the host memory of every tenant's adapter: each is one slot's buffers at its rank (decoder modules).
 
     >>> host_adapter_bytes("llama-3-8b", tenants=40, rank=16) // 2**20
     3200
     """
     targets = list(target_modules) if target_modules else list(_DECODER)
-    return tenants * lora_slot_bytes(SGLANG_ENGINE, model, slots=1, max_rank=rank, target_modules=targets,
-                                     dtype_bytes=dtype_bytes)
+    return tenants * lora_slot_bytes(
+        SGLANG_ENGINE, model, slots=1, max_rank=rank, target_modules=targets, dtype_bytes=dtype_bytes
+    )
 
 
 def _adapter_flags(engine: str, adapters: AdapterLoading) -> tuple[list[LaunchFlag], tuple[str, ...]]:
@@ -236,18 +281,33 @@ def _adapter_flags(engine: str, adapters: AdapterLoading) -> tuple[list[LaunchFl
         flag = "--lora-modules" if engine == VLLM_ENGINE else "--lora-paths"
         return [_flag(engine, flag, adapters.pairs())], ()
     if engine == VLLM_ENGINE and adapters.mode == "resolver":
-        return [], (f"a request for model '{first}' loads {adapters.path(first)} (the lora_filesystem_resolver "
-                    "plugin) if its adapter_config.json names this served model as base_model_name_or_path",)
+        return [], (
+            f"a request for model '{first}' loads {adapters.path(first)} (the lora_filesystem_resolver "
+            "plugin) if its adapter_config.json names this served model as base_model_name_or_path",
+        )
     where = "no resolver in SGLang: load " if engine == SGLANG_ENGINE and adapters.mode == "resolver" else "load "
     port, route = (VLLM_PORT, "/v1/load_lora_adapter") if engine == VLLM_ENGINE else (SGLANG_PORT, "/load_lora_adapter")
-    return [], (f"{where}each tenant's adapter once the server is up, e.g.:",
-                "  " + load_call(port, route, first, adapters.path(first)))
+    return [], (
+        f"{where}each tenant's adapter once the server is up, e.g.:",
+        "  " + load_call(port, route, first, adapters.path(first)),
+    )
 
 
-def launch_commands(model: str, gpu: str, *, tenants: int, rank: int, context_tokens: int,
-                    target_modules: Iterable[str] | None = None, slots: int | None = None,
-                    memory_fraction: float = 0.9, dtype_bytes: int = 2, tp: int = 1,
-                    adapters: AdapterLoading | None = None, usable_mib: float | None = None) -> dict[str, LaunchCommand]:
+def launch_commands(
+    model: str,
+    gpu: str,
+    *,
+    tenants: int,
+    rank: int,
+    context_tokens: int,
+    target_modules: Iterable[str] | None = None,
+    slots: int | None = None,
+    memory_fraction: float = 0.9,
+    dtype_bytes: int = 2,
+    tp: int = 1,
+    adapters: AdapterLoading | None = None,
+    usable_mib: float | None = None,
+) -> dict[str, LaunchCommand]:
     """Return the vLLM and SGLang launch commands (keyed ``'vllm'``, ``'sglang'``) for one GPU (or ``tp`` of them).
 
     ``model`` is a shipped config (served by its Hub id) or a local folder (served by that path);
@@ -265,8 +325,9 @@ def launch_commands(model: str, gpu: str, *, tenants: int, rank: int, context_to
     raw, cfg = model_inputs(model)
     served = served_name(model)
     if served is None:
-        raise ModelConfigError(f"{model} has no published Hub repository; give --model the local folder of its "
-                               "config.json and weights")
+        raise ModelConfigError(
+            f"{model} has no published Hub repository; give --model the local folder of its config.json and weights"
+        )
     card = load_gpu(gpu)
     count("tenants", tenants)
     count("rank", rank)
@@ -274,8 +335,11 @@ def launch_commands(model: str, gpu: str, *, tenants: int, rank: int, context_to
     count("tp", tp)
     number("memory_fraction", memory_fraction)
     between("memory_fraction", memory_fraction, 0, 1)
-    adapters = adapter_loading("static", tenants) if adapters is None else instance(
-        "adapters", adapters, AdapterLoading, error=ValueError)
+    adapters = (
+        adapter_loading("static", tenants)
+        if adapters is None
+        else instance("adapters", adapters, AdapterLoading, error=ValueError)
+    )
     if len(adapters.names) != tenants:
         raise ValueError(f"adapters must name the {tenants} tenants, got {len(adapters.names)} names")
     slots = min(tenants, DEFAULT_SLOTS) if slots is None else count("slots", slots)
@@ -289,37 +353,61 @@ def launch_commands(model: str, gpu: str, *, tenants: int, rank: int, context_to
 
     v, s = VLLM_ENGINE, SGLANG_ENGINE
     v_rank = vllm_rank(rank)
-    v_bytes = lora_slot_bytes(v, cfg, slots=slots, max_rank=v_rank, target_modules=targets, tp=tp,
-                              dtype_bytes=dtype_bytes)
+    v_bytes = lora_slot_bytes(
+        v, cfg, slots=slots, max_rank=v_rank, target_modules=targets, tp=tp, dtype_bytes=dtype_bytes
+    )
     v_adapters, v_notes = _adapter_flags(v, adapters)
-    v_flags = [_flag(v, "--enable-lora", True), _flag(v, "--max-loras", slots, v_bytes, "gpu"),
-               _flag(v, "--max-lora-rank", v_rank), _flag(v, "--max-cpu-loras", max(tenants, slots), host, "host")]
+    v_flags = [
+        _flag(v, "--enable-lora", True),
+        _flag(v, "--max-loras", slots, v_bytes, "gpu"),
+        _flag(v, "--max-lora-rank", v_rank),
+        _flag(v, "--max-cpu-loras", max(tenants, slots), host, "host"),
+    ]
     if targets:
         v_flags.append(_flag(v, "--lora-target-modules", names))
     v_flags += v_adapters
     if tp > 1:
         v_flags.append(_flag(v, "--tensor-parallel-size", tp))
-    v_flags += [_flag(v, "--gpu-memory-utilization", memory_fraction, budget, "gpu"),
-                _flag(v, "--max-model-len", context_tokens, v_seq, "gpu")]
+    v_flags += [
+        _flag(v, "--gpu-memory-utilization", memory_fraction, budget, "gpu"),
+        _flag(v, "--max-model-len", context_tokens, v_seq, "gpu"),
+    ]
     if v_rank != rank:
-        v_notes = (f"rank {rank} -> --max-lora-rank {v_rank}, the next value vLLM allows "
-                   f"({', '.join(map(str, VLLM_MAX_LORA_RANKS))})", *v_notes)
+        v_notes = (
+            f"rank {rank} -> --max-lora-rank {v_rank}, the next value vLLM allows "
+            f"({', '.join(map(str, VLLM_MAX_LORA_RANKS))})",
+            *v_notes,
+        )
     v_env = VLLM_ENV[adapters.mode]
     if adapters.mode == "resolver":
         v_env += (("VLLM_LORA_RESOLVER_CACHE_DIR", adapters.directory),)
 
     s_slots = slots + 1  # the base model's requests take one
-    s_bytes = lora_slot_bytes(s, cfg, slots=s_slots, max_rank=rank, target_modules=targets or ["all"], tp=tp,
-                              dtype_bytes=dtype_bytes)
+    s_bytes = lora_slot_bytes(
+        s, cfg, slots=s_slots, max_rank=rank, target_modules=targets or ["all"], tp=tp, dtype_bytes=dtype_bytes
+    )
     s_adapters, s_notes = _adapter_flags(s, adapters)
-    s_flags = [_flag(s, "--enable-lora", True), _flag(s, "--max-loras-per-batch", s_slots, s_bytes, "gpu"),
-               _flag(s, "--max-lora-rank", rank), _flag(s, "--max-loaded-loras", max(tenants, s_slots), host, "host"),
-               _flag(s, "--lora-target-modules", names or "all"), *s_adapters]
+    s_flags = [
+        _flag(s, "--enable-lora", True),
+        _flag(s, "--max-loras-per-batch", s_slots, s_bytes, "gpu"),
+        _flag(s, "--max-lora-rank", rank),
+        _flag(s, "--max-loaded-loras", max(tenants, s_slots), host, "host"),
+        _flag(s, "--lora-target-modules", names or "all"),
+        *s_adapters,
+    ]
     if tp > 1:
         s_flags.append(_flag(s, "--tp-size", tp))
-    s_flags += [_flag(s, "--mem-fraction-static", memory_fraction, budget, "gpu"),
-                _flag(s, "--context-length", context_tokens, seq, "gpu")]
-    return {v: LaunchCommand(engine=v, program=("vllm", "serve", served), flags=tuple(v_flags), env=v_env,
-                             notes=v_notes),
-            s: LaunchCommand(engine=s, program=("python", "-m", "sglang.launch_server", "--model-path", served),
-                             flags=tuple(s_flags), env=(), notes=s_notes)}
+    s_flags += [
+        _flag(s, "--mem-fraction-static", memory_fraction, budget, "gpu"),
+        _flag(s, "--context-length", context_tokens, seq, "gpu"),
+    ]
+    return {
+        v: LaunchCommand(engine=v, program=("vllm", "serve", served), flags=tuple(v_flags), env=v_env, notes=v_notes),
+        s: LaunchCommand(
+            engine=s,
+            program=("python", "-m", "sglang.launch_server", "--model-path", served),
+            flags=tuple(s_flags),
+            env=(),
+            notes=s_notes,
+        ),
+    }

@@ -24,8 +24,20 @@ from pathlib import Path
 from ..fleet import GPU_QPS
 from ..gpus import load_gpu
 
-__all__ = ["BENCH_FIELDS", "EXAMPLES", "READER_FILES", "SmiReading", "BenchReading", "Calibration", "calibrate",
-           "reader_files", "parse_nvidia_smi", "read_nvidia_smi", "parse_vllm_bench", "read_vllm_bench"]
+__all__ = [
+    "BENCH_FIELDS",
+    "EXAMPLES",
+    "READER_FILES",
+    "SmiReading",
+    "BenchReading",
+    "Calibration",
+    "calibrate",
+    "reader_files",
+    "parse_nvidia_smi",
+    "read_nvidia_smi",
+    "parse_vllm_bench",
+    "read_vllm_bench",
+]
 
 #: Example files in the two formats (labcore/data/examples; its README says what each is and is not).
 EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples"
@@ -81,8 +93,10 @@ def parse_nvidia_smi(text: str, *, gpu: str, source: str = "the nvidia-smi file"
     rows = [row for row in csv.reader(io.StringIO(text)) if any(cell.strip() for cell in row)]
     header = [cell.strip() for cell in rows[0]] if rows else []
     if header[:2] != ["name", "memory.total [MiB]"]:
-        raise ValueError(f"{source} is not what 'nvidia-smi --query-gpu=name,memory.total --format=csv' prints: its "
-                         f"first line must be 'name, memory.total [MiB]', got {', '.join(header)[:80]!r}")
+        raise ValueError(
+            f"{source} is not what 'nvidia-smi --query-gpu=name,memory.total --format=csv' prints: its "
+            f"first line must be 'name, memory.total [MiB]', got {', '.join(header)[:80]!r}"
+        )
     readings = []
     for row in rows[1:]:
         if len(row) < 2 or not re.fullmatch(r"\s*\d+ MiB\s*", row[1]):
@@ -91,14 +105,18 @@ def parse_nvidia_smi(text: str, *, gpu: str, source: str = "the nvidia-smi file"
     if not readings:
         raise ValueError(f"{source} lists no GPU under its header")
     if len(set(readings)) > 1:
-        raise ValueError(f"{source} lists different GPUs {sorted(set(readings))}: keep the lines of the GPU you plan for")
+        raise ValueError(
+            f"{source} lists different GPUs {sorted(set(readings))}: keep the lines of the GPU you plan for"
+        )
     name, memory = readings[0]
     model, gb = _card_words(card.name)
     near = abs(memory - card.driver_mib) <= _MEMORY_TOLERANCE * card.driver_mib
     if not re.search(rf"(?<![A-Za-z0-9]){re.escape(model)}(?![0-9A-Za-z])", name) or not near:
         article = "an" if model[0] in "AEFHILMNORSX" else "a"
-        raise ValueError(f"{source} reports {name}, not {article} {card.name}: run it on the GPU you plan for, or pass "
-                         "--gpu for that GPU")
+        raise ValueError(
+            f"{source} reports {name}, not {article} {card.name}: run it on the GPU you plan for, or pass "
+            "--gpu for that GPU"
+        )
     return SmiReading(name=name, memory_mib=memory, count=len(readings), source=source)
 
 
@@ -123,8 +141,10 @@ def parse_vllm_bench(text: str, *, source: str = "the vllm bench file") -> Bench
         raise ValueError(f"{source} is JSON but not one benchmark result (an object), got {type(data).__name__}")
     missing = [f for f in BENCH_FIELDS if f not in data]
     if missing:
-        raise ValueError(f"{source} lacks {', '.join(missing)}: save it with vllm bench serve --save-result (its "
-                         "default percentiles include p99)")
+        raise ValueError(
+            f"{source} lacks {', '.join(missing)}: save it with vllm bench serve --save-result (its "
+            "default percentiles include p99)"
+        )
     values = {}
     for field in BENCH_FIELDS:
         value = data[field]
@@ -164,18 +184,38 @@ class Calibration:
         def shown(source: str) -> str:
             return Path(source).name if names_only else source
 
-        memory = (f"{shown(self.smi.source)} ({self.smi.name})" if self.smi else
-                  f"the course's figure for an {self.gpu} (labcore/data/gpus.json)")
-        qps = (shown(self.bench.source) if self.bench else "yours (--gpu-qps)" if self.qps_given else
-               "the course's default (labcore.fleet.GPU_QPS)")
-        latency = (("TTFT mean", f"{self.bench.mean_ttft_ms:g} ms, p99 {self.bench.p99_ttft_ms:g} ms; ITL mean "
-                    f"{self.bench.mean_itl_ms:g} ms, p99 {self.bench.p99_itl_ms:g} ms", shown(self.bench.source))
-                   if self.bench else ("", f"{self.course_latency_ms:g} ms a request",
-                                       "the course's default (the simulator's)"))
-        return (("GPU memory (MiB)", f"{card.driver_mib:,.0f}", f"{self.usable_mib:,.0f}", memory),
-                ("one GPU's throughput (requests/s)", f"{GPU_QPS:g}", f"{self.gpu_qps:g}", qps),
-                ("base latency", f"{self.course_latency_ms:g} ms a request", " ".join(filter(None, latency[:2])),
-                 latency[2]))
+        memory = (
+            f"{shown(self.smi.source)} ({self.smi.name})"
+            if self.smi
+            else f"the course's figure for an {self.gpu} (labcore/data/gpus.json)"
+        )
+        qps = (
+            shown(self.bench.source)
+            if self.bench
+            else "yours (--gpu-qps)"
+            if self.qps_given
+            else "the course's default (labcore.fleet.GPU_QPS)"
+        )
+        latency = (
+            (
+                "TTFT mean",
+                f"{self.bench.mean_ttft_ms:g} ms, p99 {self.bench.p99_ttft_ms:g} ms; ITL mean "
+                f"{self.bench.mean_itl_ms:g} ms, p99 {self.bench.p99_itl_ms:g} ms",
+                shown(self.bench.source),
+            )
+            if self.bench
+            else ("", f"{self.course_latency_ms:g} ms a request", "the course's default (the simulator's)")
+        )
+        return (
+            ("GPU memory (MiB)", f"{card.driver_mib:,.0f}", f"{self.usable_mib:,.0f}", memory),
+            ("one GPU's throughput (requests/s)", f"{GPU_QPS:g}", f"{self.gpu_qps:g}", qps),
+            (
+                "base latency",
+                f"{self.course_latency_ms:g} ms a request",
+                " ".join(filter(None, latency[:2])),
+                latency[2],
+            ),
+        )
 
     def lines(self, *, names_only: bool = False) -> list[str]:
         """Return the plan's 'where the numbers come from' lines (``names_only`` as in :meth:`rows`).
@@ -185,8 +225,10 @@ class Calibration:
         """
         memory, qps, latency = self.rows(names_only=names_only)
         source = "from " if self.smi else ""
-        lines = [f"  GPU memory {memory[2]} MiB: {source}{memory[3]}",
-                 f"  one GPU's throughput {qps[2]} requests/s: {'from ' if self.bench else ''}{qps[3]}"]
+        lines = [
+            f"  GPU memory {memory[2]} MiB: {source}{memory[3]}",
+            f"  one GPU's throughput {qps[2]} requests/s: {'from ' if self.bench else ''}{qps[3]}",
+        ]
         if self.bench:
             lines.append(f"  base latency: {latency[2]}: from {latency[3]}")
         else:
@@ -194,8 +236,14 @@ class Calibration:
         return lines
 
 
-def calibrate(gpu: str, *, course_latency_ms: float, nvidia_smi: str | Path | None = None,
-              vllm_bench: str | Path | None = None, gpu_qps: float | None = None) -> Calibration:
+def calibrate(
+    gpu: str,
+    *,
+    course_latency_ms: float,
+    nvidia_smi: str | Path | None = None,
+    vllm_bench: str | Path | None = None,
+    gpu_qps: float | None = None,
+) -> Calibration:
     """Read the reader's files (either may be missing) over the course's defaults for ``gpu``.
 
     ``course_latency_ms`` is the course's base latency (the simulator's default; ``python -m labcore plan`` passes
@@ -211,8 +259,15 @@ def calibrate(gpu: str, *, course_latency_ms: float, nvidia_smi: str | Path | No
         raise ValueError("give one GPU's throughput once: --gpu-qps or --vllm-bench, not both")
     usable = float(smi.memory_mib) if smi else float(load_gpu(gpu).driver_mib)
     qps = bench.request_throughput if bench else (GPU_QPS if gpu_qps is None else float(gpu_qps))
-    return Calibration(gpu=gpu, usable_mib=usable, gpu_qps=qps, course_latency_ms=float(course_latency_ms), smi=smi,
-                       bench=bench, qps_given=gpu_qps is not None)
+    return Calibration(
+        gpu=gpu,
+        usable_mib=usable,
+        gpu_qps=qps,
+        course_latency_ms=float(course_latency_ms),
+        smi=smi,
+        bench=bench,
+        qps_given=gpu_qps is not None,
+    )
 
 
 def reader_files(folder: str | Path = ".") -> dict[str, Path]:
@@ -222,8 +277,10 @@ def reader_files(folder: str | Path = ".") -> dict[str, Path]:
     'vllm-bench-serve-a100-80gb.example-not-measured.json'
     """
     folder = Path(folder)
-    return {key: folder / mine if (folder / mine).is_file() else EXAMPLES / example
-            for key, (mine, example) in READER_FILES.items()}
+    return {
+        key: folder / mine if (folder / mine).is_file() else EXAMPLES / example
+        for key, (mine, example) in READER_FILES.items()
+    }
 
 
 def _read(path: str | Path) -> str:

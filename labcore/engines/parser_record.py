@@ -60,10 +60,25 @@ def _cases() -> Iterator[dict[str, Any]]:
         for gpu in known_gpus():
             for mode, targets, rank in SAMPLE_ROUTES:
                 tp = 1
-                if not all(p.fits for p in serving_plan(model, gpu, tenants=SAMPLE_TENANTS, rank=rank,
-                                                        context_tokens=SAMPLE_CONTEXT, target_modules=targets)):
-                    first = fit_options(model, gpu, tenants=SAMPLE_TENANTS, rank=rank,
-                                        context_tokens=SAMPLE_CONTEXT, target_modules=targets)[0]
+                if not all(
+                    p.fits
+                    for p in serving_plan(
+                        model,
+                        gpu,
+                        tenants=SAMPLE_TENANTS,
+                        rank=rank,
+                        context_tokens=SAMPLE_CONTEXT,
+                        target_modules=targets,
+                    )
+                ):
+                    first = fit_options(
+                        model,
+                        gpu,
+                        tenants=SAMPLE_TENANTS,
+                        rank=rank,
+                        context_tokens=SAMPLE_CONTEXT,
+                        target_modules=targets,
+                    )[0]
                     if "--tp " not in first:
                         continue
                     tp = int(first.split("--tp ")[1].split(":")[0])

@@ -128,29 +128,67 @@ def _memory(inputs: PlanInputs) -> list[tuple[str, float, float, float, float, f
     usable = load_gpu(inputs.gpu).usable_bytes if inputs.usable_mib is None else inputs.usable_mib * MIB
     budget = usable * inputs.memory_fraction
     base = base_params(raw) * inputs.dtype_bytes / inputs.tp
-    seq = {SGLANG_ENGINE: kv_bytes_per_gpu(raw, cfg, inputs.context_tokens, tp=inputs.tp,
-                                           dtype_bytes=inputs.dtype_bytes),
-           VLLM_ENGINE: vllm_kv_bytes_per_sequence(raw, inputs.context_tokens, gpu=inputs.gpu, tp=inputs.tp,
-                                                   dtype_bytes=inputs.dtype_bytes)}
+    seq = {
+        SGLANG_ENGINE: kv_bytes_per_gpu(raw, cfg, inputs.context_tokens, tp=inputs.tp, dtype_bytes=inputs.dtype_bytes),
+        VLLM_ENGINE: vllm_kv_bytes_per_sequence(
+            raw, inputs.context_tokens, gpu=inputs.gpu, tp=inputs.tp, dtype_bytes=inputs.dtype_bytes
+        ),
+    }
     targets = None if inputs.target_modules is None else list(inputs.target_modules)
     s = inputs.slot_count
-    lora = {VLLM_ENGINE: lora_slot_bytes(VLLM_ENGINE, cfg, slots=s, max_rank=vllm_rank(inputs.rank),
-                                         target_modules=targets, tp=inputs.tp, dtype_bytes=inputs.dtype_bytes),
-            SGLANG_ENGINE: lora_slot_bytes(SGLANG_ENGINE, cfg, slots=s + 1, max_rank=inputs.rank,
-                                           target_modules=targets or ["all"], tp=inputs.tp,
-                                           dtype_bytes=inputs.dtype_bytes)}
-    return [(engine, budget, base, lora[engine], max(0.0, budget - base - lora[engine]),
-             -(-seq[engine] // inputs.context_tokens), seq[engine]) for engine in (VLLM_ENGINE, SGLANG_ENGINE)]
+    lora = {
+        VLLM_ENGINE: lora_slot_bytes(
+            VLLM_ENGINE,
+            cfg,
+            slots=s,
+            max_rank=vllm_rank(inputs.rank),
+            target_modules=targets,
+            tp=inputs.tp,
+            dtype_bytes=inputs.dtype_bytes,
+        ),
+        SGLANG_ENGINE: lora_slot_bytes(
+            SGLANG_ENGINE,
+            cfg,
+            slots=s + 1,
+            max_rank=inputs.rank,
+            target_modules=targets or ["all"],
+            tp=inputs.tp,
+            dtype_bytes=inputs.dtype_bytes,
+        ),
+    }
+    return [
+        (
+            engine,
+            budget,
+            base,
+            lora[engine],
+            max(0.0, budget - base - lora[engine]),
+            -(-seq[engine] // inputs.context_tokens),
+            seq[engine],
+        )
+        for engine in (VLLM_ENGINE, SGLANG_ENGINE)
+    ]
 
 
 def _fits(inputs: PlanInputs) -> bool:
     return all(left >= seq for _, _, _, _, left, _, seq in _memory(inputs))
 
 
-def serving_plan(model: str, gpu: str, *, tenants: int, rank: int, context_tokens: int,
-                 target_modules: Iterable[str] | None = None, slots: int | None = None,
-                 memory_fraction: float = 0.9, dtype_bytes: int = 2, tp: int = 1,
-                 adapters: AdapterLoading | None = None, usable_mib: float | None = None) -> tuple[EnginePlan, ...]:
+def serving_plan(
+    model: str,
+    gpu: str,
+    *,
+    tenants: int,
+    rank: int,
+    context_tokens: int,
+    target_modules: Iterable[str] | None = None,
+    slots: int | None = None,
+    memory_fraction: float = 0.9,
+    dtype_bytes: int = 2,
+    tp: int = 1,
+    adapters: AdapterLoading | None = None,
+    usable_mib: float | None = None,
+) -> tuple[EnginePlan, ...]:
     """Return the vLLM and the SGLang plan (in that order) for serving ``model``'s tenants on one ``gpu``.
 
     The arguments are :func:`~labcore.engines.launch.launch_commands`'s; ``dtype_bytes`` is the
@@ -162,29 +200,72 @@ def serving_plan(model: str, gpu: str, *, tenants: int, rank: int, context_token
     >>> serving_plan("mixtral-8x7b", "H100-80GB", tenants=8, rank=16, context_tokens=8192)[0].command is None
     True
     """
-    inputs = PlanInputs(model=model, gpu=gpu, tenants=tenants, rank=rank, context_tokens=context_tokens,
-                        target_modules=None if target_modules is None else tuple(target_modules), slots=slots,
-                        memory_fraction=memory_fraction, tp=tp, dtype_bytes=dtype_bytes, usable_mib=usable_mib)
+    inputs = PlanInputs(
+        model=model,
+        gpu=gpu,
+        tenants=tenants,
+        rank=rank,
+        context_tokens=context_tokens,
+        target_modules=None if target_modules is None else tuple(target_modules),
+        slots=slots,
+        memory_fraction=memory_fraction,
+        tp=tp,
+        dtype_bytes=dtype_bytes,
+        usable_mib=usable_mib,
+    )
     memory = _memory(inputs)
     fits = all(left >= seq for _, _, _, _, left, _, seq in memory)
     commands = None
     if fits and served_name(model) is not None:
-        commands = launch_commands(model, gpu, tenants=tenants, rank=rank, context_tokens=context_tokens,
-                                   target_modules=inputs.target_modules, slots=slots,
-                                   memory_fraction=memory_fraction, dtype_bytes=dtype_bytes, tp=tp, adapters=adapters,
-                                   usable_mib=usable_mib)
-    return tuple(EnginePlan(engine=engine, model=model, gpu=gpu, usable_mib=budget / memory_fraction / MIB,
-                            budget_mib=budget / MIB, base_mib=base / MIB, lora_mib=lora / MIB, kv_mib=left / MIB,
-                            kv_tokens=int(left // per_token), sequences=int(left // seq),
-                            context_tokens=context_tokens, command=None if commands is None else commands[engine],
-                            sequence_mib=seq / MIB, tp=tp)
-                 for engine, budget, base, lora, left, per_token, seq in memory)
+        commands = launch_commands(
+            model,
+            gpu,
+            tenants=tenants,
+            rank=rank,
+            context_tokens=context_tokens,
+            target_modules=inputs.target_modules,
+            slots=slots,
+            memory_fraction=memory_fraction,
+            dtype_bytes=dtype_bytes,
+            tp=tp,
+            adapters=adapters,
+            usable_mib=usable_mib,
+        )
+    return tuple(
+        EnginePlan(
+            engine=engine,
+            model=model,
+            gpu=gpu,
+            usable_mib=budget / memory_fraction / MIB,
+            budget_mib=budget / MIB,
+            base_mib=base / MIB,
+            lora_mib=lora / MIB,
+            kv_mib=left / MIB,
+            kv_tokens=int(left // per_token),
+            sequences=int(left // seq),
+            context_tokens=context_tokens,
+            command=None if commands is None else commands[engine],
+            sequence_mib=seq / MIB,
+            tp=tp,
+        )
+        for engine, budget, base, lora, left, per_token, seq in memory
+    )
 
 
-def fit_options(model: str, gpu: str, *, tenants: int, rank: int, context_tokens: int,
-                target_modules: Iterable[str] | None = None, slots: int | None = None,
-                memory_fraction: float = 0.9, dtype_bytes: int = 2, tp: int = 1,
-                usable_mib: float | None = None) -> list[str]:
+def fit_options(
+    model: str,
+    gpu: str,
+    *,
+    tenants: int,
+    rank: int,
+    context_tokens: int,
+    target_modules: Iterable[str] | None = None,
+    slots: int | None = None,
+    memory_fraction: float = 0.9,
+    dtype_bytes: int = 2,
+    tp: int = 1,
+    usable_mib: float | None = None,
+) -> list[str]:
     """Return what would fit both engines when this plan does not: tensor parallel, a larger GPU, fewer slots, a lower rank.
 
     Each option changes one input; an option that cannot help is said to be none.
@@ -192,9 +273,19 @@ def fit_options(model: str, gpu: str, *, tenants: int, rank: int, context_tokens
     >>> fit_options("mixtral-8x7b", "H100-80GB", tenants=8, rank=16, context_tokens=8192)[:2]
     ['tensor parallel 2 (--tp 2: two H100-80GB)', 'a larger GPU: H200-141GB']
     """
-    base = PlanInputs(model=model, gpu=gpu, tenants=tenants, rank=rank, context_tokens=context_tokens,
-                      target_modules=None if target_modules is None else tuple(target_modules), slots=slots,
-                      memory_fraction=memory_fraction, tp=tp, dtype_bytes=dtype_bytes, usable_mib=usable_mib)
+    base = PlanInputs(
+        model=model,
+        gpu=gpu,
+        tenants=tenants,
+        rank=rank,
+        context_tokens=context_tokens,
+        target_modules=None if target_modules is None else tuple(target_modules),
+        slots=slots,
+        memory_fraction=memory_fraction,
+        tp=tp,
+        dtype_bytes=dtype_bytes,
+        usable_mib=usable_mib,
+    )
     options = []
     tps = []
     for size in (t for t in TP_CHOICES if t > tp):
@@ -203,11 +294,17 @@ def fit_options(model: str, gpu: str, *, tenants: int, rank: int, context_tokens
                 tps.append(size)
         except ValueError:  # the heads or the MLP do not split over this many GPUs
             continue
-    options.append(f"tensor parallel {tps[0]} (--tp {tps[0]}: {_count_word(tps[0])} {gpu})" if tps
-                   else f"tensor parallel: none up to {TP_CHOICES[-1]} GPUs")
+    options.append(
+        f"tensor parallel {tps[0]} (--tp {tps[0]}: {_count_word(tps[0])} {gpu})"
+        if tps
+        else f"tensor parallel: none up to {TP_CHOICES[-1]} GPUs"
+    )
     own = load_gpu(gpu).driver_mib
-    larger = [g for g in sorted(known_gpus(), key=lambda g: load_gpu(g).driver_mib)
-              if load_gpu(g).driver_mib > own and _fits(replace(base, gpu=g, usable_mib=None))]
+    larger = [
+        g
+        for g in sorted(known_gpus(), key=lambda g: load_gpu(g).driver_mib)
+        if load_gpu(g).driver_mib > own and _fits(replace(base, gpu=g, usable_mib=None))
+    ]
     options.append(f"a larger GPU: {larger[0]}" if larger else "a larger GPU: none of the course's")
     fewer = [s for s in range(base.slot_count - 1, 0, -1) if _fits(replace(base, slots=s))]
     options.append(f"fewer slots: --slots {fewer[0]}" if fewer else "fewer slots: none (even one slot does not fit)")
@@ -220,8 +317,9 @@ def _count_word(n: int) -> str:
     return {2: "two", 4: "four", 8: "eight"}[n]
 
 
-def plan_fleet(plan: EnginePlan, *, tenants: int, tenant_qps: float = 0.5, gpu_qps: float = GPU_QPS,
-               gpu_hourly_usd: float = 3.20) -> FleetPlan:
+def plan_fleet(
+    plan: EnginePlan, *, tenants: int, tenant_qps: float = 0.5, gpu_qps: float = GPU_QPS, gpu_hourly_usd: float = 3.20
+) -> FleetPlan:
     """Price the fleet of replicas that each run ``plan`` (its weights, slot buffers and KV cache, nothing else).
 
     Every replica holds the base, the engine's slot buffers (shared by all ``tenants``: the rest wait in host
@@ -240,6 +338,12 @@ def plan_fleet(plan: EnginePlan, *, tenants: int, tenant_qps: float = 0.5, gpu_q
     gib = 1024.0
     budget = plan.budget_mib / gib
     kv = (plan.budget_mib - plan.base_mib - plan.lora_mib) / gib  # the KV cache the plan leaves, to the byte
-    return fleet_plan(tenant_adapters(tenants, vram_mb=plan.lora_mib / tenants), gpu_hourly_usd=gpu_hourly_usd * plan.tp,
-                      gpu_vram_gb=budget, base_vram_gb=plan.base_mib / gib, kv_cache_gb=kv, tenant_qps=tenant_qps,
-                      gpu_qps=gpu_qps)
+    return fleet_plan(
+        tenant_adapters(tenants, vram_mb=plan.lora_mib / tenants),
+        gpu_hourly_usd=gpu_hourly_usd * plan.tp,
+        gpu_vram_gb=budget,
+        base_vram_gb=plan.base_mib / gib,
+        kv_cache_gb=kv,
+        tenant_qps=tenant_qps,
+        gpu_qps=gpu_qps,
+    )

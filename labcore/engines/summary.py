@@ -18,14 +18,32 @@ __all__ = ["summary_rows", "mapping_summary_html"]
 #: (a setting of :func:`production_mapping`, or ``None`` where the engine has none).
 _SUMMARY: tuple[tuple[str, tuple[str | None, ...]], ...] = (
     ("adapters in a batch (slots)", ("--max-loras", "--max-loras-per-batch", None, "--max-active-adapters")),
-    ("GPU memory for adapters", ("--max-lora-rank", "--max-loras-per-batch", "lora_cache_gpu_memory_fraction",
-                                 "--adapter-memory-fraction")),
-    ("host tier (chapter 9)", ("--max-cpu-loras", "--max-loaded-loras", "lora_cache_host_memory_bytes",
-                               "Adapter Exchange Scheduling")),
-    ("eviction (chapter 4)", ("LRUCacheLoRAModelManager", "--lora-eviction-policy", "lora_task_id (request input)",
-                              "--adapter-cycle-time-s")),
-    ("registry at run time (chapter 3)", ("LoRAResolver plugins", "POST /load_lora_adapter, /unload_lora_adapter",
-                                          "lora_task_id (request input)", "--adapter-id")),
+    (
+        "GPU memory for adapters",
+        ("--max-lora-rank", "--max-loras-per-batch", "lora_cache_gpu_memory_fraction", "--adapter-memory-fraction"),
+    ),
+    (
+        "host tier (chapter 9)",
+        ("--max-cpu-loras", "--max-loaded-loras", "lora_cache_host_memory_bytes", "Adapter Exchange Scheduling"),
+    ),
+    (
+        "eviction (chapter 4)",
+        (
+            "LRUCacheLoRAModelManager",
+            "--lora-eviction-policy",
+            "lora_task_id (request input)",
+            "--adapter-cycle-time-s",
+        ),
+    ),
+    (
+        "registry at run time (chapter 3)",
+        (
+            "LoRAResolver plugins",
+            "POST /load_lora_adapter, /unload_lora_adapter",
+            "lora_task_id (request input)",
+            "--adapter-id",
+        ),
+    ),
 )
 
 
@@ -62,13 +80,27 @@ def mapping_summary_html(records: Sequence[EngineSetting] | None = None) -> str:
     >>> mapping_summary_html().count("<tr>")
     7
     """
+
     def cell(inner: str, tag: str = "td") -> str:
         return f'<{tag} style="{CELL_STYLE};text-align:left">{inner}</{tag}>'
 
     head = "".join(cell(h, "th") for h in ("labcore", *ENGINES))
-    body = "".join("<tr>" + "".join(cell(html.escape(row[k]) if k == "labcore" else f"<code>{html.escape(row[k])}</code>"
-                                         if row[k] not in ("\u2014", "none") else html.escape(row[k]))
-                                    for k in ("labcore", *ENGINES)) + "</tr>"
-                   for row in summary_rows(records))
-    return (f'<table class="lc-table lc-engines-summary" style="{TABLE_STYLE}"><thead><tr>{head}</tr></thead>'
-            f"<tbody>{body}</tbody></table>")
+    body = "".join(
+        "<tr>"
+        + "".join(
+            cell(
+                html.escape(row[k])
+                if k == "labcore"
+                else f"<code>{html.escape(row[k])}</code>"
+                if row[k] not in ("\u2014", "none")
+                else html.escape(row[k])
+            )
+            for k in ("labcore", *ENGINES)
+        )
+        + "</tr>"
+        for row in summary_rows(records)
+    )
+    return (
+        f'<table class="lc-table lc-engines-summary" style="{TABLE_STYLE}"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table>"
+    )

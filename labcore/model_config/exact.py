@@ -130,7 +130,9 @@ class ExactSizing:
     per_target: tuple[tuple[str, float, float], ...]
 
 
-def exact_sizing(model: str = "llama-3-8b", rank: int = 16, targets: str = "q,v", bytes_per_param: int = 2) -> ExactSizing:
+def exact_sizing(
+    model: str = "llama-3-8b", rank: int = 16, targets: str = "q,v", bytes_per_param: int = 2
+) -> ExactSizing:
     """Size an adapter naively (every projection d x d) and exactly (from the model's config.json).
 
     ``targets`` is a key of :data:`TARGET_SETS`; ``file_mb`` is the F32 tensor data PEFT writes by default.
@@ -143,9 +145,23 @@ def exact_sizing(model: str = "llama-3-8b", rank: int = 16, targets: str = "q,v"
     cfg = load_model_config(model)
     names = TARGET_SETS[targets]
     h, n = cfg.hidden_size, cfg.num_hidden_layers
-    per_target = tuple((t.split("_")[0], adapter_vram_mb(rank, h, n, 1, bytes_per_param),
-                        exact_adapter_mb(cfg, rank, [t], bytes=bytes_per_param)) for t in names)
-    return ExactSizing(model=model, rank=rank, targets=names, bytes_per_param=bytes_per_param, hidden=h, layers=n,
-                       naive_mb=adapter_vram_mb(rank, h, n, len(names), bytes_per_param),
-                       exact_mb=exact_adapter_mb(cfg, rank, names, bytes=bytes_per_param),
-                       file_mb=exact_adapter_mb(cfg, rank, names, bytes=4), per_target=per_target)
+    per_target = tuple(
+        (
+            t.split("_")[0],
+            adapter_vram_mb(rank, h, n, 1, bytes_per_param),
+            exact_adapter_mb(cfg, rank, [t], bytes=bytes_per_param),
+        )
+        for t in names
+    )
+    return ExactSizing(
+        model=model,
+        rank=rank,
+        targets=names,
+        bytes_per_param=bytes_per_param,
+        hidden=h,
+        layers=n,
+        naive_mb=adapter_vram_mb(rank, h, n, len(names), bytes_per_param),
+        exact_mb=exact_adapter_mb(cfg, rank, names, bytes=bytes_per_param),
+        file_mb=exact_adapter_mb(cfg, rank, names, bytes=4),
+        per_target=per_target,
+    )

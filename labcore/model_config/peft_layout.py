@@ -54,8 +54,12 @@ def peft_modules(config: Mapping[str, Any] | str) -> tuple[tuple[str, str, int, 
         out.append(("transformer.wte", "embedding", vocab, h))
         for i in range(layers):
             p = f"transformer.h.{i}"
-            out += [(f"{p}.attn.c_attn", "linear", h, 3 * h), (f"{p}.attn.c_proj", "linear", h, h),
-                    (f"{p}.mlp.c_fc", "linear", h, inner), (f"{p}.mlp.c_proj", "linear", inner, h)]
+            out += [
+                (f"{p}.attn.c_attn", "linear", h, 3 * h),
+                (f"{p}.attn.c_proj", "linear", h, h),
+                (f"{p}.mlp.c_fc", "linear", h, inner),
+                (f"{p}.mlp.c_proj", "linear", inner, h),
+            ]
         out.append(("lm_head", "linear", h, vocab))
         return tuple(out)
     dims = ModelConfig.from_dict(cfg, name=str(cfg.get("model_type", "config")))
@@ -70,15 +74,21 @@ def peft_modules(config: Mapping[str, Any] | str) -> tuple[tuple[str, str, int, 
             out.append((f"{p}.block_sparse_moe.gate", "linear", h, experts))
             for j in range(experts):
                 e = f"{p}.block_sparse_moe.experts.{j}"
-                out += [(f"{e}.w1", "linear", h, dims.intermediate_size), (f"{e}.w3", "linear", h, dims.intermediate_size),
-                        (f"{e}.w2", "linear", dims.intermediate_size, h)]
+                out += [
+                    (f"{e}.w1", "linear", h, dims.intermediate_size),
+                    (f"{e}.w3", "linear", h, dims.intermediate_size),
+                    (f"{e}.w2", "linear", dims.intermediate_size, h),
+                ]
         elif cfg.get("num_experts"):  # Qwen MoE
             experts, inter = _dims(cfg, "num_experts"), _dims(cfg, "moe_intermediate_size", "intermediate_size")
             out.append((f"{p}.mlp.gate", "linear", h, experts))
             for j in range(experts):
                 e = f"{p}.mlp.experts.{j}"
-                out += [(f"{e}.gate_proj", "linear", h, inter), (f"{e}.up_proj", "linear", h, inter),
-                        (f"{e}.down_proj", "linear", inter, h)]
+                out += [
+                    (f"{e}.gate_proj", "linear", h, inter),
+                    (f"{e}.up_proj", "linear", h, inter),
+                    (f"{e}.down_proj", "linear", inter, h),
+                ]
         else:
             for t in ("gate_proj", "up_proj", "down_proj"):
                 out.append((f"{p}.mlp.{t}", "linear", *target_dims(dims, t)))

@@ -36,11 +36,25 @@ from .tiers import spill_panel
 
 #: Every panel factory by name (the names the package imports from its noun modules; which page shows which is
 #: declared by the chapters' manifests, :data:`labcore.chapters.PANELS`, and a test holds the two equal).
-PANELS: dict[str, Callable[[], Panel]] = {name: f for name, f in sorted(globals().items())
-                                          if name.endswith("_panel") and name[0] != "_" and f is not live_panel}
+PANELS: dict[str, Callable[[], Panel]] = {
+    name: f
+    for name, f in sorted(globals().items())
+    if name.endswith("_panel") and name[0] != "_" and f is not live_panel
+}
 
-__all__ = ["Control", "Lines", "LivePanel", "PANELS", "Panel", "Series", "Text", "live_panel", "show", "spec_grid_key",
-           *PANELS]
+__all__ = [
+    "Control",
+    "Lines",
+    "LivePanel",
+    "PANELS",
+    "Panel",
+    "Series",
+    "Text",
+    "live_panel",
+    "show",
+    "spec_grid_key",
+    *PANELS,
+]
 
 
 def show(name: str, **options: object) -> Panel:

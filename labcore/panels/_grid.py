@@ -39,5 +39,8 @@ def spec_grid_key(spec: Mapping[str, Any]) -> str:
         for n in names:
             if row[n] not in values[n]:
                 values[n].append(row[n])
-    return grid_key(spec["usermeta"]["labcore_panel"], [(n, values[n], defaults[n]) for n in names],
-                    spec["usermeta"].get("labcore_variant", ""))
+    return grid_key(
+        spec["usermeta"]["labcore_panel"],
+        [(n, values[n], defaults[n]) for n in names],
+        spec["usermeta"].get("labcore_variant", ""),
+    )

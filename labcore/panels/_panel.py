@@ -171,10 +171,20 @@ class Panel:
     row in Python. Display the panel to get its Vega-Lite spec; :meth:`row` computes any state.
     """
 
-    def __init__(self, name: str, *, title: str, controls: Sequence[Control],
-                 compute: Callable[..., Mapping[str, Any]], readout: Callable[[Mapping[str, Any]], str],
-                 chart: Lines, note: str = "", variant: str = "", texts: Sequence[Text] = (),
-                 curve: Callable[..., Mapping[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        *,
+        title: str,
+        controls: Sequence[Control],
+        compute: Callable[..., Mapping[str, Any]],
+        readout: Callable[[Mapping[str, Any]], str],
+        chart: Lines,
+        note: str = "",
+        variant: str = "",
+        texts: Sequence[Text] = (),
+        curve: Callable[..., Mapping[str, Any]] | None = None,
+    ) -> None:
         if not name.isidentifier():
             raise ValueError(f"panel name must be a Python identifier, got {name!r}")
         names = [c.name for c in controls]
@@ -228,8 +238,10 @@ class Panel:
         row[READOUT] = self.readout(row)
         long = [line for line in row[READOUT].split("\n") if len(line) > READOUT_LINE_CHARS]
         if long:
-            raise ValueError(f"{self.name}: readout line longer than {READOUT_LINE_CHARS} characters "
-                             f"(it would not fit a phone): {long[0]!r}")
+            raise ValueError(
+                f"{self.name}: readout line longer than {READOUT_LINE_CHARS} characters "
+                f"(it would not fit a phone): {long[0]!r}"
+            )
         return row
 
     def including(self, **values: Any) -> Panel:
@@ -252,10 +264,14 @@ class Panel:
                 controls.append(c)
                 continue
             value = values[c.name]
-            grid = c.values if value in c.values else tuple(sorted((*c.values, value)) if _is_number(value) else
-                                                              (*c.values, value))
-            labels = () if not c.labels else tuple(c.labels[c.values.index(v)] if v in c.values else str(v)
-                                                   for v in grid)
+            grid = (
+                c.values
+                if value in c.values
+                else tuple(sorted((*c.values, value)) if _is_number(value) else (*c.values, value))
+            )
+            labels = (
+                () if not c.labels else tuple(c.labels[c.values.index(v)] if v in c.values else str(v) for v in grid)
+            )
             controls.append(Control(c.name, c.label, values=grid, default=value, labels=labels))
         copy = Panel.__new__(Panel)
         copy.__dict__.update(self.__dict__, controls=tuple(controls), _rows=None, _source=self)
@@ -311,7 +327,10 @@ class Panel:
         grid = list(itertools.product(*(c.values for c in self.controls)))
         if not isinstance(rows, list) or len(rows) != len(grid):
             return None
-        if any(not isinstance(r, dict) or [r.get(n) for n in names] != list(combo) for r, combo in zip(rows, grid, strict=True)):
+        if any(
+            not isinstance(r, dict) or [r.get(n) for n in names] != list(combo)
+            for r, combo in zip(rows, grid, strict=True)
+        ):
             return None
         default = self.defaults()
         at = grid.index(tuple(default[n] for n in names))
@@ -328,8 +347,9 @@ class Panel:
     # ------------------------------------------------------------------ drawing
     def spec(self) -> dict[str, Any]:
         """Return the Vega-Lite v5 spec: bound parameters, the grid as data, the chart and the readout."""
-        params = [{"name": c.name, "value": c.default, **({"bind": c.binding()} if self.bound else {})}
-                  for c in self.controls]
+        params = [
+            {"name": c.name, "value": c.default, **({"bind": c.binding()} if self.bound else {})} for c in self.controls
+        ]
         current = " && ".join(c.test() for c in self.controls)
         chart = lines_layer(self, current)
         readout = {
@@ -337,8 +357,14 @@ class Panel:
             "width": "container",
             "height": max(r[READOUT].count("\n") + 1 for r in self.rows()) * (FONT_PX + 5) + 4,
             "transform": [{"filter": current}],
-            "mark": {"type": "text", "align": "left", "baseline": "top", "lineBreak": "\n", "fontSize": FONT_PX,
-                     "lineHeight": FONT_PX + 5},
+            "mark": {
+                "type": "text",
+                "align": "left",
+                "baseline": "top",
+                "lineBreak": "\n",
+                "fontSize": FONT_PX,
+                "lineHeight": FONT_PX + 5,
+            },
             "encoding": {"text": {"field": READOUT, "type": "nominal"}, "x": {"value": 0}, "y": {"value": 2}},
             "view": {"stroke": None},
         }
@@ -352,12 +378,21 @@ class Panel:
             "params": params,
             "vconcat": [chart, readout],
             "spacing": 6,
-            "usermeta": {"labcore_panel": self.name, "controls": [c.name for c in self.controls],
-                         **({"labcore_variant": self.variant} if self.variant else {}),
-                         **({"labcore_texts": [{"field": x.field, "label": x.label, "copy": x.copy}
-                                               for x in self.texts]} if self.texts else {})},
-            "config": {"font": "sans-serif", "axis": {"labelFontSize": 11, "titleFontSize": 12},
-                       "legend": {"labelFontSize": 11, "orient": "top", "title": None}},
+            "usermeta": {
+                "labcore_panel": self.name,
+                "controls": [c.name for c in self.controls],
+                **({"labcore_variant": self.variant} if self.variant else {}),
+                **(
+                    {"labcore_texts": [{"field": x.field, "label": x.label, "copy": x.copy} for x in self.texts]}
+                    if self.texts
+                    else {}
+                ),
+            },
+            "config": {
+                "font": "sans-serif",
+                "axis": {"labelFontSize": 11, "titleFontSize": 12},
+                "legend": {"labelFontSize": 11, "orient": "top", "title": None},
+            },
         }
 
     def description(self) -> str:

@@ -20,15 +20,21 @@ __all__ = ["batch_panel"]
 
 def _batch_state(distinct: int, rank: int) -> dict[str, Any]:
     v = break_even_view(distinct, rank)
-    return {"overhead_pct": 100 * v.overhead, "flat_pct": 100 * FLAT_OVERHEAD,
-            "break_even_pct": 100 * v.break_even_utilisation, "flat_break_even_pct": 100 * v.flat_break_even_utilisation}
+    return {
+        "overhead_pct": 100 * v.overhead,
+        "flat_pct": 100 * FLAT_OVERHEAD,
+        "break_even_pct": 100 * v.break_even_utilisation,
+        "flat_break_even_pct": 100 * v.flat_break_even_utilisation,
+    }
 
 
 def _readout(r: Any) -> str:
-    return (f"{r['distinct']} distinct r={r['rank']} adapters per decode batch\n"
-            f"overhead {r['overhead_pct']:.1f}% per decode step\n"
-            f"a merged GPU wins above {r['break_even_pct']:.1f}% utilisation\n"
-            f"(with the flat {r['flat_pct']:.0f}%: above {r['flat_break_even_pct']:.1f}%)")
+    return (
+        f"{r['distinct']} distinct r={r['rank']} adapters per decode batch\n"
+        f"overhead {r['overhead_pct']:.1f}% per decode step\n"
+        f"a merged GPU wins above {r['break_even_pct']:.1f}% utilisation\n"
+        f"(with the flat {r['flat_pct']:.0f}%: above {r['flat_break_even_pct']:.1f}%)"
+    )
 
 
 def batch_panel() -> Panel:
@@ -42,9 +48,15 @@ def batch_panel() -> Panel:
         ],
         compute=_batch_state,
         readout=_readout,
-        chart=Lines("distinct", (Series("overhead_pct", "fitted overhead", OKABE_ITO["vermillion"]),
-                                 Series("flat_pct", f"flat {FLAT_OVERHEAD:.0%} (every other chapter)",
-                                        OKABE_ITO["blue"], dashed=True)),
-                    y_title="overhead per decode step (%)", x_log=True, y_domain=(0, 20),
-                    x_title="distinct adapters per batch (log)"),
+        chart=Lines(
+            "distinct",
+            (
+                Series("overhead_pct", "fitted overhead", OKABE_ITO["vermillion"]),
+                Series("flat_pct", f"flat {FLAT_OVERHEAD:.0%} (every other chapter)", OKABE_ITO["blue"], dashed=True),
+            ),
+            y_title="overhead per decode step (%)",
+            x_log=True,
+            y_domain=(0, 20),
+            x_title="distinct adapters per batch (log)",
+        ),
     )

@@ -50,9 +50,15 @@ def thrash_state(budget_mb: float, tenants: int, zipf_s: float) -> dict[str, Any
     adapters = cache_trace_adapters(tenants, zipf_s)
     fifo = _counted(FifoAdapterCache(budget_mb, CACHE_TRANSFER_MB_PER_MS), adapters)
     working_set_mb = sum({a.key: a.vram_mb for a in adapters}.values())
-    return {"working_set_mb": working_set_mb, "lru_hit_pct": 100 * lru.hit_rate,
-            "fifo_hit_pct": 100 * fifo.hit_rate, "lru_evictions": lru.evictions, "fifo_evictions": fifo.evictions,
-            "p99_ms": sim.p99_ms, "p50_ms": sim.p50_ms}
+    return {
+        "working_set_mb": working_set_mb,
+        "lru_hit_pct": 100 * lru.hit_rate,
+        "fifo_hit_pct": 100 * fifo.hit_rate,
+        "lru_evictions": lru.evictions,
+        "fifo_evictions": fifo.evictions,
+        "p99_ms": sim.p99_ms,
+        "p50_ms": sim.p50_ms,
+    }
 
 
 def _counted(cache: Any, adapters: Any) -> Any:
@@ -71,17 +77,21 @@ def thrash_curve(budget_mb: float, tenants: int, zipf_s: float) -> dict[str, flo
     True
     """
     adapters = cache_trace_adapters(tenants, zipf_s)
-    return {"lru_hit_pct": 100 * _counted(AdapterCache(budget_mb, CACHE_TRANSFER_MB_PER_MS), adapters).hit_rate,
-            "fifo_hit_pct": 100 * _counted(FifoAdapterCache(budget_mb, CACHE_TRANSFER_MB_PER_MS), adapters).hit_rate}
+    return {
+        "lru_hit_pct": 100 * _counted(AdapterCache(budget_mb, CACHE_TRANSFER_MB_PER_MS), adapters).hit_rate,
+        "fifo_hit_pct": 100 * _counted(FifoAdapterCache(budget_mb, CACHE_TRANSFER_MB_PER_MS), adapters).hit_rate,
+    }
 
 
 def _readout(r: Any) -> str:
     fits = min(int(r["budget_mb"] // ADAPTER_MB), r["tenants"])
-    return (f"{r['budget_mb']:g} MiB holds {fits} of {r['tenants']} adapters "
-            f"(working set {r['working_set_mb']:g} MiB)\n"
-            f"LRU {r['lru_hit_pct']:.1f}% hits, {r['lru_evictions']:,} evictions; "
-            f"FIFO {r['fifo_hit_pct']:.1f}%, {r['fifo_evictions']:,}\n"
-            f"on a replica, misses from storage: p50 {r['p50_ms']:.0f}, p99 {r['p99_ms']:.1f} ms")
+    return (
+        f"{r['budget_mb']:g} MiB holds {fits} of {r['tenants']} adapters "
+        f"(working set {r['working_set_mb']:g} MiB)\n"
+        f"LRU {r['lru_hit_pct']:.1f}% hits, {r['lru_evictions']:,} evictions; "
+        f"FIFO {r['fifo_hit_pct']:.1f}%, {r['fifo_evictions']:,}\n"
+        f"on a replica, misses from storage: p50 {r['p50_ms']:.0f}, p99 {r['p99_ms']:.1f} ms"
+    )
 
 
 def lru_thrash_panel() -> Panel:
@@ -97,11 +107,17 @@ def lru_thrash_panel() -> Panel:
         compute=thrash_state,
         curve=thrash_curve,
         readout=_readout,
-        chart=Lines("budget_mb", (Series("lru_hit_pct", "LRU", OKABE_ITO["bluish_green"]),
-                                  Series("fifo_hit_pct", "FIFO", OKABE_ITO["orange"], dashed=True)),
-                    y_title="cache hit rate (%)", y_domain=(0, 100)),
+        chart=Lines(
+            "budget_mb",
+            (
+                Series("lru_hit_pct", "LRU", OKABE_ITO["bluish_green"]),
+                Series("fifo_hit_pct", "FIFO", OKABE_ITO["orange"], dashed=True),
+            ),
+            y_title="cache hit rate (%)",
+            y_domain=(0, 100),
+        ),
         note=f"Each state replays 2,000 seeded requests. The p50 and p99 route them (after {WARMUP} warmup "
-             "requests) through chapter 8's replica, where a miss also fetches the adapter from storage.",
+        "requests) through chapter 8's replica, where a miss also fetches the adapter from storage.",
     )
 
 
@@ -129,14 +145,19 @@ def your_cache_state(lab: Implementation, budget_mb: float, zipf_s: float) -> di
     trace = cache_trace_adapters(40, zipf_s)
     mine = lab.get("tenant_adapters")(40, vram_mb=ADAPTER_MB)
     yours = [mine[i] for i in cache_trace(40, zipf_s).tenant_index]
-    return {"lru_hit_pct": _hit_pct(AdapterCache, trace, budget_mb), "fifo_hit_pct": _hit_pct(FifoAdapterCache, trace,
-            budget_mb), "yours_hit_pct": _hit_pct(lab.get("AdapterCache"), yours, budget_mb)}
+    return {
+        "lru_hit_pct": _hit_pct(AdapterCache, trace, budget_mb),
+        "fifo_hit_pct": _hit_pct(FifoAdapterCache, trace, budget_mb),
+        "yours_hit_pct": _hit_pct(lab.get("AdapterCache"), yours, budget_mb),
+    }
 
 
 def _your_readout(r: Any, lab: Implementation) -> str:
     fits = min(int(r["budget_mb"] // ADAPTER_MB), 40)
-    head = (f"{r['budget_mb']:g} MiB: room for {fits} of 40 adapters, skew {r['zipf_s']:.1f}\n"
-            f"reference: LRU {r['lru_hit_pct']:.1f}% hits, FIFO {r['fifo_hit_pct']:.1f}%")
+    head = (
+        f"{r['budget_mb']:g} MiB: room for {fits} of 40 adapters, skew {r['zipf_s']:.1f}\n"
+        f"reference: LRU {r['lru_hit_pct']:.1f}% hits, FIFO {r['fifo_hit_pct']:.1f}%"
+    )
     if lab.is_reference:
         return head + '\nin the live version, "mine" adds your own cache here'
     return head + f"\nyour AdapterCache: {r['yours_hit_pct']:.1f}% hits"
@@ -148,16 +169,21 @@ def your_cache_panel(lab: Implementation | None = None) -> Panel | Missing:
     With the reference (the default) the panel shows the reference alone; on a learner's code whose cache is not
     written yet, it returns the :class:`~labcore.implementation.Missing` function to write.
     """
+
     def build(code: Implementation) -> Panel:
-        series = [Series("lru_hit_pct", "reference LRU", OKABE_ITO["bluish_green"]),
-                  Series("fifo_hit_pct", "reference FIFO", OKABE_ITO["orange"], dashed=True)]
+        series = [
+            Series("lru_hit_pct", "reference LRU", OKABE_ITO["bluish_green"]),
+            Series("fifo_hit_pct", "reference FIFO", OKABE_ITO["orange"], dashed=True),
+        ]
         if not code.is_reference:
             series.append(Series("yours_hit_pct", "your AdapterCache", YOURS_COLOR))
         return Panel(
             "your_cache_panel",
             title="Your cache against the reference: the thrash curve",
-            controls=[Control("budget_mb", "adapter VRAM budget (MiB)", values=YOUR_BUDGETS_MB, default=320),
-                      Control("zipf_s", "popularity skew s (Zipf)", values=(0.0, 1.0), default=1.0)],
+            controls=[
+                Control("budget_mb", "adapter VRAM budget (MiB)", values=YOUR_BUDGETS_MB, default=320),
+                Control("zipf_s", "popularity skew s (Zipf)", values=(0.0, 1.0), default=1.0),
+            ],
             compute=lambda budget_mb, zipf_s: your_cache_state(code, budget_mb, zipf_s),
             readout=lambda r: _your_readout(r, code),
             chart=Lines("budget_mb", tuple(series), y_title="cache hit rate (%)", y_domain=(0, 100)),

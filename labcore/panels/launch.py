@@ -65,43 +65,76 @@ def costs_text(cmd: LaunchCommand) -> str:
     (:data:`labcore.engines.FLAG_DEFAULTS`).
     """
     per = {"--max-model-len": " a sequence", "--context-length": " a sequence"}
-    return "\n".join(f"{f.flag} {f.value}: {f.cost_mib:,.0f} MiB {'GPU' if f.memory == 'gpu' else 'host'}"
-                     f"{per.get(f.flag, '')}" for f in cmd.flags if f.cost_mib is not None)
+    return "\n".join(
+        f"{f.flag} {f.value}: {f.cost_mib:,.0f} MiB {'GPU' if f.memory == 'gpu' else 'host'}{per.get(f.flag, '')}"
+        for f in cmd.flags
+        if f.cost_mib is not None
+    )
 
 
 def _launch_state(rank: int, model: str, gpu: str, tenants: int, context_tokens: int, targets: str) -> dict[str, Any]:
-    vllm, sglang = serving_plan(model, gpu, tenants=tenants, rank=rank, context_tokens=context_tokens,
-                                target_modules=LAUNCH_TARGETS[targets], memory_fraction=MEMORY_FRACTION)
+    vllm, sglang = serving_plan(
+        model,
+        gpu,
+        tenants=tenants,
+        rank=rank,
+        context_tokens=context_tokens,
+        target_modules=LAUNCH_TARGETS[targets],
+        memory_fraction=MEMORY_FRACTION,
+    )
     if vllm.command is None or sglang.command is None:
         short = max(vllm.short_mib, sglang.short_mib)
-        options = fit_options(model, gpu, tenants=tenants, rank=rank, context_tokens=context_tokens,
-                              target_modules=LAUNCH_TARGETS[targets], memory_fraction=MEMORY_FRACTION)
-        why = (f"no command: the weights, the slot buffers and one sequence exceed the engine's share by {short:,.0f} "
-               "MiB. What would fit, one change at a time:\n" + "\n".join(f"- {o}" for o in options))
+        options = fit_options(
+            model,
+            gpu,
+            tenants=tenants,
+            rank=rank,
+            context_tokens=context_tokens,
+            target_modules=LAUNCH_TARGETS[targets],
+            memory_fraction=MEMORY_FRACTION,
+        )
+        why = (
+            f"no command: the weights, the slot buffers and one sequence exceed the engine's share by {short:,.0f} "
+            "MiB. What would fit, one change at a time:\n" + "\n".join(f"- {o}" for o in options)
+        )
         commands = {"vllm_command": why, "sglang_command": why, "costs": why}
     else:
-        commands = {"vllm_command": command_text(vllm.command), "sglang_command": command_text(sglang.command),
-                    "costs": "vLLM\n" + costs_text(vllm.command) + "\nSGLang\n" + costs_text(sglang.command)}
+        commands = {
+            "vllm_command": command_text(vllm.command),
+            "sglang_command": command_text(sglang.command),
+            "costs": "vLLM\n" + costs_text(vllm.command) + "\nSGLang\n" + costs_text(sglang.command),
+        }
     host = host_adapter_bytes(model, tenants=tenants, rank=rank, target_modules=LAUNCH_TARGETS[targets]) / 2**20
     return {
-        "usable_gib": vllm.usable_mib / 1024, "base_gib": vllm.base_mib / 1024,
-        "vllm_lora_mib": vllm.lora_mib, "sglang_lora_mib": sglang.lora_mib, "host_mib": host,
-        "vllm_sequences": vllm.sequences, "sglang_sequences": sglang.sequences,
-        "vllm_plot": vllm.sequences or None, "sglang_plot": sglang.sequences or None,  # a log axis has no zero
+        "usable_gib": vllm.usable_mib / 1024,
+        "base_gib": vllm.base_mib / 1024,
+        "vllm_lora_mib": vllm.lora_mib,
+        "sglang_lora_mib": sglang.lora_mib,
+        "host_mib": host,
+        "vllm_sequences": vllm.sequences,
+        "sglang_sequences": sglang.sequences,
+        "vllm_plot": vllm.sequences or None,
+        "sglang_plot": sglang.sequences or None,  # a log axis has no zero
         **commands,
     }
 
 
 def _launch_readout(r: Any) -> str:
     head = f"{r['model']} on {r['gpu']}: {r['usable_gib']:,.1f} GiB, {100 * MEMORY_FRACTION:g}% used"
-    slots = f"base {r['base_gib']:,.1f} GiB; slots vLLM {r['vllm_lora_mib']:,.0f}, SGLang {r['sglang_lora_mib']:,.0f} MiB"
+    slots = (
+        f"base {r['base_gib']:,.1f} GiB; slots vLLM {r['vllm_lora_mib']:,.0f}, SGLang {r['sglang_lora_mib']:,.0f} MiB"
+    )
     host = f"{r['tenants']} adapters in host memory: {r['host_mib']:,.0f} MiB"
     if not r["vllm_sequences"] and not r["sglang_sequences"]:
-        return (f"{head}\n{slots}\nno room for one sequence of {r['context_tokens']:,} tokens:\n"
-                "a bigger GPU, a shorter context or a smaller model")
-    return (f"{head}\n{slots}\n"
-            f"KV: vLLM {r['vllm_sequences']:,}, SGLang {r['sglang_sequences']:,} sequences of "
-            f"{r['context_tokens']:,}\n{host}")
+        return (
+            f"{head}\n{slots}\nno room for one sequence of {r['context_tokens']:,} tokens:\n"
+            "a bigger GPU, a shorter context or a smaller model"
+        )
+    return (
+        f"{head}\n{slots}\n"
+        f"KV: vLLM {r['vllm_sequences']:,}, SGLang {r['sglang_sequences']:,} sequences of "
+        f"{r['context_tokens']:,}\n{host}"
+    )
 
 
 def launch_panel() -> Panel:
@@ -115,16 +148,31 @@ def launch_panel() -> Panel:
             Control("gpu", "GPU", values=LAUNCH_GPUS, default="H100-80GB"),
             Control("tenants", "tenants (adapters)", values=LAUNCH_TENANTS, default=40),
             Control("context_tokens", "max context length (tokens)", values=LAUNCH_CONTEXTS, default=8192),
-            Control("targets", "target modules", values=tuple(LAUNCH_TARGETS), default="q,v",
-                    labels=("q and v", "all the engine supports")),
+            Control(
+                "targets",
+                "target modules",
+                values=tuple(LAUNCH_TARGETS),
+                default="q,v",
+                labels=("q and v", "all the engine supports"),
+            ),
         ],
         compute=_launch_state,
         readout=_launch_readout,
-        chart=Lines("rank", (Series("vllm_plot", "vLLM", OKABE_ITO["blue"]),
-                             Series("sglang_plot", "SGLang", OKABE_ITO["orange"], dashed=True)),
-                    y_title="sequences that fit at this context (log)", x_log=True, y_log=True,
-                    y_domain=(1, 2_000), x_title="max LoRA rank (log)"),
-        texts=[Text("vllm_command", "vLLM: vllm serve", copy=True),
-               Text("sglang_command", "SGLang: sglang.launch_server", copy=True),
-               Text("costs", "What each flag costs in memory")],
+        chart=Lines(
+            "rank",
+            (
+                Series("vllm_plot", "vLLM", OKABE_ITO["blue"]),
+                Series("sglang_plot", "SGLang", OKABE_ITO["orange"], dashed=True),
+            ),
+            y_title="sequences that fit at this context (log)",
+            x_log=True,
+            y_log=True,
+            y_domain=(1, 2_000),
+            x_title="max LoRA rank (log)",
+        ),
+        texts=[
+            Text("vllm_command", "vLLM: vllm serve", copy=True),
+            Text("sglang_command", "SGLang: sglang.launch_server", copy=True),
+            Text("costs", "What each flag costs in memory"),
+        ],
     )

@@ -78,9 +78,14 @@ class _NumberControl:
         box_type = w.IntText if whole else w.FloatText
         self.box = box_type(value=control.default, description=control.label, style=style)
         self.grid = tuple(sorted(control.values))
-        self.slider = w.SelectionSlider(options=[(_shown(v), v) for v in self.grid], value=control.default,
-                                        readout=False, description="", tooltip=f"{control.label}: the grid's values",
-                                        layout={"width": "14rem"})
+        self.slider = w.SelectionSlider(
+            options=[(_shown(v), v) for v in self.grid],
+            value=control.default,
+            readout=False,
+            description="",
+            tooltip=f"{control.label}: the grid's values",
+            layout={"width": "14rem"},
+        )
         self._from_box = False
         self.slider.observe(self._slider_moved, names="value")
         self.box.observe(self._box_changed, names="value")
@@ -105,8 +110,9 @@ def _widgets(control: Control) -> tuple[Any, Any]:
         number = _NumberControl(control)
         return number.box, number.shown
     options = list(zip(control.labels, control.values, strict=True)) if control.labels else list(control.values)
-    drop = w.Dropdown(options=options, value=control.default, description=control.label,
-                      style={"description_width": "initial"})
+    drop = w.Dropdown(
+        options=options, value=control.default, description=control.label, style={"description_width": "initial"}
+    )
     return drop, drop
 
 
@@ -190,12 +196,19 @@ class LivePanel:
         self.pending = [s for s, point in points if point is None]
         drawn_rows = [point for _s, point in points if point is not None]
         xs = tuple(row[self._x.name] for row in drawn_rows)
-        controls = tuple(Control(c.name, c.label, values=xs if c.name == self._x.name else (state[c.name],),
-                                 default=state[c.name]) for c in self.panel.controls)
+        controls = tuple(
+            Control(c.name, c.label, values=xs if c.name == self._x.name else (state[c.name],), default=state[c.name])
+            for c in self.panel.controls
+        )
         drawn = Panel.__new__(Panel)
         # row: its text alternative reads the kept row (an instance attribute over Panel.row)
-        drawn.__dict__.update(self.panel.__dict__, controls=controls, bound=False, _rows=drawn_rows,
-                              row=lambda **values: self._row(state | values))
+        drawn.__dict__.update(
+            self.panel.__dict__,
+            controls=controls,
+            bound=False,
+            _rows=drawn_rows,
+            row=lambda **values: self._row(state | values),
+        )
         return drawn
 
     def readout(self) -> str:

@@ -19,19 +19,24 @@ __all__ = ["release_panel", "your_registry_panel", "your_registry_state"]
 def _release_state(minor_releases: int, pinned_pct: int) -> dict[str, Any]:
     t = release_timeline(minor_releases)
     unpinned = 1 - pinned_pct / 100
-    return {"semver_latest": t.semver_latest[-1], "string_latest": t.string_latest[-1],
-            "releases_behind": t.releases_behind, "stale_unpinned_pct": 100 * t.stale_share,
-            "stale_all_pct": 100 * t.stale_share * unpinned}
+    return {
+        "semver_latest": t.semver_latest[-1],
+        "string_latest": t.string_latest[-1],
+        "releases_behind": t.releases_behind,
+        "stale_unpinned_pct": 100 * t.stale_share,
+        "stale_all_pct": 100 * t.stale_share * unpinned,
+    }
 
 
 def _release_readout(r: Any) -> str:
-    head = (f"after 1.{r['minor_releases']}.0: semver picks {r['semver_latest']},\n"
-            f"a string sort {r['string_latest']}")
+    head = f"after 1.{r['minor_releases']}.0: semver picks {r['semver_latest']},\na string sort {r['string_latest']}"
     if r["releases_behind"] == 0:
         return head + "\nno unpinned request has gone to a stale adapter yet"
-    return (f"{head} ({r['releases_behind']} releases behind)\n"
-            f"{r['stale_unpinned_pct']:.0f}% of unpinned traffic went to a stale adapter;\n"
-            f"with {r['pinned_pct']}% of requests pinned, {r['stale_all_pct']:.0f}% of all traffic")
+    return (
+        f"{head} ({r['releases_behind']} releases behind)\n"
+        f"{r['stale_unpinned_pct']:.0f}% of unpinned traffic went to a stale adapter;\n"
+        f"with {r['pinned_pct']}% of requests pinned, {r['stale_all_pct']:.0f}% of all traffic"
+    )
 
 
 def release_panel() -> Panel:
@@ -45,10 +50,15 @@ def release_panel() -> Panel:
         ],
         compute=_release_state,
         readout=_release_readout,
-        chart=Lines("minor_releases", (
-            Series("stale_unpinned_pct", "stale share of unpinned traffic", OKABE_ITO["vermillion"]),
-            Series("stale_all_pct", "stale share of all traffic", OKABE_ITO["orange"], dashed=True)),
-            y_title="traffic served by a stale adapter (%)", y_domain=(0, 100)),
+        chart=Lines(
+            "minor_releases",
+            (
+                Series("stale_unpinned_pct", "stale share of unpinned traffic", OKABE_ITO["vermillion"]),
+                Series("stale_all_pct", "stale share of all traffic", OKABE_ITO["orange"], dashed=True),
+            ),
+            y_title="traffic served by a stale adapter (%)",
+            y_domain=(0, 100),
+        ),
     )
 
 
@@ -87,23 +97,35 @@ def your_registry_state(lab: Implementation, minor_releases: int) -> dict[str, A
     """
     reference, yours = release_timeline(minor_releases), release_timeline(minor_releases, lab=lab)
     latest = yours.semver_latest[-1]
-    behind = reference.versions.index(reference.semver_latest[-1]) - reference.versions.index(latest) \
-        if latest in reference.versions else minor_releases
+    behind = (
+        reference.versions.index(reference.semver_latest[-1]) - reference.versions.index(latest)
+        if latest in reference.versions
+        else minor_releases
+    )
     verdict = {True: "refuses", False: "accepts"}
-    return {"string_behind": reference.releases_behind, "yours_behind": behind, "yours_latest": latest,
-            "reference_latest": reference.semver_latest[-1], "string_latest": reference.string_latest[-1],
-            "yours_refuses_digest": verdict[_refuses(lab, _wrong_digest)],
-            "yours_refuses_overwrite": verdict[_refuses(lab, _overwrite)]}
+    return {
+        "string_behind": reference.releases_behind,
+        "yours_behind": behind,
+        "yours_latest": latest,
+        "reference_latest": reference.semver_latest[-1],
+        "string_latest": reference.string_latest[-1],
+        "yours_refuses_digest": verdict[_refuses(lab, _wrong_digest)],
+        "yours_refuses_overwrite": verdict[_refuses(lab, _overwrite)],
+    }
 
 
 def _your_readout(r: Any, lab: Implementation) -> str:
-    head = (f"after 1.{r['minor_releases']}.0, latest: reference {r['reference_latest']},\n"
-            f"a string sort {r['string_latest']} ({r['string_behind']} behind)")
+    head = (
+        f"after 1.{r['minor_releases']}.0, latest: reference {r['reference_latest']},\n"
+        f"a string sort {r['string_latest']} ({r['string_behind']} behind)"
+    )
     if lab.is_reference:
         return head + '\nin the live version, "mine" asks your registry too'
-    return (f"{head}\nyour registry: {r['yours_latest']} ({r['yours_behind']} behind)\n"
-            f"a wrong base digest: yours {r['yours_refuses_digest']} it\n"
-            f"a published version again: yours {r['yours_refuses_overwrite']} it")
+    return (
+        f"{head}\nyour registry: {r['yours_latest']} ({r['yours_behind']} behind)\n"
+        f"a wrong base digest: yours {r['yours_refuses_digest']} it\n"
+        f"a published version again: yours {r['yours_refuses_overwrite']} it"
+    )
 
 
 def your_registry_panel(lab: Implementation | None = None) -> Panel | Missing:
@@ -111,6 +133,7 @@ def your_registry_panel(lab: Implementation | None = None) -> Panel | Missing:
 
     Returns the :class:`~labcore.implementation.Missing` function where the learner's registry is not written yet.
     """
+
     def build(code: Implementation) -> Panel:
         series = [Series("string_behind", "a string sort", OKABE_ITO["vermillion"], dashed=True)]
         if not code.is_reference:
@@ -118,8 +141,9 @@ def your_registry_panel(lab: Implementation | None = None) -> Panel | Missing:
         return Panel(
             "your_registry_panel",
             title='Your registry against the reference: "latest"',
-            controls=[Control("minor_releases", "minor releases (1.1.0 to 1.N.0)", values=tuple(range(1, 21)),
-                              default=12)],
+            controls=[
+                Control("minor_releases", "minor releases (1.1.0 to 1.N.0)", values=tuple(range(1, 21)), default=12)
+            ],
             compute=lambda minor_releases: your_registry_state(code, minor_releases),
             readout=lambda r: _your_readout(r, code),
             chart=Lines("minor_releases", tuple(series), y_title="releases behind the real latest", y_domain=(0, 12)),

@@ -42,9 +42,14 @@ def _sizing_models() -> tuple[str, ...]:
 
 def _adapter_state(model: str, rank: int, targets: str, dtype: str, budget_gib: float) -> dict[str, Any]:
     s = exact_sizing(model, rank, targets, DTYPE_BYTES[dtype])
-    row: dict[str, Any] = {"hidden": s.hidden, "layers": s.layers, "naive_mb": s.naive_mb, "exact_mb": s.exact_mb,
-            "fit_exact": math.floor(budget_gib * 1024 / s.exact_mb),
-            "fit_naive": math.floor(budget_gib * 1024 / s.naive_mb)}
+    row: dict[str, Any] = {
+        "hidden": s.hidden,
+        "layers": s.layers,
+        "naive_mb": s.naive_mb,
+        "exact_mb": s.exact_mb,
+        "fit_exact": math.floor(budget_gib * 1024 / s.exact_mb),
+        "fit_naive": math.floor(budget_gib * 1024 / s.naive_mb),
+    }
     row["fit_exact_plot"] = row["fit_exact"] or None  # a log axis has no zero
     row["fit_naive_plot"] = row["fit_naive"] or None
     return row
@@ -52,16 +57,28 @@ def _adapter_state(model: str, rank: int, targets: str, dtype: str, budget_gib: 
 
 def _adapter_readout(row: Any) -> str:
     gap = 100 * (row["exact_mb"] / row["naive_mb"] - 1)
-    return (f"{row['model']}: hidden {row['hidden']:,}, {row['layers']} layers\n"
-            f"r={row['rank']} on {row['targets']}, {row['dtype']}\n"
-            f"exact size {row['exact_mb']:,.1f} MiB\n"
-            f"naive formula {row['naive_mb']:,.1f} MiB ({gap:+.0f}%)\n"
-            f"{row['fit_exact']:,} fit in {row['budget_gib']:g} GiB (naive says {row['fit_naive']:,})")
+    return (
+        f"{row['model']}: hidden {row['hidden']:,}, {row['layers']} layers\n"
+        f"r={row['rank']} on {row['targets']}, {row['dtype']}\n"
+        f"exact size {row['exact_mb']:,.1f} MiB\n"
+        f"naive formula {row['naive_mb']:,.1f} MiB ({gap:+.0f}%)\n"
+        f"{row['fit_exact']:,} fit in {row['budget_gib']:g} GiB (naive says {row['fit_naive']:,})"
+    )
 
 
 #: The models of the sizing panel in chapters 2 and 14 (the fleet calculator page offers every dense config).
-SIZING_PANEL_MODELS: tuple[str, ...] = ("llama-2-7b", "llama-3-8b", "llama-3.2-1b", "llama-3.2-3b", "llama-3-70b",
-                                        "llama-3.1-405b", "mistral-7b", "qwen2.5-7b", "qwen3-8b", "gemma-2-9b")
+SIZING_PANEL_MODELS: tuple[str, ...] = (
+    "llama-2-7b",
+    "llama-3-8b",
+    "llama-3.2-1b",
+    "llama-3.2-3b",
+    "llama-3-70b",
+    "llama-3.1-405b",
+    "mistral-7b",
+    "qwen2.5-7b",
+    "qwen3-8b",
+    "gemma-2-9b",
+)
 
 
 def adapter_vram_panel(model: str = "llama-3-8b") -> Panel:
@@ -79,11 +96,18 @@ def adapter_vram_panel(model: str = "llama-3-8b") -> Panel:
         ],
         compute=_adapter_state,
         readout=_adapter_readout,
-        chart=Lines("rank", (Series("fit_exact_plot", "exact size (GQA-aware)", OKABE_ITO["bluish_green"]),
-                             Series("fit_naive_plot", "naive: layers x targets x 2 x r x d", OKABE_ITO["vermillion"],
-                                    dashed=True)),
-                    y_title="adapters that fit the budget (log)", x_log=True, y_log=True, y_domain=(1, 1_000_000),
-                    x_title="LoRA rank r (log)"),
+        chart=Lines(
+            "rank",
+            (
+                Series("fit_exact_plot", "exact size (GQA-aware)", OKABE_ITO["bluish_green"]),
+                Series("fit_naive_plot", "naive: layers x targets x 2 x r x d", OKABE_ITO["vermillion"], dashed=True),
+            ),
+            y_title="adapters that fit the budget (log)",
+            x_log=True,
+            y_log=True,
+            y_domain=(1, 1_000_000),
+            x_title="LoRA rank r (log)",
+        ),
     )
 
 
@@ -117,25 +141,38 @@ def _split_state(sequences: int, model: str, gpu: str, context_tokens: int, rank
     adapter = _exact_mb(model, rank)
     s = dataclasses.replace(_split(model, gpu, sequences, context_tokens), adapter_mb=adapter)
     token_bytes = s.kv_gib * 2**30 / s.kv_tokens  # averaged over the sequence: sliding layers keep only their window
-    return {"gpu_gib": s.gpu_gib, "base_gib": s.base_gib, "kv_gib": s.kv_gib, "kv_tokens": s.kv_tokens,
-            "kv_kib_per_token": token_bytes / 1024, "pool_gib": s.pool_gib, "adapter_mb": adapter,
-            "adapters": s.adapters_that_fit, "adapters_plot": s.adapters_that_fit or None,  # a log axis has no zero
-            "tokens_per_adapter": adapter * 2**20 / token_bytes, "fits": s.fits, "sliding": _slides(model)}
+    return {
+        "gpu_gib": s.gpu_gib,
+        "base_gib": s.base_gib,
+        "kv_gib": s.kv_gib,
+        "kv_tokens": s.kv_tokens,
+        "kv_kib_per_token": token_bytes / 1024,
+        "pool_gib": s.pool_gib,
+        "adapter_mb": adapter,
+        "adapters": s.adapters_that_fit,
+        "adapters_plot": s.adapters_that_fit or None,  # a log axis has no zero
+        "tokens_per_adapter": adapter * 2**20 / token_bytes,
+        "fits": s.fits,
+        "sliding": _slides(model),
+    }
 
 
 def _split_readout(r: Any) -> str:
     head = f"{r['model']} on {r['gpu']}: {r['gpu_gib']:,.1f} GiB"
-    kv = (f"KV: {r['sequences']} × {r['context_tokens']:,} = {r['kv_tokens']:,} tokens, "
-          f"{r['kv_gib']:,.1f} GiB")
+    kv = f"KV: {r['sequences']} × {r['context_tokens']:,} = {r['kv_tokens']:,} tokens, {r['kv_gib']:,.1f} GiB"
     if not r["fits"]:
-        return (f"{head}\n{kv}\nbase {r['base_gib']:,.1f} + KV {r['kv_gib']:,.1f} GiB: no room for an adapter\n"
-                "fewer sequences, a shorter context or a bigger GPU")
+        return (
+            f"{head}\n{kv}\nbase {r['base_gib']:,.1f} + KV {r['kv_gib']:,.1f} GiB: no room for an adapter\n"
+            "fewer sequences, a shorter context or a bigger GPU"
+        )
     per_token = f"{r['kv_kib_per_token']:,.0f} KiB a token" + (" (sliding window)" if r["sliding"] else "")
-    return (f"{head}\n"
-            f"base {r['base_gib']:,.1f} + KV {r['kv_gib']:,.1f} + adapters {r['pool_gib']:,.1f} GiB\n"
-            f"{kv}\n{per_token}\n"
-            f"r={r['rank']} q,v adapter {r['adapter_mb']:,.2f} MiB = {r['tokens_per_adapter']:,.0f} tokens of KV\n"
-            f"{r['adapters']:,} adapters fit beside {r['sequences']} sequences")
+    return (
+        f"{head}\n"
+        f"base {r['base_gib']:,.1f} + KV {r['kv_gib']:,.1f} + adapters {r['pool_gib']:,.1f} GiB\n"
+        f"{kv}\n{per_token}\n"
+        f"r={r['rank']} q,v adapter {r['adapter_mb']:,.2f} MiB = {r['tokens_per_adapter']:,.0f} tokens of KV\n"
+        f"{r['adapters']:,} adapters fit beside {r['sequences']} sequences"
+    )
 
 
 def gpu_split_panel() -> Panel:
@@ -161,9 +198,14 @@ def gpu_split_panel() -> Panel:
         ],
         compute=_split_state,
         readout=_split_readout,
-        chart=Lines("sequences", (Series("adapters_plot", "adapters that fit", MEMORY_COLORS["adapters"]),),
-                    y_title="adapters that fit (log)", y_log=True, y_domain=(1, 100_000),
-                    x_title="sequences kept in the KV cache at once"),
+        chart=Lines(
+            "sequences",
+            (Series("adapters_plot", "adapters that fit", MEMORY_COLORS["adapters"]),),
+            y_title="adapters that fit (log)",
+            y_log=True,
+            y_domain=(1, 100_000),
+            x_title="sequences kept in the KV cache at once",
+        ),
     )
 
 
@@ -185,19 +227,32 @@ def fit_quiz_panel() -> Panel:
             Control("pool_gib", "spare VRAM for adapters (GiB)", values=(2.0, 4.0, 8.0, 16.0, 24.0), default=8.0),
         ],
         compute=_quiz_state,
-        readout=lambda r: (f"r={r['rank']}: {r['adapter_mb']:,.0f} MiB per adapter\n"
-                           f"{r['fit']:,} fit in {r['pool_gib']:g} GiB"),
-        chart=Lines("rank", (Series("fit", "adapters that fit", OKABE_ITO["bluish_green"]),),
-                    y_title="adapters that fit (log)", x_log=True, y_log=True, y_domain=(1, 2000),
-                    x_title="LoRA rank r (log)"),
+        readout=lambda r: (
+            f"r={r['rank']}: {r['adapter_mb']:,.0f} MiB per adapter\n{r['fit']:,} fit in {r['pool_gib']:g} GiB"
+        ),
+        chart=Lines(
+            "rank",
+            (Series("fit", "adapters that fit", OKABE_ITO["bluish_green"]),),
+            y_title="adapters that fit (log)",
+            x_log=True,
+            y_log=True,
+            y_domain=(1, 2000),
+            x_title="LoRA rank r (log)",
+        ),
     )
 
 
 def _fit_state(model: str, gpu: str, rank: int, targets: str) -> dict[str, Any]:
     split = memory_split(model, gpu, adapter_mb=exact_sizing(model, rank, targets).exact_mb)
-    row: dict[str, Any] = {"gpu_gib": split.gpu_gib, "base_gib": split.base_gib, "kv_gib": split.kv_gib,
-           "pool_gib": max(0.0, split.pool_gib), "adapter_mb": split.adapter_mb, "fit": split.adapters_that_fit,
-           "fits_base": split.pool_gib > 0}
+    row: dict[str, Any] = {
+        "gpu_gib": split.gpu_gib,
+        "base_gib": split.base_gib,
+        "kv_gib": split.kv_gib,
+        "pool_gib": max(0.0, split.pool_gib),
+        "adapter_mb": split.adapter_mb,
+        "fit": split.adapters_that_fit,
+        "fits_base": split.pool_gib > 0,
+    }
     row["fit_plot"] = row["fit"] or None  # a log axis has no zero: no point where nothing fits
     return row
 
@@ -205,11 +260,15 @@ def _fit_state(model: str, gpu: str, rank: int, targets: str) -> dict[str, Any]:
 def _fit_readout(r: Any) -> str:
     head = f"{r['model']} on {r['gpu']} ({r['gpu_gib']:,.1f} GiB)"
     if not r["fits_base"]:
-        return (f"{head}\nbase {r['base_gib']:,.1f} GiB + KV {r['kv_gib']:,.1f} GiB: no room\n"
-                "pick a bigger GPU (sharding is not modelled here)")
-    return (f"{head}\nbase {r['base_gib']:,.1f} + KV {r['kv_gib']:,.1f} + adapters {r['pool_gib']:,.1f} GiB\n"
-            f"r={r['rank']} on {r['targets']}: {r['adapter_mb']:,.1f} MiB each\n"
-            f"{r['fit']:,} adapters fit beside the base")
+        return (
+            f"{head}\nbase {r['base_gib']:,.1f} GiB + KV {r['kv_gib']:,.1f} GiB: no room\n"
+            "pick a bigger GPU (sharding is not modelled here)"
+        )
+    return (
+        f"{head}\nbase {r['base_gib']:,.1f} + KV {r['kv_gib']:,.1f} + adapters {r['pool_gib']:,.1f} GiB\n"
+        f"r={r['rank']} on {r['targets']}: {r['adapter_mb']:,.1f} MiB each\n"
+        f"{r['fit']:,} adapters fit beside the base"
+    )
 
 
 def gpu_fit_panel() -> Panel:
@@ -225,7 +284,13 @@ def gpu_fit_panel() -> Panel:
         ],
         compute=_fit_state,
         readout=_fit_readout,
-        chart=Lines("rank", (Series("fit_plot", "adapters that fit", OKABE_ITO["bluish_green"]),),
-                    y_title="adapters that fit (log)", x_log=True, y_log=True, y_domain=(1, 100_000),
-                    x_title="LoRA rank r (log)"),
+        chart=Lines(
+            "rank",
+            (Series("fit_plot", "adapters that fit", OKABE_ITO["bluish_green"]),),
+            y_title="adapters that fit (log)",
+            x_log=True,
+            y_log=True,
+            y_domain=(1, 100_000),
+            x_title="LoRA rank r (log)",
+        ),
     )

@@ -30,10 +30,16 @@ def slot_state(max_slots: int, active_adapters: int, fix: str) -> dict[str, Any]
     0
     """
     run = slot_run(SLOT_CLIFF, fix=fix, max_slots=max_slots, active_adapters=active_adapters)
-    return {"p50_ms": run.p50_ms, "p99_ms": run.p99_ms, "waited": run.waited, "requests": run.requests,
-            "replicas": run.replicas, "pinned": len(run.pinned),
-            "pool_mb": slot_pool_mb(run.max_slots, max_lora_rank=SLOT_RANK) * run.replicas,
-            "per_replica": "/".join(map(str, run.adapters_per_replica))}
+    return {
+        "p50_ms": run.p50_ms,
+        "p99_ms": run.p99_ms,
+        "waited": run.waited,
+        "requests": run.requests,
+        "replicas": run.replicas,
+        "pinned": len(run.pinned),
+        "pool_mb": slot_pool_mb(run.max_slots, max_lora_rank=SLOT_RANK) * run.replicas,
+        "per_replica": "/".join(map(str, run.adapters_per_replica)),
+    }
 
 
 def _ms(ms: float) -> str:
@@ -41,13 +47,18 @@ def _ms(ms: float) -> str:
 
 
 def _readout(r: Any) -> str:
-    how = {FIX_NONE: "one replica", FIX_PIN: f"{r['pinned']} hottest pinned",
-           FIX_ROUND_ROBIN: f"2 replicas, adapters {r['per_replica']}",
-           FIX_AFFINITY: f"2 replicas, adapters {r['per_replica']}"}[r["fix"]]
-    return (f"{r['active_adapters']} adapters on {r['max_slots']} slots, {how}\n"
-            f"TTFT median {_ms(r['p50_ms'])}, p99 {_ms(r['p99_ms'])}\n"
-            f"{r['waited']:,} of {r['requests']:,} requests waited for a slot\n"
-            f"vLLM slot buffers: {r['pool_mb']:,.0f} MiB (rank {SLOT_RANK}, all modules)")
+    how = {
+        FIX_NONE: "one replica",
+        FIX_PIN: f"{r['pinned']} hottest pinned",
+        FIX_ROUND_ROBIN: f"2 replicas, adapters {r['per_replica']}",
+        FIX_AFFINITY: f"2 replicas, adapters {r['per_replica']}",
+    }[r["fix"]]
+    return (
+        f"{r['active_adapters']} adapters on {r['max_slots']} slots, {how}\n"
+        f"TTFT median {_ms(r['p50_ms'])}, p99 {_ms(r['p99_ms'])}\n"
+        f"{r['waited']:,} of {r['requests']:,} requests waited for a slot\n"
+        f"vLLM slot buffers: {r['pool_mb']:,.0f} MiB (rank {SLOT_RANK}, all modules)"
+    )
 
 
 def slot_cliff_panel() -> Panel:
@@ -57,14 +68,19 @@ def slot_cliff_panel() -> Panel:
         title="Time to first token as the adapters outnumber the slots",
         controls=[
             Control("max_slots", "slots (--max-loras)", values=(4, 8, 16), default=SLOT_CLIFF.max_slots),
-            Control("active_adapters", "active adapters", values=tuple(range(2, 25, 2)),
-                    default=SLOT_CLIFF.active_adapters),
+            Control(
+                "active_adapters", "active adapters", values=tuple(range(2, 25, 2)), default=SLOT_CLIFF.active_adapters
+            ),
             Control("fix", "fix", values=PANEL_FIXES, default=FIX_NONE),
         ],
         compute=slot_state,
         readout=_readout,
-        chart=Lines("active_adapters", (Series("p50_ms", "TTFT median", TTFT_COLORS["p50"]),
-                                        Series("p99_ms", "TTFT p99", TTFT_COLORS["p99"])),
-                    y_title="time to first token (ms, log)", y_log=True, y_domain=(20, 100_000)),
+        chart=Lines(
+            "active_adapters",
+            (Series("p50_ms", "TTFT median", TTFT_COLORS["p50"]), Series("p99_ms", "TTFT p99", TTFT_COLORS["p99"])),
+            y_title="time to first token (ms, log)",
+            y_log=True,
+            y_domain=(20, 100_000),
+        ),
         note=f"Each state replays {SLOT_CLIFF.requests} seeded requests at {SLOT_CLIFF.rate_per_s:g} per second.",
     )

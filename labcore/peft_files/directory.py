@@ -211,7 +211,12 @@ class PeftAdapterFiles:
         trained on (from ``labcore.digest``); neither can be read from PEFT's files.
         """
         return Adapter(
-            name, version, base_model, base_digest, rank=self.rank, vram_mb=self.serving_mb(serving_dtype, include=include)
+            name,
+            version,
+            base_model,
+            base_digest,
+            rank=self.rank,
+            vram_mb=self.serving_mb(serving_dtype, include=include),
         )
 
 
@@ -327,6 +332,10 @@ def adapter_from_dir(
     PEFT's files name a base but never identify its weights.
     """
     return read_peft_adapter(directory).to_adapter(
-        name=name, version=version, base_model=base_model, base_digest=base_digest, serving_dtype=serving_dtype,
+        name=name,
+        version=version,
+        base_model=base_model,
+        base_digest=base_digest,
+        serving_dtype=serving_dtype,
         include=include,
     )

@@ -40,10 +40,22 @@ __all__ = [
 
 #: Bytes per element of every whole-byte dtype the safetensors format defines.
 SAFETENSORS_DTYPE_BYTES: Mapping[str, int] = {
-    "BOOL": 1, "U8": 1, "I8": 1, "F8_E4M3": 1, "F8_E5M2": 1, "F8_E8M0": 1,
-    "I16": 2, "U16": 2, "F16": 2, "BF16": 2,
-    "I32": 4, "U32": 4, "F32": 4,
-    "I64": 8, "U64": 8, "F64": 8,
+    "BOOL": 1,
+    "U8": 1,
+    "I8": 1,
+    "F8_E4M3": 1,
+    "F8_E5M2": 1,
+    "F8_E8M0": 1,
+    "I16": 2,
+    "U16": 2,
+    "F16": 2,
+    "BF16": 2,
+    "I32": 4,
+    "U32": 4,
+    "F32": 4,
+    "I64": 8,
+    "U64": 8,
+    "F64": 8,
 }
 
 #: Largest safetensors header accepted (the reference implementation caps it at 100 MB too).
@@ -69,9 +81,13 @@ class TensorInfo:
 
     def __post_init__(self) -> None:
         if self.dtype not in SAFETENSORS_DTYPE_BYTES:
-            raise ValueError(f"tensor {self.name!r}: unknown dtype {self.dtype!r}; valid: {sorted(SAFETENSORS_DTYPE_BYTES)}")
+            raise ValueError(
+                f"tensor {self.name!r}: unknown dtype {self.dtype!r}; valid: {sorted(SAFETENSORS_DTYPE_BYTES)}"
+            )
         if not 0 <= self.begin <= self.end:
-            raise ValueError(f"tensor {self.name!r}: data_offsets [{self.begin}, {self.end}] must satisfy 0 <= begin <= end")
+            raise ValueError(
+                f"tensor {self.name!r}: data_offsets [{self.begin}, {self.end}] must satisfy 0 <= begin <= end"
+            )
         if self.numel * SAFETENSORS_DTYPE_BYTES[self.dtype] != self.end - self.begin:
             raise ValueError(
                 f"tensor {self.name!r}: shape {list(self.shape)} at {self.dtype} is "
@@ -161,11 +177,14 @@ def read_safetensors_header(
         with path.open("rb") as fh:
             prefix = fh.read(_LEN_PREFIX)
             if len(prefix) < _LEN_PREFIX:
-                raise AdapterFileError(path, f"file is {file_bytes} bytes, shorter than the 8-byte header length prefix")
+                raise AdapterFileError(
+                    path, f"file is {file_bytes} bytes, shorter than the 8-byte header length prefix"
+                )
             (n,) = struct.unpack("<Q", prefix)
             if n > max_header_bytes:
                 raise AdapterFileError(
-                    path, f"header length {n} exceeds the {max_header_bytes}-byte limit; not a safetensors file or a hostile one"
+                    path,
+                    f"header length {n} exceeds the {max_header_bytes}-byte limit; not a safetensors file or a hostile one",
                 )
             if _LEN_PREFIX + n > file_bytes:
                 raise AdapterFileError(path, f"header length {n} runs past the end of the {file_bytes}-byte file")
@@ -182,22 +201,29 @@ def read_safetensors_header(
         raise AdapterFileError(path, f"header must be a JSON object, got {type(header).__name__}")
 
     metadata = header.pop("__metadata__", {})
-    if not isinstance(metadata, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in metadata.items()):
+    if not isinstance(metadata, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in metadata.items()
+    ):
         raise AdapterFileError(path, "__metadata__ must map strings to strings")
 
     tensors: list[TensorInfo] = []
     for name, entry in header.items():
         if not isinstance(entry, dict) or set(entry) != {"dtype", "shape", "data_offsets"}:
-            raise AdapterFileError(path, f"tensor {name!r} must have exactly dtype, shape and data_offsets, got {entry!r}")
+            raise AdapterFileError(
+                path, f"tensor {name!r} must have exactly dtype, shape and data_offsets, got {entry!r}"
+            )
         dtype, shape, offsets = entry["dtype"], entry["shape"], entry["data_offsets"]
         if dtype not in SAFETENSORS_DTYPE_BYTES:
             raise AdapterFileError(
-                path, f"tensor {name!r} has unknown or unsupported dtype {dtype!r}; valid: {sorted(SAFETENSORS_DTYPE_BYTES)}"
+                path,
+                f"tensor {name!r} has unknown or unsupported dtype {dtype!r}; valid: {sorted(SAFETENSORS_DTYPE_BYTES)}",
             )
         if not isinstance(shape, list) or not all(is_count(d) for d in shape):
             raise AdapterFileError(path, f"tensor {name!r} shape must be a list of non-negative ints, got {shape!r}")
         if not (isinstance(offsets, list) and len(offsets) == 2 and all(is_count(o) for o in offsets)):
-            raise AdapterFileError(path, f"tensor {name!r} data_offsets must be [begin, end] ints >= 0, got {offsets!r}")
+            raise AdapterFileError(
+                path, f"tensor {name!r} data_offsets must be [begin, end] ints >= 0, got {offsets!r}"
+            )
         try:
             tensors.append(TensorInfo(name=name, dtype=dtype, shape=tuple(shape), begin=offsets[0], end=offsets[1]))
         except ValueError as exc:
@@ -217,7 +243,9 @@ def read_safetensors_header(
         raise AdapterFileError(
             path, f"tensor data ends at offset {cursor} but the file holds {data_bytes} data bytes after the header"
         )
-    return SafetensorsHeader(path=str(path), tensors=tuple(tensors), metadata=dict(metadata), header_bytes=n, file_bytes=file_bytes)
+    return SafetensorsHeader(
+        path=str(path), tensors=tuple(tensors), metadata=dict(metadata), header_bytes=n, file_bytes=file_bytes
+    )
 
 
 def safetensors_bytes(
@@ -237,7 +265,9 @@ def safetensors_bytes(
     chunks: list[bytes] = []
     offset = 0
     for name, (dtype, shape, data) in tensors.items():
-        info = TensorInfo(name=name, dtype=dtype, shape=tuple(shape), begin=offset, end=offset + len(data))  # checks dtype and size
+        info = TensorInfo(
+            name=name, dtype=dtype, shape=tuple(shape), begin=offset, end=offset + len(data)
+        )  # checks dtype and size
         header[name] = {"dtype": info.dtype, "shape": list(info.shape), "data_offsets": [info.begin, info.end]}
         chunks.append(bytes(data))
         offset = info.end

@@ -25,11 +25,11 @@ __all__ = ["TENSOR_ROLES", "LOW_RANK_ROLES", "LoraModule", "classify_tensors"]
 
 #: What each tensor of an adapter file is, as :func:`classify_tensors` classifies it.
 TENSOR_ROLES: tuple[str, ...] = (
-    "lora",              # lora_A / lora_B of a linear (or Conv1D) layer
-    "embedding_lora",    # lora_embedding_A / lora_embedding_B of an embedding layer
-    "dora_magnitude",    # use_dora: one magnitude vector per adapted module
-    "bias",              # trained biases: bias="all" / "lora_only" (base biases) and lora_bias (lora_B.bias)
-    "module_copy",       # full copies of modules: modules_to_save, and embedding layers saved whole
+    "lora",  # lora_A / lora_B of a linear (or Conv1D) layer
+    "embedding_lora",  # lora_embedding_A / lora_embedding_B of an embedding layer
+    "dora_magnitude",  # use_dora: one magnitude vector per adapted module
+    "bias",  # trained biases: bias="all" / "lora_only" (base biases) and lora_bias (lora_B.bias)
+    "module_copy",  # full copies of modules: modules_to_save, and embedding layers saved whole
     "trainable_tokens",  # trainable_token_indices: the trained rows of an embedding
 )
 #: The low-rank part alone: what a server that supports only plain LoRA holds per adapter.
@@ -38,8 +38,12 @@ _MODULE_KINDS = ("linear", "embedding")
 _PEFT_PREFIX = "base_model.model."
 #: Layers PEFT saves whole when they are targeted (``save_embedding_layers``).
 _EMBEDDING_LAYER_NAMES = ("embed_tokens", "lm_head")
-_LORA_SUFFIXES = {".lora_A.weight": ("linear", "A"), ".lora_B.weight": ("linear", "B"),
-                  ".lora_embedding_A": ("embedding", "A"), ".lora_embedding_B": ("embedding", "B")}
+_LORA_SUFFIXES = {
+    ".lora_A.weight": ("linear", "A"),
+    ".lora_B.weight": ("linear", "B"),
+    ".lora_embedding_A": ("embedding", "A"),
+    ".lora_embedding_B": ("embedding", "B"),
+}
 _DORA_SUFFIXES = (".lora_magnitude_vector", ".lora_magnitude_vector.weight")
 _LORA_BIAS_SUFFIX = ".lora_B.bias"
 _TOKENS_SUFFIX = ".token_adapter.trainable_tokens_delta"
@@ -123,19 +127,23 @@ def classify_tensors(
         else:
             deferred.append(t)
 
-    unpaired = sorted(prefix + (" (embedding)" if kind == "embedding" else "") for (prefix, kind), ab in pairs.items() if len(ab) != 2)
+    unpaired = sorted(
+        prefix + (" (embedding)" if kind == "embedding" else "") for (prefix, kind), ab in pairs.items() if len(ab) != 2
+    )
     if unpaired:
         raise AdapterFileError(path, f"LoRA tensors come in lora_A/lora_B pairs; unpaired: {unpaired[:4]}")
     if not pairs:
         raise AdapterFileError(
-            path, "holds no LoRA tensors (*.lora_A.weight / *.lora_B.weight, or *.lora_embedding_A / *.lora_embedding_B)"
+            path,
+            "holds no LoRA tensors (*.lora_A.weight / *.lora_B.weight, or *.lora_embedding_A / *.lora_embedding_B)",
         )
     modules: dict[str, LoraModule] = {}
     for (prefix, kind), pair in sorted(pairs.items()):
         a, b = pair["A"], pair["B"]
         if len(a.shape) != 2 or len(b.shape) != 2 or a.shape[0] != b.shape[1] or a.shape[0] == 0:
             raise AdapterFileError(
-                path, f"{prefix}: lora_A {list(a.shape)} and lora_B {list(b.shape)} must be (r x in) and (out x r) with r > 0"
+                path,
+                f"{prefix}: lora_A {list(a.shape)} and lora_B {list(b.shape)} must be (r x in) and (out x r) with r > 0",
             )
         if prefix in modules:
             raise AdapterFileError(path, f"{prefix} has both linear and embedding LoRA tensors")
@@ -143,7 +151,13 @@ def classify_tensors(
         rank, alpha = s.rank_and_alpha(key)
         scaling = alpha / math.sqrt(rank) if s.use_rslora else alpha / rank
         modules[prefix] = LoraModule(
-            prefix, in_features=a.shape[1], out_features=b.shape[0], rank=a.shape[0], lora_alpha=alpha, scaling=scaling, kind=kind
+            prefix,
+            in_features=a.shape[1],
+            out_features=b.shape[0],
+            rank=a.shape[0],
+            lora_alpha=alpha,
+            scaling=scaling,
+            kind=kind,
         )
 
     magnitudes: dict[str, TensorInfo] = {}
@@ -153,12 +167,16 @@ def classify_tensors(
         dora = next((x for x in _DORA_SUFFIXES if t.name.endswith(x)), None)
         if dora is not None:
             if not s.use_dora:
-                raise AdapterFileError(path, f"tensor {t.name!r} is a DoRA magnitude vector but {ADAPTER_CONFIG_NAME} has use_dora=false")
+                raise AdapterFileError(
+                    path, f"tensor {t.name!r} is a DoRA magnitude vector but {ADAPTER_CONFIG_NAME} has use_dora=false"
+                )
             magnitudes[t.name[: -len(dora)]] = t
             roles[t.name] = "dora_magnitude"
         elif t.name.endswith(_LORA_BIAS_SUFFIX):
             if not s.lora_bias:
-                raise AdapterFileError(path, f"tensor {t.name!r} is a LoRA bias but {ADAPTER_CONFIG_NAME} has lora_bias=false")
+                raise AdapterFileError(
+                    path, f"tensor {t.name!r} is a LoRA bias but {ADAPTER_CONFIG_NAME} has lora_bias=false"
+                )
             lora_biases[t.name[: -len(_LORA_BIAS_SUFFIX)]] = t
             roles[t.name] = "bias"
         elif t.name.endswith(_TOKENS_SUFFIX):
@@ -166,8 +184,10 @@ def classify_tensors(
             roles[t.name] = "trainable_tokens"
         elif s.saves_whole(_module_of(t.name)):
             roles[t.name] = "module_copy"
-        elif t.name.endswith(".base_layer.weight") and t.name[: -len(".base_layer.weight")] in modules or re.fullmatch(
-            rf"(?:.*\.)?(?:{'|'.join(_EMBEDDING_LAYER_NAMES)})\.weight", key
+        elif (
+            t.name.endswith(".base_layer.weight")
+            and t.name[: -len(".base_layer.weight")] in modules
+            or re.fullmatch(rf"(?:.*\.)?(?:{'|'.join(_EMBEDDING_LAYER_NAMES)})\.weight", key)
         ):
             roles[t.name] = "module_copy"  # save_embedding_layers: the targeted embedding (or head) saved whole
         elif t.name.endswith(".bias"):
@@ -176,7 +196,8 @@ def classify_tensors(
                 raise AdapterFileError(path, f"tensor {t.name!r} is a bias but {ADAPTER_CONFIG_NAME} has bias='none'")
             if s.bias == "lora_only" and owner not in modules:
                 raise AdapterFileError(
-                    path, f"tensor {t.name!r} is the bias of a module without LoRA, but bias='lora_only' trains only those"
+                    path,
+                    f"tensor {t.name!r} is the bias of a module without LoRA, but bias='lora_only' trains only those",
                 )
             roles[t.name] = "bias"
         else:
@@ -187,13 +208,19 @@ def classify_tensors(
             )
 
     for prefix, m in modules.items():
-        for label, found, wanted in (("DoRA magnitude vector", magnitudes, s.use_dora),
-                                     ("LoRA bias (lora_B.bias)", lora_biases, s.lora_bias and m.kind == "linear")):
+        for label, found, wanted in (
+            ("DoRA magnitude vector", magnitudes, s.use_dora),
+            ("LoRA bias (lora_B.bias)", lora_biases, s.lora_bias and m.kind == "linear"),
+        ):
             extra = found.pop(prefix, None)
             if extra is None and wanted:
-                raise AdapterFileError(path, f"{prefix} has no {label}, which {ADAPTER_CONFIG_NAME} says every module has")
+                raise AdapterFileError(
+                    path, f"{prefix} has no {label}, which {ADAPTER_CONFIG_NAME} says every module has"
+                )
             if extra is not None and extra.shape != (m.out_features,):
-                raise AdapterFileError(path, f"{extra.name} has shape {list(extra.shape)}; a {label} of {prefix} is [{m.out_features}]")
+                raise AdapterFileError(
+                    path, f"{extra.name} has shape {list(extra.shape)}; a {label} of {prefix} is [{m.out_features}]"
+                )
     for leftover in (*magnitudes.values(), *lora_biases.values()):
         raise AdapterFileError(path, f"tensor {leftover.name!r} belongs to no LoRA module in the file")
     return tuple(modules.values()), roles
@@ -201,7 +228,9 @@ def classify_tensors(
 
 def _check_tokens(t: TensorInfo, module: str, s: LoraSettings, path: Path) -> None:
     if s.trainable_tokens is None:
-        raise AdapterFileError(path, f"tensor {t.name!r} holds trainable tokens but {ADAPTER_CONFIG_NAME} has no trainable_token_indices")
+        raise AdapterFileError(
+            path, f"tensor {t.name!r} holds trainable tokens but {ADAPTER_CONFIG_NAME} has no trainable_token_indices"
+        )
     count = s.token_rows(module)
     if count is None:
         raise AdapterFileError(path, f"tensor {t.name!r}: trainable_token_indices names no module {module!r}")

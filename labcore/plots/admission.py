@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 
 __all__ = ["plot_admission"]
 
+
 @needs_matplotlib
 def plot_admission(results: Mapping[int, Any], *, highlight: int, ax: Axes | None = None) -> Figure:
     """Plot, per adapter-pool size, the share of requests admitted at once, after waiting, or refused.
@@ -30,8 +31,13 @@ def plot_admission(results: Mapping[int, Any], *, highlight: int, ax: Axes | Non
     pos = list(range(len(xs)))
     ax.bar(pos, at_once, color=SIM_COLORS["admitted"], label="admitted at once")
     ax.bar(pos, waited, bottom=at_once, color=SIM_COLORS["waited"], label="waited for VRAM")
-    ax.bar(pos, refused, bottom=[a + w for a, w in zip(at_once, waited, strict=True)], color=SIM_COLORS["refused"],
-           label="refused (queue full)")
+    ax.bar(
+        pos,
+        refused,
+        bottom=[a + w for a, w in zip(at_once, waited, strict=True)],
+        color=SIM_COLORS["refused"],
+        label="refused (queue full)",
+    )
     i = xs.index(highlight)
     ax.bar([i], [100], fill=False, edgecolor=OKABE_ITO["black"], linewidth=2)
     ax.set_xticks(pos, [str(x) for x in xs])
@@ -39,6 +45,7 @@ def plot_admission(results: Mapping[int, Any], *, highlight: int, ax: Axes | Non
     set_axis_units(ax, x=("Adapter pool size", "adapters"), y=("Share of requests", "%"))
     ax.legend(loc="lower right", fontsize=8)
     chosen = results[highlight]
-    ax.set_title(f"{highlight}-adapter pool: {100 * chosen.refused / chosen.requests:.0f}% refused, "
-                 f"p99 {chosen.p99_ms:,.0f} ms")
+    ax.set_title(
+        f"{highlight}-adapter pool: {100 * chosen.refused / chosen.requests:.0f}% refused, p99 {chosen.p99_ms:,.0f} ms"
+    )
     return fig

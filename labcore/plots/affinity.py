@@ -23,8 +23,9 @@ POLICY_COLORS: dict[str, str] = {
 
 
 @needs_matplotlib
-def plot_policy_comparison(runs: Mapping[str, Any], *, p99_max_ms: float | None = None,
-                           ax: Axes | None = None) -> Figure:
+def plot_policy_comparison(
+    runs: Mapping[str, Any], *, p99_max_ms: float | None = None, ax: Axes | None = None
+) -> Figure:
     """Plot each placement policy's p99 latency (log scale), annotated with its hit rate and imbalance.
 
     ``runs`` maps a policy name to a ``labcore.affinity.FleetRun`` (as ``compare_policies`` returns).
@@ -46,9 +47,15 @@ def plot_policy_comparison(runs: Mapping[str, Any], *, p99_max_ms: float | None 
     ax.minorticks_off()
     for bar, n in zip(bars, names, strict=True):
         r = runs[n]
-        ax.annotate(f"{r.p99_ms:,.0f} ms\nhit {r.hit_rate:.0%}\nload x{r.imbalance:.2f}",
-                    (bar.get_x() + bar.get_width() / 2, r.p99_ms), textcoords="offset points", xytext=(0, 3),
-                    ha="center", va="bottom", fontsize=8)
+        ax.annotate(
+            f"{r.p99_ms:,.0f} ms\nhit {r.hit_rate:.0%}\nload x{r.imbalance:.2f}",
+            (bar.get_x() + bar.get_width() / 2, r.p99_ms),
+            textcoords="offset points",
+            xytext=(0, 3),
+            ha="center",
+            va="bottom",
+            fontsize=8,
+        )
     ax.tick_params(axis="x", labelsize=9)
     ax.grid(axis="x", visible=False)
     set_axis_units(ax, y=("p99 latency", "ms, log scale"))
@@ -82,8 +89,13 @@ def plot_replica_load(runs: Mapping[str, Any], *, load_factor: float | None = No
     ax.bar(xs, heights, width=width * 0.9, color=colors)  # one call: a call per bar costs ~1 ms each
     ax.axhline(1.0, color=OKABE_ITO["black"], linewidth=1, linestyle=":")
     if load_factor is not None:
-        ax.axhline(load_factor, color=OKABE_ITO["vermillion"], linewidth=1, linestyle="--",
-                   label=f"bound c = {load_factor:g} x mean")
+        ax.axhline(
+            load_factor,
+            color=OKABE_ITO["vermillion"],
+            linewidth=1,
+            linestyle="--",
+            label=f"bound c = {load_factor:g} x mean",
+        )
         ax.legend(loc="upper left", fontsize=9)
     ax.set_xticks(range(len(names)), names, fontsize=9)
     ax.grid(axis="x", visible=False)
@@ -94,8 +106,9 @@ def plot_replica_load(runs: Mapping[str, Any], *, load_factor: float | None = No
 
 
 @needs_matplotlib
-def plot_moved_fraction(replicas: Sequence[int], rendezvous: Sequence[float], modulo: Sequence[float], *,
-                        ax: Axes | None = None) -> Figure:
+def plot_moved_fraction(
+    replicas: Sequence[int], rendezvous: Sequence[float], modulo: Sequence[float], *, ax: Axes | None = None
+) -> Figure:
     """Plot the share of adapters that change replica when going from R to R+1 replicas.
 
     >>> plot_moved_fraction([2, 3], [0.33, 0.25], [0.66, 0.75]).axes[0].get_title()
@@ -103,8 +116,13 @@ def plot_moved_fraction(replicas: Sequence[int], rendezvous: Sequence[float], mo
     """
     fig, ax = _axes(ax)
     ax.plot(replicas, [100 * f for f in modulo], marker="s", color=GREY, label="hash mod R")
-    ax.plot(replicas, [100 * f for f in rendezvous], marker="o", color=POLICY_COLORS["rendezvous"],
-            label="rendezvous (measured)")
+    ax.plot(
+        replicas,
+        [100 * f for f in rendezvous],
+        marker="o",
+        color=POLICY_COLORS["rendezvous"],
+        label="rendezvous (measured)",
+    )
     ax.plot(replicas, [100 / (r + 1) for r in replicas], linestyle=":", color=OKABE_ITO["black"], label="1/(R+1)")
     ax.set_ylim(0, 100)
     set_axis_units(ax, x=("Replicas before adding one (R)", None), y=("Adapters that move", "%"))

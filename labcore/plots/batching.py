@@ -16,14 +16,25 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 
 __all__ = ["RANK_COLORS", "plot_break_even"]
 
-RANK_COLORS: dict[int, str] = {8: OKABE_ITO["sky_blue"], 16: OKABE_ITO["bluish_green"], 32: OKABE_ITO["orange"],
-                               64: OKABE_ITO["vermillion"]}
+RANK_COLORS: dict[int, str] = {
+    8: OKABE_ITO["sky_blue"],
+    16: OKABE_ITO["bluish_green"],
+    32: OKABE_ITO["orange"],
+    64: OKABE_ITO["vermillion"],
+}
 
 
 @needs_matplotlib
-def plot_break_even(model: Any, *, rank: int, distinct: int, flat_overhead: float = FLAT_OVERHEAD,
-                    distinct_range: Sequence[int] = (1, 2, 4, 8, 16, 32, 64), legend: bool = True,
-                    ax: Axes | None = None) -> Figure:
+def plot_break_even(
+    model: Any,
+    *,
+    rank: int,
+    distinct: int,
+    flat_overhead: float = FLAT_OVERHEAD,
+    distinct_range: Sequence[int] = (1, 2, 4, 8, 16, 32, 64),
+    legend: bool = True,
+    ax: Axes | None = None,
+) -> Figure:
     """Plot the utilisation a merged GPU needs to beat dynamic serving, against distinct adapters per batch.
 
     ``model`` is a ``labcore.batching.BatchCostModel``; one line per rank, the chosen ``rank`` bold,
@@ -39,13 +50,28 @@ def plot_break_even(model: Any, *, rank: int, distinct: int, flat_overhead: floa
     xs = [math.log2(d) for d in distinct_range]
     for r, color in RANK_COLORS.items():
         ys = [100 * break_even_utilisation(model.overhead_fraction(d, r)) for d in distinct_range]
-        ax.plot(xs, ys, marker="o", markersize=4, color=color, label=f"r={r}",
-                linewidth=2.5 if r == rank else 1.0, alpha=1.0 if r == rank else 0.6)
+        ax.plot(
+            xs,
+            ys,
+            marker="o",
+            markersize=4,
+            color=color,
+            label=f"r={r}",
+            linewidth=2.5 if r == rank else 1.0,
+            alpha=1.0 if r == rank else 0.6,
+        )
     flat = 100 * break_even_utilisation(flat_overhead)
     ax.axhline(flat, color=OKABE_ITO["black"], linestyle="--", linewidth=1, label=f"flat {flat_overhead:.0%}")
     now = 100 * break_even_utilisation(model.overhead_fraction(distinct, rank))
-    ax.plot([math.log2(distinct)], [now], marker="o", markersize=12, color=RANK_COLORS.get(rank, OKABE_ITO["black"]),
-            markeredgecolor=OKABE_ITO["black"], zorder=4)
+    ax.plot(
+        [math.log2(distinct)],
+        [now],
+        marker="o",
+        markersize=12,
+        color=RANK_COLORS.get(rank, OKABE_ITO["black"]),
+        markeredgecolor=OKABE_ITO["black"],
+        zorder=4,
+    )
     ax.set_xticks(xs, [str(d) for d in distinct_range])
     ax.set_ylim(85, 96.5)
     set_axis_units(ax, x=("Distinct adapters per batch", None), y=("Break-even GPU utilisation", "%"))

@@ -26,8 +26,9 @@ CACHE_METRICS: dict[str, tuple[str, str | None]] = {
 
 
 @needs_matplotlib
-def plot_cache_over_time(runs: Mapping[str, Any], *, metric: str = "hit_rate", title: str | None = None,
-                         ax: Axes | None = None) -> Figure:
+def plot_cache_over_time(
+    runs: Mapping[str, Any], *, metric: str = "hit_rate", title: str | None = None, ax: Axes | None = None
+) -> Figure:
     """Plot one cache metric per window of requests, one line per eviction policy.
 
     ``runs`` maps a policy name (``"LRU"``, ``"FIFO"``) to a ``labcore.sim.CacheRun`` replayed on the
@@ -50,8 +51,9 @@ def plot_cache_over_time(runs: Mapping[str, Any], *, metric: str = "hit_rate", t
             ys = list(run.window_evictions)
         else:
             ys = [ms / n for ms, n in zip(run.window_load_ms, run.window_requests, strict=True)]
-        ax.plot(xs, ys, color=CACHE_POLICY_COLORS.get(policy, GREY), linewidth=2, marker="o", markersize=3,
-                label=policy)
+        ax.plot(
+            xs, ys, color=CACHE_POLICY_COLORS.get(policy, GREY), linewidth=2, marker="o", markersize=3, label=policy
+        )
     if metric == "hit_rate":
         ax.set_ylim(0, 102)
     else:
@@ -68,8 +70,9 @@ def plot_cache_over_time(runs: Mapping[str, Any], *, metric: str = "hit_rate", t
 
 
 @needs_matplotlib
-def plot_hit_rate_vs_budget(sweep: Mapping[str, Sequence[Any]], *, budget_mb: float | None = None,
-                            ax: Axes | None = None) -> Figure:
+def plot_hit_rate_vs_budget(
+    sweep: Mapping[str, Sequence[Any]], *, budget_mb: float | None = None, ax: Axes | None = None
+) -> Figure:
     """Plot the hit rate against the VRAM budget, one line per policy, with the working set marked.
 
     ``sweep`` maps a policy name to a list of ``CacheRun`` at increasing budgets (``labcore.sim.budget_sweep``).
@@ -83,13 +86,25 @@ def plot_hit_rate_vs_budget(sweep: Mapping[str, Sequence[Any]], *, budget_mb: fl
     fig, ax = _axes(ax)
     working_set_mb = None
     for policy, runs in sweep.items():
-        ax.plot([r.budget_mb for r in runs], [100 * r.hit_rate for r in runs], marker="o", markersize=4,
-                linewidth=2, color=CACHE_POLICY_COLORS.get(policy, GREY), label=policy)
+        ax.plot(
+            [r.budget_mb for r in runs],
+            [100 * r.hit_rate for r in runs],
+            marker="o",
+            markersize=4,
+            linewidth=2,
+            color=CACHE_POLICY_COLORS.get(policy, GREY),
+            label=policy,
+        )
         working_set_mb = runs[0].working_set_mb
     if working_set_mb is None:
         raise ValueError(f"the sweep holds no policy's runs: {sweep!r}")
-    ax.axvline(working_set_mb, color=OKABE_ITO["black"], linestyle=":", linewidth=1.2,
-               label=f"working set {working_set_mb:g} MiB")
+    ax.axvline(
+        working_set_mb,
+        color=OKABE_ITO["black"],
+        linestyle=":",
+        linewidth=1.2,
+        label=f"working set {working_set_mb:g} MiB",
+    )
     if budget_mb is not None:
         ax.axvline(budget_mb, color=OKABE_ITO["blue"], linewidth=1, alpha=0.6, label=f"budget {budget_mb:g} MiB")
     ax.set_ylim(0, 102)
@@ -113,19 +128,35 @@ def plot_vram_used(run: Any, *, ax: Axes | None = None) -> Figure:
     """
     fig, ax = _axes(ax)
     steps = range(1, len(run.used_mb) + 1)
-    ax.step(steps, run.used_mb, where="post", color=CACHE_POLICY_COLORS.get(run.policy, GREY), linewidth=1.5,
-            label=f"{run.policy}: used after each request")
+    ax.step(
+        steps,
+        run.used_mb,
+        where="post",
+        color=CACHE_POLICY_COLORS.get(run.policy, GREY),
+        linewidth=1.5,
+        label=f"{run.policy}: used after each request",
+    )
     over = [(i + 1, peak) for i, peak in enumerate(run.load_first_peak_mb) if peak > run.budget_mb]
     if over:
-        ax.plot([s for s, _ in over], [p for _, p in over], linestyle="", marker="x", markersize=4,
-                color=OKABE_ITO["vermillion"], label="load-first peak (OOM)")
-    ax.axhline(run.budget_mb, color=OKABE_ITO["black"], linewidth=1.2, linestyle="--",
-               label=f"budget {run.budget_mb:g} MiB")
+        ax.plot(
+            [s for s, _ in over],
+            [p for _, p in over],
+            linestyle="",
+            marker="x",
+            markersize=4,
+            color=OKABE_ITO["vermillion"],
+            label="load-first peak (OOM)",
+        )
+    ax.axhline(
+        run.budget_mb, color=OKABE_ITO["black"], linewidth=1.2, linestyle="--", label=f"budget {run.budget_mb:g} MiB"
+    )
     ax.set_ylim(0, run.budget_mb * 1.25)
     ax.set_xlim(0, len(run.used_mb))
     set_axis_units(ax, x=("Requests", None), y=("Adapter VRAM in use", "MiB"))
     ax.legend(loc="lower right", fontsize=9)
     crossed = max(run.used_mb, default=0.0) > run.budget_mb
-    ax.set_title(f"{'Over budget!' if crossed else 'Evict first'}: used VRAM "
-                 f"{'crosses' if crossed else 'never crosses'} the {run.budget_mb:g} MiB budget")
+    ax.set_title(
+        f"{'Over budget!' if crossed else 'Evict first'}: used VRAM "
+        f"{'crosses' if crossed else 'never crosses'} the {run.budget_mb:g} MiB budget"
+    )
     return fig

@@ -23,8 +23,9 @@ CANARY_ACTION_STYLE: dict[str, tuple[str, str]] = {
 
 
 @needs_matplotlib
-def plot_canary_log(log: Sequence[Any], *, requests_max: int | None = None, legend: bool = True,
-                    ax: Axes | None = None) -> Figure:
+def plot_canary_log(
+    log: Sequence[Any], *, requests_max: int | None = None, legend: bool = True, ax: Axes | None = None
+) -> Figure:
     """Plot a canary's traffic share over the rollout, one marker per decision (hold, promote, abort, complete).
 
     ``log`` is a list of ``labcore.canary.CanaryDecision`` records. ``legend=False`` leaves out the
@@ -43,8 +44,16 @@ def plot_canary_log(log: Sequence[Any], *, requests_max: int | None = None, lege
     for action in dict.fromkeys(d.action for d in log):  # one line per action, in order of first appearance
         marker, color = CANARY_ACTION_STYLE[action]
         done = [d for d in log if d.action == action]
-        ax.plot([d.at_request for d in done], [100 * d.fraction_after for d in done], marker=marker, color=color,
-                markersize=9, linestyle="", label=action, zorder=3)
+        ax.plot(
+            [d.at_request for d in done],
+            [100 * d.fraction_after for d in done],
+            marker=marker,
+            color=color,
+            markersize=9,
+            linestyle="",
+            label=action,
+            zorder=3,
+        )
     ax.set_ylim(-5, 105)
     ax.set_xlim(0, requests_max if requests_max is not None else max(xs) * 1.05)
     set_axis_units(ax, x=("Requests observed", None), y=("Traffic on the candidate", "%"))
@@ -52,6 +61,7 @@ def plot_canary_log(log: Sequence[Any], *, requests_max: int | None = None, lege
         ax.legend(loc="center right", fontsize=9)
     last = log[-1]
     verdict = {"abort": f"aborted at {last.fraction_before:.0%}", "complete": "promoted to 100%"}.get(
-        last.action, f"still at {last.fraction_after:.0%}")
+        last.action, f"still at {last.fraction_after:.0%}"
+    )
     ax.set_title(f"Candidate {verdict} after {last.at_request:,} requests")
     return fig

@@ -16,6 +16,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 
 __all__ = ["plot_fleet_costs", "plot_savings_sweep"]
 
+
 @needs_matplotlib
 def plot_fleet_costs(plan: Any, *, usd_max: float | None = None, ax: Axes | None = None) -> Figure:
     """Plot the monthly bill of a dedicated fleet beside a multi-LoRA fleet, GPU counts on the bars.
@@ -36,9 +37,15 @@ def plot_fleet_costs(plan: Any, *, usd_max: float | None = None, ax: Axes | None
     top = usd_max if usd_max is not None else max(bills) * 1.15
     ax.set_ylim(0, top)
     for bar, bill, n in zip(bars, bills, gpus, strict=True):
-        ax.annotate(f"{n:,} GPU{'s' if n != 1 else ''}",
-                    (bar.get_x() + bar.get_width() / 2, bill), textcoords="offset points",
-                    xytext=(0, 4), ha="center", va="bottom", fontsize=10)
+        ax.annotate(
+            f"{n:,} GPU{'s' if n != 1 else ''}",
+            (bar.get_x() + bar.get_width() / 2, bill),
+            textcoords="offset points",
+            xytext=(0, 4),
+            ha="center",
+            va="bottom",
+            fontsize=10,
+        )
     ax.yaxis.set_major_formatter(usd_formatter())
     ax.grid(axis="x", visible=False)
     set_axis_units(ax, y=("Monthly GPU bill", "USD"))
@@ -47,9 +54,18 @@ def plot_fleet_costs(plan: Any, *, usd_max: float | None = None, ax: Axes | None
 
 
 @needs_matplotlib
-def plot_savings_sweep(xs: Sequence[float], plans: Sequence[Any], *, x_quantity: str, x_unit: str | None,
-                       now: float | None = None, reference: Sequence[float] | None = None,
-                       reference_label: str = "", log_x: bool = False, ax: Axes | None = None) -> Figure:
+def plot_savings_sweep(
+    xs: Sequence[float],
+    plans: Sequence[Any],
+    *,
+    x_quantity: str,
+    x_unit: str | None,
+    now: float | None = None,
+    reference: Sequence[float] | None = None,
+    reference_label: str = "",
+    log_x: bool = False,
+    ax: Axes | None = None,
+) -> Figure:
     """Plot the multi-LoRA saving (%) against one input of the fleet plan, marking the value in use.
 
     ``plans`` holds one ``labcore.fleet.FleetPlan`` per ``x``; ``reference`` an optional comparison curve
@@ -65,8 +81,15 @@ def plot_savings_sweep(xs: Sequence[float], plans: Sequence[Any], *, x_quantity:
     if len(xs) != len(plans) or not xs:
         raise ValueError(f"give one plan per x value (got {len(xs)} x values and {len(plans)} plans)")
     pct = [p.savings_pct for p in plans]
-    ax.plot(xs, pct, marker="o", markersize=3, color=MODE_COLORS[MODE_DYNAMIC], label="multi-LoRA saving",
-            drawstyle="steps-post" if not log_x else "default")
+    ax.plot(
+        xs,
+        pct,
+        marker="o",
+        markersize=3,
+        color=MODE_COLORS[MODE_DYNAMIC],
+        label="multi-LoRA saving",
+        drawstyle="steps-post" if not log_x else "default",
+    )
     if reference is not None:
         ax.plot(xs, reference, linestyle=":", color=OKABE_ITO["black"], label=reference_label or "reference")
     if log_x:

@@ -34,8 +34,10 @@ __all__ = ["HAVE_MATPLOTLIB", "needs_matplotlib", "figure_skipped_note", "Offlin
 #: Whether matplotlib could be imported in this interpreter.
 HAVE_MATPLOTLIB: bool = matplotlib is not None
 #: The line under a figure shown from the book build instead of drawn.
-BOOK_FIGURE_CAPTION = ("(the book's figure for this cell, drawn with the default values when the book was built: "
-                       "this live kernel has no matplotlib; the panels compute live)")
+BOOK_FIGURE_CAPTION = (
+    "(the book's figure for this cell, drawn with the default values when the book was built: "
+    "this live kernel has no matplotlib; the panels compute live)"
+)
 
 _Plot = TypeVar("_Plot", bound=Callable[..., Any])
 
@@ -47,8 +49,10 @@ def figure_skipped_note() -> str:
     True
     """
     if sys.platform == "emscripten":
-        return ("(figure skipped: this live kernel has no matplotlib — a cell whose code is the book's "
-                "shows the book's figure instead)")
+        return (
+            "(figure skipped: this live kernel has no matplotlib — a cell whose code is the book's "
+            "shows the book's figure instead)"
+        )
     return "(figure skipped: matplotlib is not installed here — pip install matplotlib)"
 
 

@@ -15,8 +15,10 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 __all__ = ["KEY_POLICY_COLORS", "plot_stale_hits"]
 
 #: One colour per key policy (the keys are labcore.prefix_cache.KEY_POLICIES).
-KEY_POLICY_COLORS: dict[str, str] = {"adapter name": OKABE_ITO["vermillion"],
-                                     "name@version + base digest": OKABE_ITO["bluish_green"]}
+KEY_POLICY_COLORS: dict[str, str] = {
+    "adapter name": OKABE_ITO["vermillion"],
+    "name@version + base digest": OKABE_ITO["bluish_green"],
+}
 
 
 @needs_matplotlib
@@ -37,10 +39,21 @@ def plot_stale_hits(runs: Mapping[str, Any], *, ax: Axes | None = None) -> Figur
     for policy, run in runs.items():
         xs = [0.0] + [t / 1000 for t in run.stale_at_ms] + [end_s]
         ys = [0] + list(range(1, len(run.stale_at_ms) + 1)) + [len(run.stale_at_ms)]
-        ax.step(xs, ys, where="post", linewidth=2, color=KEY_POLICY_COLORS.get(policy, GREY),
-                label=f"keyed by {policy}: {run.stale_hits:,} stale")
-    ax.axvline(first.replace_at_ms / 1000, color=OKABE_ITO["black"], linestyle="--", linewidth=1,
-               label=f"{first.replaced} replaced by {first.replaced_with.version}")
+        ax.step(
+            xs,
+            ys,
+            where="post",
+            linewidth=2,
+            color=KEY_POLICY_COLORS.get(policy, GREY),
+            label=f"keyed by {policy}: {run.stale_hits:,} stale",
+        )
+    ax.axvline(
+        first.replace_at_ms / 1000,
+        color=OKABE_ITO["black"],
+        linestyle="--",
+        linewidth=1,
+        label=f"{first.replaced} replaced by {first.replaced_with.version}",
+    )
     ax.set_xlim(0, end_s)
     top = max(1, max(r.stale_hits for r in runs.values()))
     ax.set_ylim(-0.02 * top, top * 1.15)  # a line at zero stays visible above the axis
@@ -49,7 +62,11 @@ def plot_stale_hits(runs: Mapping[str, Any], *, ax: Axes | None = None) -> Figur
     worst = max(runs.values(), key=lambda r: r.stale_hits)
     name = worst.replaced.name
     if worst.stale_hits == worst.after_requests:
-        ax.set_title(f"Keyed by name, all {worst.after_requests:,} {name} requests after the swap\ngot prefixes computed with the old weights")
+        ax.set_title(
+            f"Keyed by name, all {worst.after_requests:,} {name} requests after the swap\ngot prefixes computed with the old weights"
+        )
     else:
-        ax.set_title(f"Keyed by name, {worst.stale_hits:,} of {worst.after_requests:,} {name} requests after the swap\ngot prefixes computed with the old weights")
+        ax.set_title(
+            f"Keyed by name, {worst.stale_hits:,} of {worst.after_requests:,} {name} requests after the swap\ngot prefixes computed with the old weights"
+        )
     return fig

@@ -17,7 +17,15 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["SIZE_COLORS", "DEMO_CHECKPOINTS", "DEMO_CHECKPOINT_LABELS", "REGISTRY_COLORS", "plot_size_comparison", "plot_exact_vs_naive", "plot_wrong_base"]
+__all__ = [
+    "SIZE_COLORS",
+    "DEMO_CHECKPOINTS",
+    "DEMO_CHECKPOINT_LABELS",
+    "REGISTRY_COLORS",
+    "plot_size_comparison",
+    "plot_exact_vs_naive",
+    "plot_wrong_base",
+]
 
 SIZE_COLORS: dict[str, str] = {
     "naive": GREY,  # the square formula of chapter 2 (every projection d x d)
@@ -58,8 +66,15 @@ def plot_size_comparison(rows: Sequence[tuple[str, float, float]], *, title: str
     ax.bar([x - width / 2 for x in xs], naive, width, color=SIZE_COLORS["naive"], label="naive (d x d)")
     ax.bar([x + width / 2 for x in xs], exact, width, color=SIZE_COLORS["exact"], label="exact (config.json)")
     for x, e in zip(xs, exact, strict=True):
-        ax.annotate(f"{e:,.1f}", (x + width / 2, e), textcoords="offset points", xytext=(0, 2), ha="center",
-                    va="bottom", fontsize=9)
+        ax.annotate(
+            f"{e:,.1f}",
+            (x + width / 2, e),
+            textcoords="offset points",
+            xytext=(0, 2),
+            ha="center",
+            va="bottom",
+            fontsize=9,
+        )
     ax.set_xticks(xs, [r[0] for r in rows])
     ax.set_ylim(0, max(naive + exact) * 1.18)
     ax.grid(axis="x", visible=False)
@@ -70,8 +85,14 @@ def plot_size_comparison(rows: Sequence[tuple[str, float, float]], *, title: str
 
 
 @needs_matplotlib
-def plot_exact_vs_naive(rank: int, *, model: str = "llama-3-8b", targets: Sequence[str] = ("q_proj", "v_proj"),
-                        ranks: Sequence[int] = DEFAULT_RANKS, ax: Axes | None = None) -> Figure:
+def plot_exact_vs_naive(
+    rank: int,
+    *,
+    model: str = "llama-3-8b",
+    targets: Sequence[str] = ("q_proj", "v_proj"),
+    ranks: Sequence[int] = DEFAULT_RANKS,
+    ax: Axes | None = None,
+) -> Figure:
     """Plot three adapter sizes against rank: the naive bf16 formula, the exact bf16 size, the F32 PEFT file.
 
     >>> fig = plot_exact_vs_naive(16)
@@ -89,8 +110,11 @@ def plot_exact_vs_naive(rank: int, *, model: str = "llama-3-8b", targets: Sequen
     def exact(r: int, b: int = 2) -> float:
         return exact_adapter_mb(cfg, r, targets, bytes=b)
 
-    lines = [("file", "PEFT file (F32)", lambda r: exact(r, 4)), ("naive", "naive formula (bf16)", naive),
-             ("exact", "exact, served (bf16)", exact)]
+    lines = [
+        ("file", "PEFT file (F32)", lambda r: exact(r, 4)),
+        ("naive", "naive formula (bf16)", naive),
+        ("exact", "exact, served (bf16)", exact),
+    ]
     for key, label, size in lines:
         ax.plot(sweep, [size(r) for r in sweep], marker="o", markersize=4, color=SIZE_COLORS[key], label=label)
     for key, _label, size in lines:
@@ -105,7 +129,9 @@ def plot_exact_vs_naive(rank: int, *, model: str = "llama-3-8b", targets: Sequen
     ax.minorticks_off()
     set_axis_units(ax, x=("LoRA rank r", None), y=("Adapter size", "MiB"))
     ax.legend(loc="upper left", fontsize=9)
-    ax.set_title(f"r={rank}: {exact(rank):,.1f} MiB served, {exact(rank, 4):,.1f} MiB on disk, naive {naive(rank):,.1f}")
+    ax.set_title(
+        f"r={rank}: {exact(rank):,.1f} MiB served, {exact(rank, 4):,.1f} MiB on disk, naive {naive(rank):,.1f}"
+    )
     return fig
 
 
@@ -124,18 +150,31 @@ def plot_wrong_base(deterministic: Mapping[str, Any], *, ax: Axes | None = None)
     scores = [metrics[k]["adapter_atbash_exact_match"] for k in keys]
     colors = [REGISTRY_COLORS["registered" if registry[k] == "registered" else "refused"] for k in keys]
     ax.bar(xs, scores, color=colors, width=0.6)
-    ax.plot(xs, [metrics[k]["base_copy_exact_match"] for k in keys], "o", color=OKABE_ITO["black"],
-            label="base model on its own task")
+    ax.plot(
+        xs,
+        [metrics[k]["base_copy_exact_match"] for k in keys],
+        "o",
+        color=OKABE_ITO["black"],
+        label="base model on its own task",
+    )
     for x, k, s in zip(xs, keys, scores, strict=True):
-        ax.annotate(f"{s:.2f}\nbase moved {change[k]:.0%}", (x, s), textcoords="offset points", xytext=(0, 3),
-                    ha="center", va="bottom", fontsize=9)
+        ax.annotate(
+            f"{s:.2f}\nbase moved {change[k]:.0%}",
+            (x, s),
+            textcoords="offset points",
+            xytext=(0, 3),
+            ha="center",
+            va="bottom",
+            fontsize=9,
+        )
     ax.set_xticks(xs, [DEMO_CHECKPOINT_LABELS.get(k, k) for k in keys])
     ax.set_ylim(0, 1.45)
     ax.set_yticks([0, 0.25, 0.5, 0.75, 1.0])
     ax.grid(axis="x", visible=False)
     set_axis_units(ax, y=("Adapter exact match", "fraction"))
-    handles = legend_patches({"registry: registered": REGISTRY_COLORS["registered"],
-                              "registry: refused": REGISTRY_COLORS["refused"]})
+    handles = legend_patches(
+        {"registry: registered": REGISTRY_COLORS["registered"], "registry: refused": REGISTRY_COLORS["refused"]}
+    )
     ax.legend(handles=[*handles, *ax.get_legend_handles_labels()[0]], loc="upper right", fontsize=8, ncol=3)
     ax.set_title("Loads without error everywhere; works only on some")
     return fig

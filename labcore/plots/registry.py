@@ -37,11 +37,19 @@ def plot_release_timeline(timeline: Any, *, ax: Axes | None = None) -> Figure:
     semver = [_minor(v) for v in timeline.semver_latest]
     string = [_minor(v) for v in timeline.string_latest]
     semver, string = semver + semver[-1:], string + string[-1:]
-    ax.fill_between(steps, string, semver, step="post", color=VERSION_POLICY_COLORS["string sort"], alpha=0.15,
-                    linewidth=0)
+    ax.fill_between(
+        steps, string, semver, step="post", color=VERSION_POLICY_COLORS["string sort"], alpha=0.15, linewidth=0
+    )
     ax.step(steps, semver, where="post", color=VERSION_POLICY_COLORS["semver"], linewidth=2.5, label="semver")
-    ax.step(steps, string, where="post", color=VERSION_POLICY_COLORS["string sort"], linewidth=2, linestyle="--",
-            label="string sort")
+    ax.step(
+        steps,
+        string,
+        where="post",
+        color=VERSION_POLICY_COLORS["string sort"],
+        linewidth=2,
+        linestyle="--",
+        label="string sort",
+    )
     top = max(max(semver), 10)
     ax.set_xlim(0, n)
     ax.set_ylim(-0.5, top + 1)
@@ -53,8 +61,11 @@ def plot_release_timeline(timeline: Any, *, ax: Axes | None = None) -> Figure:
     ax.legend(loc="upper left")
     if timeline.stale_periods:
         first = timeline.versions[timeline.first_stale]
-        ax.set_title(f"String sort stuck on {timeline.string_latest[-1]} since {first}: "
-                     f"{timeline.stale_share:.0%} of unpinned traffic stale", fontsize=11)
+        ax.set_title(
+            f"String sort stuck on {timeline.string_latest[-1]} since {first}: "
+            f"{timeline.stale_share:.0%} of unpinned traffic stale",
+            fontsize=11,
+        )
     else:
         ax.set_title(f"Up to {timeline.versions[-1]} string sort and semver agree")
     return fig

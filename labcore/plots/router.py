@@ -28,8 +28,9 @@ LATENCY_PART_COLORS: dict[str, str] = {
 
 
 @needs_matplotlib
-def plot_latency_breakdown(decisions: Mapping[str, Any], *, latency_max_ms: float | None = None,
-                           ax: Axes | None = None) -> Figure:
+def plot_latency_breakdown(
+    decisions: Mapping[str, Any], *, latency_max_ms: float | None = None, ax: Axes | None = None
+) -> Figure:
     """Plot each route's latency as a stacked bar: base model, LoRA overhead (dynamic), adapter load (a miss).
 
     ``decisions`` maps a bar label to a ``labcore.router.RouteDecision``; the three parts come from its
@@ -57,8 +58,15 @@ def plot_latency_breakdown(decisions: Mapping[str, Any], *, latency_max_ms: floa
         ax.bar(names, values, bottom=bottom, color=LATENCY_PART_COLORS[label], label=label, width=0.6)
         bottom = [b + v for b, v in zip(bottom, values, strict=True)]
     for i, n in enumerate(names):
-        ax.annotate(f"{decisions[n].total_latency_ms:.1f}", (i, bottom[i]), textcoords="offset points",
-                    xytext=(0, 3), ha="center", va="bottom", fontsize=10)
+        ax.annotate(
+            f"{decisions[n].total_latency_ms:.1f}",
+            (i, bottom[i]),
+            textcoords="offset points",
+            xytext=(0, 3),
+            ha="center",
+            va="bottom",
+            fontsize=10,
+        )
     ax.set_ylim(0, latency_max_ms if latency_max_ms is not None else max(bottom) * 1.25)
     ax.grid(axis="x", visible=False)
     set_axis_units(ax, y=("Latency per request", "ms"))
@@ -69,8 +77,9 @@ def plot_latency_breakdown(decisions: Mapping[str, Any], *, latency_max_ms: floa
 
 
 @needs_matplotlib
-def plot_merge_vs_dynamic(cases: Mapping[str, Any], *, base_latency_ms: float, dynamic_overhead: float,
-                          ax: Axes | None = None) -> Figure:
+def plot_merge_vs_dynamic(
+    cases: Mapping[str, Any], *, base_latency_ms: float, dynamic_overhead: float, ax: Axes | None = None
+) -> Figure:
     """Plot, per workload, the GPUs of merging every adapter against serving them all dynamically.
 
     ``cases`` maps a workload label to a ``labcore.fleet.FleetPlan`` priced with ``tenant_qps``/``gpu_qps``:
@@ -89,15 +98,24 @@ def plot_merge_vs_dynamic(cases: Mapping[str, Any], *, base_latency_ms: float, d
         raise ValueError("plot_merge_vs_dynamic needs at least one case")
     names = list(cases)
     width = 0.36
-    options = (("merged", MODE_DEDICATED, "dedicated_gpus", base_latency_ms),
-               ("dynamic", MODE_DYNAMIC, "multi_lora_gpus", base_latency_ms * (1 + dynamic_overhead)))
+    options = (
+        ("merged", MODE_DEDICATED, "dedicated_gpus", base_latency_ms),
+        ("dynamic", MODE_DYNAMIC, "multi_lora_gpus", base_latency_ms * (1 + dynamic_overhead)),
+    )
     for k, (label, mode, attr, latency) in enumerate(options):
         xs = [i + (k - 0.5) * width for i in range(len(names))]
         gpus = [getattr(cases[n], attr) for n in names]
         ax.bar(xs, gpus, width=width * 0.95, color=MODE_COLORS[mode], label=label)
         for x, g in zip(xs, gpus, strict=True):
-            ax.annotate(f"{g:,}\n{latency:.0f} ms", (x, g), textcoords="offset points", xytext=(0, 2),
-                        ha="center", va="bottom", fontsize=9)
+            ax.annotate(
+                f"{g:,}\n{latency:.0f} ms",
+                (x, g),
+                textcoords="offset points",
+                xytext=(0, 2),
+                ha="center",
+                va="bottom",
+                fontsize=9,
+            )
     ax.set_yscale("log")
     top = max(max(c.dedicated_gpus, c.multi_lora_gpus) for c in cases.values())
     ax.set_ylim(0.5, top * 12)

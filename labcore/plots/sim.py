@@ -26,8 +26,14 @@ SIM_COLORS: dict[str, str] = {
 
 
 @needs_matplotlib
-def plot_sim_timeline(result: Any, *, event_ms: float | None = None, event_label: str = "tenant #41 joins",
-                      hit_rate: bool = True, ax: Axes | None = None) -> Figure:
+def plot_sim_timeline(
+    result: Any,
+    *,
+    event_ms: float | None = None,
+    event_label: str = "tenant #41 joins",
+    hit_rate: bool = True,
+    ax: Axes | None = None,
+) -> Figure:
     """Plot p99 latency and hit rate per window of simulated time, with an optional event marker.
 
     ``result`` is a ``labcore.sim.SimResult``; with two ``phases`` the title quotes p99 before and after.
@@ -52,35 +58,49 @@ def plot_sim_timeline(result: Any, *, event_ms: float | None = None, event_label
             ax.axvline(event_ms / 1000, color=OKABE_ITO["black"], linestyle="--", linewidth=1)
         if len(result.phases) == 2:
             before, after = result.phases
-            ax.set_title(f"p99 {before.p99_ms:.0f} ms before {event_label.replace(' joins', '')} joins (dashed), "
-                         f"{after.p99_ms:.0f} ms after")
+            ax.set_title(
+                f"p99 {before.p99_ms:.0f} ms before {event_label.replace(' joins', '')} joins (dashed), "
+                f"{after.p99_ms:.0f} ms after"
+            )
         else:
             ax.set_title(f"p99 {result.p99_ms:.0f} ms over the run")
         return fig
     rate = ax.twinx()
-    rate.plot(xs, [100 * w.hit_rate for w in windows], color=SIM_COLORS["hit_rate"], linewidth=1.2,
-              marker="o", markersize=3, label="hit rate")
+    rate.plot(
+        xs,
+        [100 * w.hit_rate for w in windows],
+        color=SIM_COLORS["hit_rate"],
+        linewidth=1.2,
+        marker="o",
+        markersize=3,
+        label="hit rate",
+    )
     rate.set_ylim(min([100 * w.hit_rate for w in windows] + [95.0]) - 1, 100.5)
     rate.set_ylabel(axis_label("Cache hit rate", "%"), color=SIM_COLORS["hit_rate"])
     rate.grid(False)
     if event_ms is not None:
         ax.axvline(event_ms / 1000, color=OKABE_ITO["black"], linestyle="--", linewidth=1)
-        ax.annotate(event_label, (event_ms / 1000, ax.get_ylim()[1] * 0.93), xytext=(4, 0),
-                    textcoords="offset points", fontsize=8)
+        ax.annotate(
+            event_label,
+            (event_ms / 1000, ax.get_ylim()[1] * 0.93),
+            xytext=(4, 0),
+            textcoords="offset points",
+            fontsize=8,
+        )
     lines = ax.get_lines()[:1] + rate.get_lines()[:1]
     ax.legend(lines, [str(ln.get_label()) for ln in lines], loc="lower left", fontsize=8)
     if len(result.phases) == 2:
         before, after = result.phases
-        ax.set_title(f"p99 {before.p99_ms:.0f} ms before {event_label.replace(' joins', '')} joins, "
-                     f"{after.p99_ms:.0f} ms after")
+        ax.set_title(
+            f"p99 {before.p99_ms:.0f} ms before {event_label.replace(' joins', '')} joins, {after.p99_ms:.0f} ms after"
+        )
     else:
         ax.set_title(f"p99 {result.p99_ms:.0f} ms over the run, hit rate {100 * result.hit_rate:.1f}%")
     return fig
 
 
 @needs_matplotlib
-def plot_p99_cliff(results: Mapping[int, Any], *, highlight: int, pool_adapters: int,
-                   ax: Axes | None = None) -> Figure:
+def plot_p99_cliff(results: Mapping[int, Any], *, highlight: int, pool_adapters: int, ax: Axes | None = None) -> Figure:
     """Plot steady-state p99 and miss rate against the number of tenants sharing a fixed adapter pool.
 
     ``results`` maps tenant counts to ``SimResult`` (``labcore.sim.tenant_sweep``); ``highlight``
@@ -91,16 +111,30 @@ def plot_p99_cliff(results: Mapping[int, Any], *, highlight: int, pool_adapters:
     ax.plot(xs, [results[x].p99_ms for x in xs], color=SIM_COLORS["p99"], marker="o", linewidth=2, label="p99")
     ax.plot(xs, [results[x].p50_ms for x in xs], color=GREY, marker=".", linewidth=1, label="p50")
     ax.axvline(pool_adapters + 0.5, color=OKABE_ITO["black"], linestyle="--", linewidth=1)
-    ax.annotate(f"pool holds {pool_adapters}", (pool_adapters + 0.5, 5), xytext=(4, 0), textcoords="offset points",
-                fontsize=8)
+    ax.annotate(
+        f"pool holds {pool_adapters}", (pool_adapters + 0.5, 5), xytext=(4, 0), textcoords="offset points", fontsize=8
+    )
     chosen = results[highlight]
-    ax.plot([highlight], [chosen.p99_ms], marker="o", markersize=12, color=SIM_COLORS["p99"],
-            markeredgecolor=OKABE_ITO["black"], zorder=4)
+    ax.plot(
+        [highlight],
+        [chosen.p99_ms],
+        marker="o",
+        markersize=12,
+        color=SIM_COLORS["p99"],
+        markeredgecolor=OKABE_ITO["black"],
+        zorder=4,
+    )
     ax.set_ylim(0, max(r.p99_ms for r in results.values()) * 1.25)
     set_axis_units(ax, x=("Tenants sharing the pool", None), y=("Latency", "ms"))
     miss = ax.twinx()
-    miss.bar(xs, [100 * (1 - results[x].hit_rate) for x in xs], color=SIM_COLORS["hit_rate"], alpha=0.25,
-             width=0.6, label="miss rate")
+    miss.bar(
+        xs,
+        [100 * (1 - results[x].hit_rate) for x in xs],
+        color=SIM_COLORS["hit_rate"],
+        alpha=0.25,
+        width=0.6,
+        label="miss rate",
+    )
     miss.axhline(1.0, color=SIM_COLORS["hit_rate"], linestyle=":", linewidth=1)
     miss.set_ylim(0, max(5.0, max(100 * (1 - r.hit_rate) for r in results.values()) * 1.3))
     miss.set_ylabel(axis_label("Miss rate", "%"), color=SIM_COLORS["hit_rate"])
@@ -108,14 +142,22 @@ def plot_p99_cliff(results: Mapping[int, Any], *, highlight: int, pool_adapters:
     ax.set_zorder(miss.get_zorder() + 1)
     ax.patch.set_visible(False)
     ax.legend(loc="upper left", fontsize=8)
-    ax.set_title(f"{highlight} tenants on a {pool_adapters}-adapter pool: p99 {chosen.p99_ms:.0f} ms "
-                 f"(miss rate {100 * (1 - chosen.hit_rate):.1f}%)")
+    ax.set_title(
+        f"{highlight} tenants on a {pool_adapters}-adapter pool: p99 {chosen.p99_ms:.0f} ms "
+        f"(miss rate {100 * (1 - chosen.hit_rate):.1f}%)"
+    )
     return fig
 
 
 @needs_matplotlib
-def plot_ms_bars(values: Mapping[str, float], *, title: str, quantity: str = "p99 latency",
-                 colors: Sequence[str] | None = None, ax: Axes | None = None) -> Figure:
+def plot_ms_bars(
+    values: Mapping[str, float],
+    *,
+    title: str,
+    quantity: str = "p99 latency",
+    colors: Sequence[str] | None = None,
+    ax: Axes | None = None,
+) -> Figure:
     """Plot one horizontal bar per labelled value in milliseconds, value printed at the bar's end.
 
     >>> plot_ms_bars({"before": 42.0, "after": 109.5}, title="p99").axes[0].get_title()
@@ -128,8 +170,9 @@ def plot_ms_bars(values: Mapping[str, float], *, title: str, quantity: str = "p9
     ax.barh(list(ys), [values[k] for k in labels], color=palette[: len(labels)])
     top = max(list(values.values()) + [1.0])
     for y, k in zip(ys, labels, strict=True):
-        ax.annotate(f"{values[k]:,.1f} ms", (values[k], y), xytext=(4, 0), textcoords="offset points",
-                    va="center", fontsize=8)
+        ax.annotate(
+            f"{values[k]:,.1f} ms", (values[k], y), xytext=(4, 0), textcoords="offset points", va="center", fontsize=8
+        )
     ax.set_yticks(list(ys), labels)
     ax.invert_yaxis()
     ax.set_xlim(0, top * 1.25)

@@ -50,8 +50,15 @@ def plot_ttft_cliff(runs: Sequence[Any], *, ax: Axes | None = None) -> Figure:
     fig, ax = _axes(ax)
     xs = [r.active_adapters for r in runs]
     for key, label in (("p50", "median"), ("p99", "p99")):
-        ax.plot(xs, [getattr(r, f"{key}_ms") for r in runs], marker="o", markersize=4, linewidth=2,
-                color=TTFT_COLORS[key], label=f"TTFT {label}")
+        ax.plot(
+            xs,
+            [getattr(r, f"{key}_ms") for r in runs],
+            marker="o",
+            markersize=4,
+            linewidth=2,
+            color=TTFT_COLORS[key],
+            label=f"TTFT {label}",
+        )
     ax.axvline(max_slots, color=OKABE_ITO["black"], linestyle=":", linewidth=1.2, label=f"{max_slots} slots")
     ax.set_yscale("log")
     ax.set_xlim(0, max(xs) + 1)
@@ -60,8 +67,10 @@ def plot_ttft_cliff(runs: Sequence[Any], *, ax: Axes | None = None) -> Figure:
     inside = [r for r in runs if r.active_adapters <= max_slots]
     outside = [r for r in runs if r.active_adapters > max_slots]
     if inside and outside:
-        ax.set_title(f"Past {max_slots} slots the p99 time to first token jumps\nfrom {_fmt_ms(inside[-1].p99_ms)} "
-                     f"to {_fmt_ms(outside[0].p99_ms)} ({outside[0].active_adapters} adapters)")
+        ax.set_title(
+            f"Past {max_slots} slots the p99 time to first token jumps\nfrom {_fmt_ms(inside[-1].p99_ms)} "
+            f"to {_fmt_ms(outside[0].p99_ms)} ({outside[0].active_adapters} adapters)"
+        )
     else:
         ax.set_title(f"TTFT with {max_slots} slots")
     return fig
@@ -88,11 +97,22 @@ def plot_slot_fixes(runs: Mapping[str, Any], *, ax: Axes | None = None) -> Figur
         for offset, key, alpha in ((-height / 2, "p50", 0.45), (height / 2, "p99", 1.0)):
             value = getattr(run, f"{key}_ms")
             ax.barh(i + offset, value, height=height, color=color, alpha=alpha)
-            ax.annotate(f"{key} {_fmt_ms(value)}", (value, i + offset), xytext=(3, 0), textcoords="offset points",
-                        va="center", fontsize=8)
-    ax.set_yticks(range(len(labels)), [f"{fix}\n({runs[fix].max_slots} slots"
-                                       f"{' x ' + str(runs[fix].replicas) if runs[fix].replicas > 1 else ''})"
-                                       for fix in labels], fontsize=9)
+            ax.annotate(
+                f"{key} {_fmt_ms(value)}",
+                (value, i + offset),
+                xytext=(3, 0),
+                textcoords="offset points",
+                va="center",
+                fontsize=8,
+            )
+    ax.set_yticks(
+        range(len(labels)),
+        [
+            f"{fix}\n({runs[fix].max_slots} slots{' x ' + str(runs[fix].replicas) if runs[fix].replicas > 1 else ''})"
+            for fix in labels
+        ],
+        fontsize=9,
+    )
     ax.set_xscale("log")
     ax.set_ylim(len(labels) - 0.5, -0.5)
     top = max(r.p99_ms for r in runs.values())
@@ -102,6 +122,8 @@ def plot_slot_fixes(runs: Mapping[str, Any], *, ax: Axes | None = None) -> Figur
     first = next(iter(runs.values()))
     best = min(runs, key=lambda fix: (runs[fix].p99_ms, runs[fix].max_slots * runs[fix].replicas))
     worst = max(runs, key=lambda fix: runs[fix].p99_ms)
-    ax.set_title(f"{first.active_adapters} adapters on {first.max_slots} slots: p99 TTFT is lowest with\n"
-                 f"{best}, highest with {worst}")
+    ax.set_title(
+        f"{first.active_adapters} adapters on {first.max_slots} slots: p99 TTFT is lowest with\n"
+        f"{best}, highest with {worst}"
+    )
     return fig

@@ -34,7 +34,8 @@ from .tiers import tiers_quiz
 
 #: Every chapter quiz, by name (the name of its factory: every ``*_quiz`` the package imports from its noun modules;
 #: which chapter asks which is declared by the chapters' manifests, :data:`labcore.chapters.QUIZZES`).
-QUIZZES: dict[str, Callable[[], Quiz]] = {name: f for name, f in sorted(globals().items())
-                                          if name.endswith("_quiz") and name[0] != "_"}
+QUIZZES: dict[str, Callable[[], Quiz]] = {
+    name: f for name, f in sorted(globals().items()) if name.endswith("_quiz") and name[0] != "_"
+}
 
 __all__ = ["Choice", "MultipleChoice", "Numeric", "Quiz", "QUIZZES", *QUIZZES]

@@ -92,8 +92,10 @@ class MultipleChoice:
         if len(self.choices) < 2:
             raise ValueError(f"{self.question!r}: give at least two choices, got {len(self.choices)}")
         if sum(c.correct for c in self.choices) != 1:
-            raise ValueError(f"{self.question!r}: exactly one choice must be correct, got "
-                             f"{[c.text for c in self.choices if c.correct]}")
+            raise ValueError(
+                f"{self.question!r}: exactly one choice must be correct, got "
+                f"{[c.text for c in self.choices if c.correct]}"
+            )
         if len({c.text for c in self.choices}) != len(self.choices):
             raise ValueError(f"{self.question!r}: choices repeat")
 
@@ -106,9 +108,14 @@ class MultipleChoice:
 
     def to_jupyterquiz(self) -> dict[str, Any]:
         """Return the question in jupyterquiz's JSON format."""
-        return {"question": html.escape(self.question), "type": "multiple_choice",
-                "answers": [{"answer": html.escape(c.text), "correct": c.correct, "feedback": html.escape(c.feedback)}
-                            for c in self.choices]}
+        return {
+            "question": html.escape(self.question),
+            "type": "multiple_choice",
+            "answers": [
+                {"answer": html.escape(c.text), "correct": c.correct, "feedback": html.escape(c.feedback)}
+                for c in self.choices
+            ],
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,8 +145,9 @@ class Numeric:
             text(f"{self.question!r}: mistake hint", hint)
             m_lo, m_hi = self.window(value)
             if m_lo < hi and lo < m_hi:
-                raise ValueError(f"{self.question!r}: mistake value {value:g} is within tolerance of the answer "
-                                 f"{self.answer:g}")
+                raise ValueError(
+                    f"{self.question!r}: mistake value {value:g} is within tolerance of the answer {self.answer:g}"
+                )
 
     def window(self, value: float) -> tuple[float, float]:
         """Return the half-open range ``[lo, hi)`` of submissions counted as ``value``."""
@@ -160,12 +168,19 @@ class Numeric:
     def to_jupyterquiz(self) -> dict[str, Any]:
         """Return the question in jupyterquiz's JSON format (ranges for the answer and each mistake)."""
         lo, hi = self.window(self.answer)
-        answers: list[dict[str, Any]] = [{"type": "range", "range": [lo, hi], "correct": True,
-                                          "feedback": html.escape(self.grade(self.answer)[1])}]
+        answers: list[dict[str, Any]] = [
+            {"type": "range", "range": [lo, hi], "correct": True, "feedback": html.escape(self.grade(self.answer)[1])}
+        ]
         for value, _ in self.mistakes:
             m_lo, m_hi = self.window(value)
-            answers.append({"type": "range", "range": [m_lo, m_hi], "correct": False,
-                            "feedback": html.escape(self.grade(value)[1])})
+            answers.append(
+                {
+                    "type": "range",
+                    "range": [m_lo, m_hi],
+                    "correct": False,
+                    "feedback": html.escape(self.grade(value)[1]),
+                }
+            )
         answers.append({"type": "default", "feedback": html.escape(f"✗ Not it. {self.explanation}")})
         return {"question": html.escape(f"{self.question} ({self.unit})"), "type": "numeric", "answers": answers}
 
@@ -229,9 +244,13 @@ class Quiz:
         script, fallbacks = _REMOTE_SCRIPT.subn("script.src = '';", build_script(prefix, static, url, div_id, True))
         if fallbacks != 2:  # jupyterquiz 2.9.6.4 has two; any other count means its script changed: look again
             raise RuntimeError(f"jupyterquiz's script changed: expected two remote-script lines, found {fallbacks}")
-        hook = quiz_hook(div_id, self.name, len(self.questions))  # which questions were answered right, kept in the browser
-        return (div + build_styles(div_id, dict(QUIZ_COLORS)),
-                f"(function (MathJax) {{\n{script}\n}})(undefined);\n{_LABEL_INPUTS_JS % json.dumps(div_id)}\n{hook}")
+        hook = quiz_hook(
+            div_id, self.name, len(self.questions)
+        )  # which questions were answered right, kept in the browser
+        return (
+            div + build_styles(div_id, dict(QUIZ_COLORS)),
+            f"(function (MathJax) {{\n{script}\n}})(undefined);\n{_LABEL_INPUTS_JS % json.dumps(div_id)}\n{hook}",
+        )
 
     def __repr__(self) -> str:
         return f"Quiz({self.name!r}, {len(self.questions)} questions)"

@@ -28,47 +28,97 @@ def engines_quiz() -> Quiz:
     pool = slot_pool_mb(slots, max_lora_rank=max_rank, target_modules=modules)
     own = slot_pool_mb(slots, max_lora_rank=own_rank, target_modules=modules)
     square = slots * adapter_vram_mb(max_rank, 4096, 32, 2)
-    return Quiz("engines_quiz", "Chapter 15: the engines", (
-        MultipleChoice(
-            f"{SLOT_CLIFF.active_adapters} equally busy adapters share {SLOT_CLIFF.max_slots} slots "
-            f"({cliff.waited} of {cliff.requests} requests waited in the chapter's run). What happens to a request "
-            "whose adapter holds no slot?",
-            (Choice("It waits until every running request of some adapter in a slot has finished", True,
-                    "Right: a slot frees only when its adapter has nothing left in the batch, and busy adapters "
-                    "keep receiving requests."),
-             Choice("It evicts the least recently used adapter at once", False,
-                    "No: an adapter with requests in the batch cannot be evicted; only an idle one can."),
-             Choice("It runs on the bare base model until a slot frees", False,
-                    "No: that would answer with the wrong model; the request waits."))),
-        MultipleChoice(
-            f"A prefix cache keyed by adapter name served {stale.stale_hits} stale prefixes after "
-            f"{stale.replaced.name} was replaced under its name. What key makes a stale hit impossible?",
-            (Choice("name@version plus the digest of the base checkpoint", True,
-                    "Right: an entry computed under another version or base has another key, so it can only miss."),
-             Choice("The adapter name plus a time-to-live on each entry", False,
-                    "No: until the entries expire, every hit is still computed with the old weights."),
-             Choice("The adapter's path on disk", False,
-                    "No: a reload in place keeps the path and changes the bytes."))),
-        Numeric(
-            f"vLLM runs with --max-loras {slots} --max-lora-rank {max_rank} --lora-target-modules "
-            f"{' '.join(modules)}; every adapter is rank {own_rank} on q and v of Llama-3-8B (bf16). How much VRAM "
-            "do the slot buffers take?",
-            answer=pool, unit="MiB",
-            explanation=f"{slots} slots at rank {max_rank} in the two packed modules, per layer: qkv_proj (A {max_rank} "
-                        f"x 4096 for each of q, k, v; B 4096, 1024 and 1024 x {max_rank}) and o_proj (A {max_rank} x "
-                        f"4096, B 4096 x {max_rank}): {pool:g} MiB (labcore.engines.lora_buffers lists them).",
-            mistakes=((own, f"sizes each slot at the adapters' own rank {own_rank}; every slot is preallocated at "
-                            f"--max-lora-rank {max_rank}."),
-                      (square, "is the square formula over q and v; the engine allocates the packed qkv_proj (three "
-                               "slices, k and v at the grouped-query width) and o_proj, as the flag says."),
-                      (pool / slots, f"is one slot; --max-loras {slots} preallocates {slots}."),
-                      (pool * 2, "uses 4 bytes per parameter; the slots hold bf16."))),
-        MultipleChoice(
-            "Which of these does none of vLLM, SGLang, TensorRT-LLM and LoRAX do, by the sources the chapter checked?",
-            (Choice("Check that an adapter was trained on the exact base checkpoint being served", True,
-                    "Right: the engines compare a base model's name at most; labcore's registry checks the digest."),
-             Choice("Keep more adapters in host memory than fit on the GPU", False,
-                    "They all do: --max-cpu-loras, --max-loaded-loras, a host LoRA cache, adapter exchange."),
-             Choice("Limit how many distinct adapters one batch holds", False,
-                    "They all do: --max-loras, --max-loras-per-batch, the device cache, --max-active-adapters."))),
-    ))
+    return Quiz(
+        "engines_quiz",
+        "Chapter 15: the engines",
+        (
+            MultipleChoice(
+                f"{SLOT_CLIFF.active_adapters} equally busy adapters share {SLOT_CLIFF.max_slots} slots "
+                f"({cliff.waited} of {cliff.requests} requests waited in the chapter's run). What happens to a request "
+                "whose adapter holds no slot?",
+                (
+                    Choice(
+                        "It waits until every running request of some adapter in a slot has finished",
+                        True,
+                        "Right: a slot frees only when its adapter has nothing left in the batch, and busy adapters "
+                        "keep receiving requests.",
+                    ),
+                    Choice(
+                        "It evicts the least recently used adapter at once",
+                        False,
+                        "No: an adapter with requests in the batch cannot be evicted; only an idle one can.",
+                    ),
+                    Choice(
+                        "It runs on the bare base model until a slot frees",
+                        False,
+                        "No: that would answer with the wrong model; the request waits.",
+                    ),
+                ),
+            ),
+            MultipleChoice(
+                f"A prefix cache keyed by adapter name served {stale.stale_hits} stale prefixes after "
+                f"{stale.replaced.name} was replaced under its name. What key makes a stale hit impossible?",
+                (
+                    Choice(
+                        "name@version plus the digest of the base checkpoint",
+                        True,
+                        "Right: an entry computed under another version or base has another key, so it can only miss.",
+                    ),
+                    Choice(
+                        "The adapter name plus a time-to-live on each entry",
+                        False,
+                        "No: until the entries expire, every hit is still computed with the old weights.",
+                    ),
+                    Choice(
+                        "The adapter's path on disk",
+                        False,
+                        "No: a reload in place keeps the path and changes the bytes.",
+                    ),
+                ),
+            ),
+            Numeric(
+                f"vLLM runs with --max-loras {slots} --max-lora-rank {max_rank} --lora-target-modules "
+                f"{' '.join(modules)}; every adapter is rank {own_rank} on q and v of Llama-3-8B (bf16). How much VRAM "
+                "do the slot buffers take?",
+                answer=pool,
+                unit="MiB",
+                explanation=f"{slots} slots at rank {max_rank} in the two packed modules, per layer: qkv_proj (A {max_rank} "
+                f"x 4096 for each of q, k, v; B 4096, 1024 and 1024 x {max_rank}) and o_proj (A {max_rank} x "
+                f"4096, B 4096 x {max_rank}): {pool:g} MiB (labcore.engines.lora_buffers lists them).",
+                mistakes=(
+                    (
+                        own,
+                        f"sizes each slot at the adapters' own rank {own_rank}; every slot is preallocated at "
+                        f"--max-lora-rank {max_rank}.",
+                    ),
+                    (
+                        square,
+                        "is the square formula over q and v; the engine allocates the packed qkv_proj (three "
+                        "slices, k and v at the grouped-query width) and o_proj, as the flag says.",
+                    ),
+                    (pool / slots, f"is one slot; --max-loras {slots} preallocates {slots}."),
+                    (pool * 2, "uses 4 bytes per parameter; the slots hold bf16."),
+                ),
+            ),
+            MultipleChoice(
+                "Which of these does none of vLLM, SGLang, TensorRT-LLM and LoRAX do, by the sources the chapter checked?",
+                (
+                    Choice(
+                        "Check that an adapter was trained on the exact base checkpoint being served",
+                        True,
+                        "Right: the engines compare a base model's name at most; labcore's registry checks the digest.",
+                    ),
+                    Choice(
+                        "Keep more adapters in host memory than fit on the GPU",
+                        False,
+                        "They all do: --max-cpu-loras, --max-loaded-loras, a host LoRA cache, adapter exchange.",
+                    ),
+                    Choice(
+                        "Limit how many distinct adapters one batch holds",
+                        False,
+                        "They all do: --max-loras, --max-loras-per-batch, the device cache, --max-active-adapters.",
+                    ),
+                ),
+            ),
+        ),
+    )

@@ -76,14 +76,16 @@ def single_replica_router(
     code = lab if lab is not None else implementation("reference")
     registry = code.get("AdapterRegistry")()
     registry.register_base(base_model, DEFAULT_BASE_DIGEST)
-    for adapter in code.get("tenant_adapters")(tenants, vram_mb=adapter_mb, rank=rank, base_model=base_model,
-                                               base_digest=DEFAULT_BASE_DIGEST):
+    for adapter in code.get("tenant_adapters")(
+        tenants, vram_mb=adapter_mb, rank=rank, base_model=base_model, base_digest=DEFAULT_BASE_DIGEST
+    ):
         registry.register(adapter)
     if cache is None:
         overhead_ms, mb_per_ms = serial(storage, pcie)
         cache = code.get("AdapterCache")(budget_mb, mb_per_ms, load_overhead_ms=overhead_ms)
-    return code.get("MultiLoRARouter")(registry, cache, base_model, base_latency_ms=base_latency_ms,
-                                       dynamic_overhead=dynamic_overhead)
+    return code.get("MultiLoRARouter")(
+        registry, cache, base_model, base_latency_ms=base_latency_ms, dynamic_overhead=dynamic_overhead
+    )
 
 
 # --------------------------------------------------------------------------- simulate
@@ -101,10 +103,17 @@ RouterOrFactory = Router | Callable[[], Router]
 Progress = Callable[[int, int], None]
 
 
-def _windows(arrivals: Sequence[float], latency: Sequence[float], miss_at: Sequence[int],
-             miss_evictions: Sequence[int], dynamic: Sequence[int], edges: Sequence[float],
-             served: Sequence[bool] | None, first: int = 0,
-             counts: list[Counter[float]] | None = None) -> tuple[Window, ...]:
+def _windows(
+    arrivals: Sequence[float],
+    latency: Sequence[float],
+    miss_at: Sequence[int],
+    miss_evictions: Sequence[int],
+    dynamic: Sequence[int],
+    edges: Sequence[float],
+    served: Sequence[bool] | None,
+    first: int = 0,
+    counts: list[Counter[float]] | None = None,
+) -> tuple[Window, ...]:
     """Slice the run at the time ``edges`` (first = start, last = end) and summarise each slice.
 
     Requests before index ``first`` (the warmup) are left out of every slice. Each slice's latency
@@ -123,8 +132,19 @@ def _windows(arrivals: Sequence[float], latency: Sequence[float], miss_at: Seque
             counts.append(lat)
         dyn = dynamic[hi] - dynamic[lo]
         p50, p95, p99 = percentiles(lat, (50, 95, 99)) if lat else (0.0, 0.0, 0.0)
-        out.append(Window(start_ms=w_start, end_ms=w_end, requests=hi - lo, misses=misses, evictions=sum(miss_evictions[m_lo:m_hi]),
-                          hit_rate=(dyn - misses) / dyn if dyn else 1.0, p50_ms=p50, p95_ms=p95, p99_ms=p99))
+        out.append(
+            Window(
+                start_ms=w_start,
+                end_ms=w_end,
+                requests=hi - lo,
+                misses=misses,
+                evictions=sum(miss_evictions[m_lo:m_hi]),
+                hit_rate=(dyn - misses) / dyn if dyn else 1.0,
+                p50_ms=p50,
+                p95_ms=p95,
+                p99_ms=p99,
+            )
+        )
         lo = hi
     return tuple(out)
 
@@ -181,8 +201,9 @@ def simulate(
     if hold_ms is None:
         log = _run_plain(router, trace, progress, progress_every)
     else:
-        log = _run_in_flight(router, trace, progress, progress_every,
-                             number("hold_ms", hold_ms, inclusive=True), max_queue)
+        log = _run_in_flight(
+            router, trace, progress, progress_every, number("hold_ms", hold_ms, inclusive=True), max_queue
+        )
     return log.result(trace.arrival_ms, warmup, windows, bounds)
 
 
@@ -204,8 +225,16 @@ class _Log:
         n = len(self.latency)
         served = self.served
         slices: list[Counter[float]] = []
-        timeline = _windows(arrivals, self.latency, self.miss_at, self.miss_evictions, self.dynamic_prefix,
-                            _edges(arrivals, windows), served, counts=slices)
+        timeline = _windows(
+            arrivals,
+            self.latency,
+            self.miss_at,
+            self.miss_evictions,
+            self.dynamic_prefix,
+            _edges(arrivals, windows),
+            served,
+            counts=slices,
+        )
         if slices:  # the windows cover the whole run: their latencies, less the warmup's, are the run's
             counts = sum(slices, Counter())
             if warmup:
@@ -229,12 +258,34 @@ class _Log:
                 by_mode[mode] += 1
         waits = [w for index, w in self.waits if index >= warmup]
         return SimResult(
-            requests=n - warmup, p50_ms=p50, p95_ms=p95, p99_ms=p99, mean_ms=round(mean, 9), max_ms=worst,
-            hit_rate=(dynamic - misses) / dynamic if dynamic else 1.0, hits=dynamic - misses, misses=misses,
-            evictions=sum(self.miss_evictions[first:]), by_mode=by_mode, windows=timeline,
-            warmup=warmup, queued=len(waits), refused=(n - warmup) - counted, max_wait_ms=max(waits, default=0.0),
-            phases=_windows(arrivals, self.latency, self.miss_at, self.miss_evictions, self.dynamic_prefix,
-                            [0.0, *bounds, arrivals[-1] if arrivals else 0.0], served, warmup) if bounds else (),
+            requests=n - warmup,
+            p50_ms=p50,
+            p95_ms=p95,
+            p99_ms=p99,
+            mean_ms=round(mean, 9),
+            max_ms=worst,
+            hit_rate=(dynamic - misses) / dynamic if dynamic else 1.0,
+            hits=dynamic - misses,
+            misses=misses,
+            evictions=sum(self.miss_evictions[first:]),
+            by_mode=by_mode,
+            windows=timeline,
+            warmup=warmup,
+            queued=len(waits),
+            refused=(n - warmup) - counted,
+            max_wait_ms=max(waits, default=0.0),
+            phases=_windows(
+                arrivals,
+                self.latency,
+                self.miss_at,
+                self.miss_evictions,
+                self.dynamic_prefix,
+                [0.0, *bounds, arrivals[-1] if arrivals else 0.0],
+                served,
+                warmup,
+            )
+            if bounds
+            else (),
         )
 
     def _counted(self, start: int, stop: int) -> Iterable[float]:
@@ -300,8 +351,9 @@ def _positions(values: list[object], target: object) -> list[int]:
         return found
 
 
-def _run_in_flight(router: Router, trace: Trace, progress: Progress | None, every: int,
-                   hold_ms: float, max_queue: int) -> _Log:
+def _run_in_flight(
+    router: Router, trace: Trace, progress: Progress | None, every: int, hold_ms: float, max_queue: int
+) -> _Log:
 
     controller = AdmissionController(router, max_queue=max_queue)
     n = len(trace)
@@ -386,6 +438,10 @@ def tenant_sweep(
     for tenants in tenant_counts:
         workload = Workload(tenants=tenants, requests=requests, zipf_s=zipf_s, seed=seed, **workload_options)
         cache = cache_factory() if cache_factory is not None else None
-        out[tenants] = simulate(single_replica_router(workload, budget_mb=budget_mb, cache=cache), make_trace(workload),
-                                warmup=warmup, windows=0)
+        out[tenants] = simulate(
+            single_replica_router(workload, budget_mb=budget_mb, cache=cache),
+            make_trace(workload),
+            warmup=warmup,
+            windows=0,
+        )
     return out

@@ -64,6 +64,11 @@ class SimResult:
     def summary(self) -> dict[str, float]:
         """Return the headline numbers as a flat dict (for tables and glue)."""
         return {
-            "requests": self.requests, "p50_ms": self.p50_ms, "p95_ms": self.p95_ms, "p99_ms": self.p99_ms,
-            "hit_rate": round(self.hit_rate, 6), "misses": self.misses, "evictions": self.evictions,
+            "requests": self.requests,
+            "p50_ms": self.p50_ms,
+            "p95_ms": self.p95_ms,
+            "p99_ms": self.p99_ms,
+            "hit_rate": round(self.hit_rate, 6),
+            "misses": self.misses,
+            "evictions": self.evictions,
         }

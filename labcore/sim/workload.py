@@ -105,7 +105,10 @@ class Workload:
     def adapters(self) -> list[Adapter]:
         """Return the tenants' adapters, most popular first."""
         return tenant_adapters(
-            self.tenants, vram_mb=self.adapter_mb, rank=self.rank, base_model=self.base_model,
+            self.tenants,
+            vram_mb=self.adapter_mb,
+            rank=self.rank,
+            base_model=self.base_model,
             base_digest=DEFAULT_BASE_DIGEST,
         )
 
@@ -142,11 +145,17 @@ class Trace:
 
     def __post_init__(self) -> None:
         if len(self.arrival_ms) != len(self.refs):
-            raise ValueError(f"a trace needs one arrival per ref, got {len(self.arrival_ms)} arrivals and {len(self.refs)} refs")
+            raise ValueError(
+                f"a trace needs one arrival per ref, got {len(self.arrival_ms)} arrivals and {len(self.refs)} refs"
+            )
         if self.tenant_index and len(self.tenant_index) != len(self.refs):
-            raise ValueError(f"tenant_index must be empty or one per ref, got {len(self.tenant_index)} for {len(self.refs)} refs")
+            raise ValueError(
+                f"tenant_index must be empty or one per ref, got {len(self.tenant_index)} for {len(self.refs)} refs"
+            )
         if self.model_refs and len(self.model_refs) != len(self.refs):
-            raise ValueError(f"model_refs must be empty or one per ref, got {len(self.model_refs)} for {len(self.refs)} refs")
+            raise ValueError(
+                f"model_refs must be empty or one per ref, got {len(self.model_refs)} for {len(self.refs)} refs"
+            )
         if not all(map(operator.le, self.arrival_ms, self.arrival_ms[1:])):
             raise ValueError("arrival_ms must be non-decreasing")
 
@@ -215,5 +224,10 @@ def make_trace(workload: Workload) -> Trace:
         tenants = [-1 if rand() < share else t for t in tenants]
         parsed.append(ModelRef(workload.base_model))  # index -1 is the bare base
     texts = [str(ref) for ref in parsed]
-    return Trace(arrival_ms=tuple(arrivals), refs=tuple(map(texts.__getitem__, tenants)), tenant_index=tuple(tenants), workload=workload,
-                 model_refs=tuple(map(parsed.__getitem__, tenants)))
+    return Trace(
+        arrival_ms=tuple(arrivals),
+        refs=tuple(map(texts.__getitem__, tenants)),
+        tenant_index=tuple(tenants),
+        workload=workload,
+        model_refs=tuple(map(parsed.__getitem__, tenants)),
+    )

@@ -160,9 +160,11 @@ def open_page(browser, base_url: str):  # noqa: ANN001
         )
         page.on(
             "response",
-            lambda r: r.status >= 400
-            and not r.url.endswith("/favicon.ico")
-            and log.failed.append(f"{r.url} (HTTP {r.status})"),
+            lambda r: (
+                r.status >= 400
+                and not r.url.endswith("/favicon.ico")
+                and log.failed.append(f"{r.url} (HTTP {r.status})")
+            ),
         )
         if on_response is not None:
             page.on("response", on_response)

@@ -34,10 +34,15 @@ from tests.browser import browser_site as site
 pytestmark = pytest.mark.browser
 
 RENDER_TIMEOUT_MS = 30_000
-RAW_MARKUP = (re.compile(r"\{glue(:\w+)?\}"), re.compile(r"\{term\}"),
-              re.compile(r"\|\s*:?[-\u2013\u2014]{1,}:?\s*\|"))  # a pipe table's rule, dashes typeset or not
-_PROSE_TEXT_JS = "() => [...document.querySelectorAll('article p, article li, article td, article h1, article h2, article h3')]" \
-                 ".filter(e => !e.closest('pre, .highlight')).map(e => e.innerText).join('\\n')"
+RAW_MARKUP = (
+    re.compile(r"\{glue(:\w+)?\}"),
+    re.compile(r"\{term\}"),
+    re.compile(r"\|\s*:?[-\u2013\u2014]{1,}:?\s*\|"),
+)  # a pipe table's rule, dashes typeset or not
+_PROSE_TEXT_JS = (
+    "() => [...document.querySelectorAll('article p, article li, article td, article h1, article h2, article h3')]"
+    ".filter(e => !e.closest('pre, .highlight')).map(e => e.innerText).join('\\n')"
+)
 
 _UPSCALED_JS = """
 () => [...document.querySelectorAll('article img')]
@@ -90,12 +95,16 @@ def axe_findings(page, themes: tuple[str, ...] = ("light", "dark")) -> dict[str,
     for theme in themes:
         page.evaluate(f"() => document.documentElement.dataset.theme = '{theme}'")
         if page.locator("div.lc-panel").count():
-            page.wait_for_function(f"() => window.lcPanels.every(p => p.theme === '{theme}' "
-                                   "&& p.target.dataset.ready === '1')", timeout=RENDER_TIMEOUT_MS)
+            page.wait_for_function(
+                f"() => window.lcPanels.every(p => p.theme === '{theme}' && p.target.dataset.ready === '1')",
+                timeout=RENDER_TIMEOUT_MS,
+            )
         # the theme's colours ease in (CSS transitions): judge them once every transition has finished (a deck's
         # looping animations, such as reveal.js's bouncing arrow, move things but change no colour)
-        page.wait_for_function("() => document.getAnimations().every(a => !(a instanceof CSSTransition)"
-                               " || a.playState !== 'running')", timeout=RENDER_TIMEOUT_MS)
+        page.wait_for_function(
+            "() => document.getAnimations().every(a => !(a instanceof CSSTransition) || a.playState !== 'running')",
+            timeout=RENDER_TIMEOUT_MS,
+        )
         found[theme] = page.evaluate(_AXE_RUN_JS, list(site.AXE_TAGS))
     return found
 
@@ -129,14 +138,25 @@ def keyboard_panel(page) -> dict | None:  # noqa: ANN001
     before = active.input_value()
     page.keyboard.press("ArrowRight")
     after = active.input_value()
-    page.wait_for_function("([div, before]) => div.querySelector('.lc-panel-live').textContent !== ''",
-                           arg=[panel_div.element_handle(), before], timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_function(
+        "([div, before]) => div.querySelector('.lc-panel-live').textContent !== ''",
+        arg=[panel_div.element_handle(), before],
+        timeout=RENDER_TIMEOUT_MS,
+    )
     name = active.evaluate("el => (el.closest('label') || el.parentElement).textContent")
-    variant = panel_div.evaluate("d => (JSON.parse(d.querySelector('script.lc-panel-spec').textContent).usermeta || {})"
-                                 ".labcore_variant || ''")
-    return {"reached": True, "panel": focused["panel"], "variant": variant, "before": before, "after": after, "name": name,
-            "focus_visible": focused["outline"] != "none" and focused["width"] >= 2,
-            "announced": panel_div.locator(".lc-panel-live").text_content()}
+    variant = panel_div.evaluate(
+        "d => (JSON.parse(d.querySelector('script.lc-panel-spec').textContent).usermeta || {}).labcore_variant || ''"
+    )
+    return {
+        "reached": True,
+        "panel": focused["panel"],
+        "variant": variant,
+        "before": before,
+        "after": after,
+        "name": name,
+        "focus_visible": focused["outline"] != "none" and focused["width"] >= 2,
+        "announced": panel_div.locator(".lc-panel-live").text_content(),
+    }
 
 
 def wait_for_panels(page) -> int:  # noqa: ANN001
@@ -145,7 +165,9 @@ def wait_for_panels(page) -> int:  # noqa: ANN001
     if count:
         page.wait_for_function(
             "() => window.lcPanels && window.lcPanels.length === document.querySelectorAll('div.lc-panel').length"
-            " && window.lcPanels.every(p => p.target.dataset.ready === '1')", timeout=RENDER_TIMEOUT_MS)
+            " && window.lcPanels.every(p => p.target.dataset.ready === '1')",
+            timeout=RENDER_TIMEOUT_MS,
+        )
     return count
 
 
@@ -214,26 +236,39 @@ def visit(open_page, rel: str) -> Visit:  # noqa: ANN001
         panels = wait_for_panels(page)
         page.wait_for_load_state("networkidle")
         _VISITS[rel] = Visit(
-            log=log, panels=panels,
-            drawn=page.evaluate("() => [...document.querySelectorAll('div.lc-panel svg')].filter("
-                                "s => s.getBoundingClientRect().width > 100).length"),
+            log=log,
+            panels=panels,
+            drawn=page.evaluate(
+                "() => [...document.querySelectorAll('div.lc-panel svg')].filter("
+                "s => s.getBoundingClientRect().width > 100).length"
+            ),
             scripts=[page.locator(f'script[src*="{s}"]').count() for s in site.PANEL_SCRIPTS],
             widget_states=page.locator('script[type="application/vnd.jupyter.widget-state+json"]').count(),
-            stray=page.evaluate(_STRAY_CONTROLS_JS), upscaled=page.evaluate(_UPSCALED_JS),
-            text=page.evaluate(_PROSE_TEXT_JS), gzip_sizes=dict(sizes),
+            stray=page.evaluate(_STRAY_CONTROLS_JS),
+            upscaled=page.evaluate(_UPSCALED_JS),
+            text=page.evaluate(_PROSE_TEXT_JS),
+            gzip_sizes=dict(sizes),
             before_exercises=page.evaluate(_BEFORE_EXERCISES_JS),
-            keyboard=keyboard_panel(page), axe=axe_findings(page),
-            figure_alts=page.evaluate("() => [...document.querySelectorAll('article .cell_output img')].map(i => i.alt)"),
-            panel_names=page.evaluate("() => [...document.querySelectorAll('div.lc-panel svg[role]')].map("
-                                      "s => s.getAttribute('aria-label') || '')"),
-            phone_wide=_wide_on_a_phone(page))
+            keyboard=keyboard_panel(page),
+            axe=axe_findings(page),
+            figure_alts=page.evaluate(
+                "() => [...document.querySelectorAll('article .cell_output img')].map(i => i.alt)"
+            ),
+            panel_names=page.evaluate(
+                "() => [...document.querySelectorAll('div.lc-panel svg[role]')].map("
+                "s => s.getAttribute('aria-label') || '')"
+            ),
+            phone_wide=_wide_on_a_phone(page),
+        )
     return _VISITS[rel]
 
 
 PHONE = {"width": 390, "height": 844}
-_WIDE_PANELS_JS = ("() => [...document.querySelectorAll('div.lc-panel')].map(p => ["
-                   "p.dataset.panel, Math.round(p.querySelector('svg').getBoundingClientRect().width)])"
-                   f".filter(([n, w]) => w > {PHONE['width']})")
+_WIDE_PANELS_JS = (
+    "() => [...document.querySelectorAll('div.lc-panel')].map(p => ["
+    "p.dataset.panel, Math.round(p.querySelector('svg').getBoundingClientRect().width)])"
+    f".filter(([n, w]) => w > {PHONE['width']})"
+)
 
 
 def _wide_on_a_phone(page) -> list:  # noqa: ANN001
@@ -265,7 +300,8 @@ def test_page_renders_offline_without_errors(built_site, open_page, rel: str) ->
     scripts = seen.scripts
     assert scripts == [1 if panels else 0] * len(scripts), f"{rel}: panel scripts {scripts} for {panels} panel(s)"
     assert seen.widget_states == 0, (
-        f"{rel}: embeds ipywidgets state, which needs a widget manager (or a kernel) to work")
+        f"{rel}: embeds ipywidgets state, which needs a widget manager (or a kernel) to work"
+    )
 
     stray = seen.stray
     assert not stray, f"{rel}: controls outside a kernel-free panel: {stray}"
@@ -298,8 +334,10 @@ def test_every_page_stays_light(built_site, open_page) -> None:  # noqa: ANN001
         seen = visit(open_page, rel)
         total, parts = seen.gzip_bytes, seen.largest(4)
         if total - blank > site.PAGE_WEIGHT_LIMIT_BYTES:
-            heavy.append(f"{rel}: +{(total - blank) / 1e6:.2f} MB over the blank page; largest: "
-                         + ", ".join(f"{u.rsplit('/', 1)[-1]} {n / 1e3:.0f} kB" for u, n in parts))
+            heavy.append(
+                f"{rel}: +{(total - blank) / 1e6:.2f} MB over the blank page; largest: "
+                + ", ".join(f"{u.rsplit('/', 1)[-1]} {n / 1e3:.0f} kB" for u, n in parts)
+            )
     assert not heavy, "\n".join(heavy)
 
 
@@ -315,9 +353,13 @@ def test_dark_theme_redraws_panels_and_darkens_figures(built_site, open_page) ->
     page, log = open_page(rel)
     wait_for_panels(page)
     page.evaluate("() => document.documentElement.dataset.theme = 'dark'")
-    page.wait_for_function("() => window.lcPanels.every(p => p.theme === 'dark' && p.target.dataset.ready === '1')",
-                           timeout=RENDER_TIMEOUT_MS)
-    filters = page.evaluate("() => [...document.querySelectorAll('.cell_output img')].map(i => getComputedStyle(i).filter)")
+    page.wait_for_function(
+        "() => window.lcPanels.every(p => p.theme === 'dark' && p.target.dataset.ready === '1')",
+        timeout=RENDER_TIMEOUT_MS,
+    )
+    filters = page.evaluate(
+        "() => [...document.querySelectorAll('.cell_output img')].map(i => getComputedStyle(i).filter)"
+    )
     assert filters and all("invert" in f for f in filters), filters
     fill = page.evaluate("() => getComputedStyle(document.querySelector('.lc-panel svg .readout_marks text')).fill")
     assert fill not in ("rgb(0, 0, 0)", "#000", "black"), f"readout text stays black on a dark page: {fill}"
@@ -344,7 +386,9 @@ def test_no_exercise_is_answered_above_it(built_site, open_page, rel: str) -> No
     before = visit(open_page, rel).before_exercises
     assert sorted(before) == sorted(ours), f"{rel}: exercises on the page {sorted(before)}, in labcore {sorted(ours)}"
     given = {label: [text for text in ours[label].gives_away if text in above] for label, above in before.items()}
-    assert not any(given.values()), f"{rel}: answers shown above their exercise: { {k: v for k, v in given.items() if v} }"
+    assert not any(given.values()), (
+        f"{rel}: answers shown above their exercise: { {k: v for k, v in given.items() if v} }"
+    )
 
 
 @pytest.mark.parametrize("rel", site.page_paths())

@@ -71,9 +71,12 @@ def _checked(browser, url: str, *, viewport: dict | None = None):  # noqa: ANN00
 def test_a_learners_chromium_reads_yes_on_every_check(built_site, browser, base_url: str) -> None:  # noqa: ANN001
     context, page, errors = _checked(browser, base_url)
     results = page.evaluate(RESULTS)
-    assert [r["name"] for r in results] == ["Python in the tab (WebAssembly)",
-                                            "The site's files in the notebooks (service worker)",
-                                            "Keeping your files (browser storage)", "Memory for Python in a tab"]
+    assert [r["name"] for r in results] == [
+        "Python in the tab (WebAssembly)",
+        "The site's files in the notebooks (service worker)",
+        "Keeping your files (browser storage)",
+        "Memory for Python in a tab",
+    ]
     assert all(r["ok"] == "true" for r in results), results
     assert "Yes: it keeps your files. It may use " in results[2]["text"] and " MiB here." in results[2]["text"]
     memory = page.evaluate("() => navigator.deviceMemory")
@@ -111,8 +114,9 @@ def test_from_the_instructors_network_address_the_service_worker_check_says_no(b
 
 def test_chromiums_insecure_origin_flag_named_by_the_offline_plan_turns_it_to_yes(browser, lan_url: str) -> None:  # noqa: ANN001
     origin = lan_url.rstrip("/")
-    flagged = browser.browser_type.launch(executable_path=CHROMIUM, headless=True,
-                                          args=[*ARGS, f"--unsafely-treat-insecure-origin-as-secure={origin}"])
+    flagged = browser.browser_type.launch(
+        executable_path=CHROMIUM, headless=True, args=[*ARGS, f"--unsafely-treat-insecure-origin-as-secure={origin}"]
+    )
     try:
         context, page, _ = _checked(flagged, lan_url)
         worker = next(r for r in page.evaluate(RESULTS) if "service worker" in r["name"])

@@ -25,16 +25,21 @@ _MEDIA_BOX = re.compile(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]")
 
 def test_a_deck_prints_one_slide_per_page(built_site: Path, browser, tmp_path: Path) -> None:  # noqa: ANN001
     source = site.chapter_sources()[0]
-    printed, = print_decks(built_site, tmp_path, [source.stem], browser=browser)
+    (printed,) = print_decks(built_site, tmp_path, [source.stem], browser=browser)
     slides = expected_slides(_deck_notebook(source))
     data = printed.pdf.read_bytes()
     assert data.startswith(b"%PDF-"), f"{printed.pdf} is not a PDF"
     pages = len(_PAGE.findall(data))
-    assert pages == printed.pages == printed.slides == slides, \
-        f"{printed.pdf}: {pages} pages in the file, {printed.pages} laid out, {printed.slides} slides in the deck, " \
+    assert pages == printed.pages == printed.slides == slides, (
+        f"{printed.pdf}: {pages} pages in the file, {printed.pages} laid out, {printed.slides} slides in the deck, "
         f"{slides} in the notebook"
-    panels = sum('class="lc-panel"' in "".join(o.get("data", {}).get("text/html", ""))
-                 for c in _deck_notebook(source)["cells"] if c["cell_type"] == "code" for o in c.get("outputs", []))
+    )
+    panels = sum(
+        'class="lc-panel"' in "".join(o.get("data", {}).get("text/html", ""))
+        for c in _deck_notebook(source)["cells"]
+        if c["cell_type"] == "code"
+        for o in c.get("outputs", [])
+    )
     assert printed.panels == panels > 0, f"{printed.pdf}: {printed.panels} of the deck's {panels} panels drawn"
     boxes = {tuple(round(float(v)) for v in box) for box in _MEDIA_BOX.findall(data)}
     expected = (round(SLIDE_WIDTH_PX * 1.04 * 0.75), round(SLIDE_HEIGHT_PX * 1.04 * 0.75))  # px to pt: 3/4

@@ -34,8 +34,12 @@ pytestmark = pytest.mark.browser
 
 READY_TIMEOUT_MS = 30_000
 #: MyST that must never show in a deck: a role, a directive fence, a target, a glue reference.
-RAW_MYST = (re.compile(r"\{[a-z][\w:.-]*\}`"), re.compile(r"(^|\n)\s*(:::+|```+)\s*\{"), re.compile(r"\{glue"),
-            re.compile(r"(^|\n)\([\w.-]+\)=\s*(\n|$)"))
+RAW_MYST = (
+    re.compile(r"\{[a-z][\w:.-]*\}`"),
+    re.compile(r"(^|\n)\s*(:::+|```+)\s*\{"),
+    re.compile(r"\{glue"),
+    re.compile(r"(^|\n)\([\w.-]+\)=\s*(\n|$)"),
+)
 _TEXT_JS = """() => [...document.querySelectorAll('.reveal .slides .jp-MarkdownCell, .reveal .slides aside.notes')]
   .map(e => e.textContent).join('\\n')"""
 _GOTO_PANEL_JS = """(i) => {
@@ -149,7 +153,9 @@ def _walk(page) -> dict[str, list[str]]:  # noqa: ANN001
     walks = {"order": order, "total": start["total"], "start": start["at"]}
     for forward, back in WALKS:
         for key, name in ((forward, "forward"), (back, "back")) if back else ((forward, "forward"),):
-            at = page.evaluate("() => { window.lcWalk = []; const i = Reveal.getIndices(); return `${i.h}/${i.v || 0}`; }")
+            at = page.evaluate(
+                "() => { window.lcWalk = []; const i = Reveal.getIndices(); return `${i.h}/${i.v || 0}`; }"
+            )
             for _ in range(presses):
                 page.keyboard.press(key)
             walks[f"{forward}/{back}:{name}"] = [at] + page.evaluate("() => window.lcWalk")
@@ -186,7 +192,8 @@ def deck_sources() -> list[Path]:
 def deck_rels() -> list[str]:
     """Return the site path of every deck: each chapter's, then each session plan's own."""
     return [f"{SLIDES_DIR}/{deck_name(p)}" for p in deck_sources()] + [
-        f"{SLIDES_DIR}/{plan.deck}{SUFFIX}" for plan in load_plans().values() if plan.deck]
+        f"{SLIDES_DIR}/{plan.deck}{SUFFIX}" for plan in load_plans().values() if plan.deck
+    ]
 
 
 def expected_slides(nb: dict) -> int:
@@ -194,7 +201,8 @@ def expected_slides(nb: dict) -> int:
     shown = [slide_type(c) or "-" for c in nb["cells"]]
     visible = [t for t in shown if t not in ("notes", "skip")]
     return (1 if visible and visible[0] not in ("slide", "subslide") else 0) + sum(
-        t in ("slide", "subslide") for t in visible)
+        t in ("slide", "subslide") for t in visible
+    )
 
 
 def _deck_notebook(path: Path) -> dict:
@@ -218,8 +226,11 @@ def test_every_chapter_has_slide_metadata_and_a_deck(built_site) -> None:  # noq
 def test_slides_button_only_where_a_deck_exists(built_site, rel: str) -> None:  # noqa: ANN001
     """A page has a Slides button exactly when its notebook has a deck, and the button leads to that deck."""
     html = (built_site / rel).read_text(encoding="utf-8")
-    targets = [t for t in re.findall(r'href="((?:\.\./)*slides/[^"]+\.slides\.html)"', html)
-               if not any(t.endswith(f"/{plan.deck}{SUFFIX}") for plan in load_plans().values() if plan.deck)]
+    targets = [
+        t
+        for t in re.findall(r'href="((?:\.\./)*slides/[^"]+\.slides\.html)"', html)
+        if not any(t.endswith(f"/{plan.deck}{SUFFIX}") for plan in load_plans().values() if plan.deck)
+    ]
     source = site.ROOT / rel.replace(".html", ".ipynb")
     if source in deck_sources():
         assert targets == [f"../{SLIDES_DIR}/{deck_name(source)}"], f"{rel}: Slides button {targets}"
@@ -239,21 +250,28 @@ def test_deck_presents_offline(built_site, open_page, source: Path) -> None:  # 
     _checked(page, rel, walk=True)
 
     slides = page.locator(".reveal .slides > section > section, .reveal .slides > section:not(.stack)").count()
-    assert slides == expected_slides(nb), f"{rel}: {slides} slides shown, the notebook's metadata makes {expected_slides(nb)}"
+    assert slides == expected_slides(nb), (
+        f"{rel}: {slides} slides shown, the notebook's metadata makes {expected_slides(nb)}"
+    )
     notes = sum(slide_type(c) == "notes" for c in nb["cells"])
-    assert notes > 0 and page.locator("aside.notes").count() == notes, f"{rel}: {notes} notes cells, " \
-        f"{page.locator('aside.notes').count()} notes in the deck"
-    assert page.evaluate("() => !!document.querySelector('script[src$=\"plugin/notes/notes.js\"]')"), \
+    assert notes > 0 and page.locator("aside.notes").count() == notes, (
+        f"{rel}: {notes} notes cells, {page.locator('aside.notes').count()} notes in the deck"
+    )
+    assert page.evaluate("() => !!document.querySelector('script[src$=\"plugin/notes/notes.js\"]')"), (
         f"{rel}: reveal's notes plugin is not loaded"
+    )
     text = page.evaluate(_TEXT_JS)
     for pattern in RAW_MYST:
         found = pattern.search(text)
-        assert not found, f"{rel}: MyST markup in the deck: {text[max(0, found.start() - 60):found.end() + 60]!r}"
+        assert not found, f"{rel}: MyST markup in the deck: {text[max(0, found.start() - 60) : found.end() + 60]!r}"
 
     panels = wait_for_panels(page)
-    assert panels == sum('class="lc-panel"' in "".join(o.get("data", {}).get("text/html", ""))
-                         for c in nb["cells"] if c["cell_type"] == "code" and "skip" != slide_type(c)
-                         for o in c.get("outputs", [])), f"{rel}: panels drawn differ from the notebook's"
+    assert panels == sum(
+        'class="lc-panel"' in "".join(o.get("data", {}).get("text/html", ""))
+        for c in nb["cells"]
+        if c["cell_type"] == "code" and "skip" != slide_type(c)
+        for o in c.get("outputs", [])
+    ), f"{rel}: panels drawn differ from the notebook's"
     names = page.evaluate(site.PANEL_NAMES_JS)
     for i, (name, variant) in enumerate(names):
         panel = site.labcore_panel(name, variant)
@@ -267,9 +285,12 @@ def test_deck_presents_offline(built_site, open_page, source: Path) -> None:  # 
         assert page.evaluate(_MOVE_JS, [i, control.name, index]) is None
         expected = panel.row(**(state | {control.name: control.values[index]}))[READOUT]
         shown = _wait_readout(page, i, expected)
-        assert shown == expected, f"{rel} {name}: {control.name}={control.values[index]!r} shows {shown!r}, " \
-            f"labcore says {expected!r}"
-        svg_width = page.evaluate("(i) => window.lcPanels[i].target.querySelector('svg').getBoundingClientRect().width", i)
+        assert shown == expected, (
+            f"{rel} {name}: {control.name}={control.values[index]!r} shows {shown!r}, labcore says {expected!r}"
+        )
+        svg_width = page.evaluate(
+            "(i) => window.lcPanels[i].target.querySelector('svg').getBoundingClientRect().width", i
+        )
         assert svg_width > 200, f"{rel} {name}: drawn {svg_width:.0f} px wide on its slide"
 
     assert not log.blocked, f"{rel} tried to reach outside 127.0.0.1: {log.blocked}"
@@ -289,21 +310,35 @@ def test_speaker_view_shows_the_notes(built_site, open_page) -> None:  # noqa: A
         page.keyboard.press("s")
     view = popup.value
     view.wait_for_selector(".speaker-controls-notes", timeout=20_000)
-    view.wait_for_function("(words) => document.querySelector('.speaker-controls-notes').textContent.replace(/\\s+/g, ' ')"
-                           ".includes(words)", arg=words, timeout=20_000)
+    view.wait_for_function(
+        "(words) => document.querySelector('.speaker-controls-notes').textContent.replace(/\\s+/g, ' ')"
+        ".includes(words)",
+        arg=words,
+        timeout=20_000,
+    )
     assert not log.blocked, f"speaker view reached outside 127.0.0.1: {log.blocked}"
 
 
 def _unreadable(slide: dict) -> list[str]:
     """Return what keeps one measured slide (see ``_MEASURE_JS``) from reading at 1280x720 (nothing when it reads)."""
-    problems = [text for flag, text in (
-        (slide["tall"], f"{slide['height']} px tall"), (slide["wide"], "wider than the slide"),
-        (slide["clipped"] - slide["clippedFigures"], f"{slide['clipped'] - slide['clippedFigures']} code box(es) clipped"),
-        (slide["clippedFigures"], f"{slide['clippedFigures']} figure(s) cut by a box"),
-        (slide["shrunk"], f"figures shown at {slide['shrunk']}% of their width"),
-        (slide["boxes"], f"content scrolls or is hidden in {slide['boxes']}"),
-        (slide["truncated"], f"chart text cut short {slide['truncated']}"),
-        (slide["small"], f"text at {slide['small'] or 0:.1f} px"), (slide["reprs"], f"raw output {slide['reprs']}")) if flag]
+    problems = [
+        text
+        for flag, text in (
+            (slide["tall"], f"{slide['height']} px tall"),
+            (slide["wide"], "wider than the slide"),
+            (
+                slide["clipped"] - slide["clippedFigures"],
+                f"{slide['clipped'] - slide['clippedFigures']} code box(es) clipped",
+            ),
+            (slide["clippedFigures"], f"{slide['clippedFigures']} figure(s) cut by a box"),
+            (slide["shrunk"], f"figures shown at {slide['shrunk']}% of their width"),
+            (slide["boxes"], f"content scrolls or is hidden in {slide['boxes']}"),
+            (slide["truncated"], f"chart text cut short {slide['truncated']}"),
+            (slide["small"], f"text at {slide['small'] or 0:.1f} px"),
+            (slide["reprs"], f"raw output {slide['reprs']}"),
+        )
+        if flag
+    ]
     return problems
 
 
@@ -328,8 +363,9 @@ def test_next_alone_reaches_every_slide(built_site, open_page, rel: str) -> None
     for forward, back in WALKS:
         shown = walks[f"{forward}/{back}:forward"]
         missing = [at for at in order if at not in shown]
-        assert not missing, f"{rel}: {forward} alone showed {len(order) - len(missing)} of {len(order)} slides, " \
-            f"never {missing[:10]}"
+        assert not missing, (
+            f"{rel}: {forward} alone showed {len(order) - len(missing)} of {len(order)} slides, never {missing[:10]}"
+        )
         assert shown == order, f"{rel}: {forward} showed the slides out of order: {shown}"
         if back:
             shown = walks[f"{forward}/{back}:back"]
@@ -383,7 +419,9 @@ def test_after_a_slider_the_keys_move_the_slides(built_site, open_page) -> None:
         page.wait_for_function(_PRESENT_JS, arg=index, timeout=10_000)
         slider.focus()
         page.keyboard.press(key)
-        assert where() != at and not slider.evaluate(focused), f"{key} from a focused slider must leave it and turn the slide"
+        assert where() != at and not slider.evaluate(focused), (
+            f"{key} from a focused slider must leave it and turn the slide"
+        )
         page.keyboard.press(back)
         assert where() == at, f"{back} must turn back to the panel's slide"
     slider.focus()
@@ -410,5 +448,6 @@ def test_the_session_plans_slide_numbers_start_their_sections(built_site, open_p
     slides = _deck(open_page, f"{SLIDES_DIR}/{deck_name(source)}")["measured"]["slides"]
     for section in _plan_sections()[source.stem]:
         shown = slides[section.first - 1]["text"] if section.first <= len(slides) else None
-        assert shown is not None and section.heading in shown, \
+        assert shown is not None and section.heading in shown, (
             f"{source.stem}: the plans say slide {section.first} starts {section.heading!r}; it shows {str(shown)[:80]!r}"
+        )

@@ -123,8 +123,9 @@ def test_every_exercise_gives_labcore_s_verdict_and_counts_when_right_or_opens_i
             before = _exercise_count(page)
             expect(_answer(page, exercise, exercise.right)).to_have_text(_said(exercise, exercise.right))
             answered += 1
-            page.wait_for_function(f"() => document.querySelector('.course-progress').dataset.exercises === "
-                                   f"'{before + 1}'")
+            page.wait_for_function(
+                f"() => document.querySelector('.course-progress').dataset.exercises === '{before + 1}'"
+            )
     assert answered == len(IN_PAGE) == _exercise_count(page)
     page.close()
 
@@ -171,8 +172,23 @@ def _probes(exercise) -> list[tuple[str, object]]:  # noqa: ANN001
         lists = [exercise.right, *exercise.wrong, ["c", "a", "b"], ["x"], ["x", "y", "z"], ["b@1.0.0", "a", "c"]]
         return [(", ".join(names), names) for names in lists] + [("['b', 'a', 'c']", ["b", "a", "c"])]
     r = exercise.right
-    numbers = [r, *exercise.wrong, 1, 0, -3, 1234567, 0.0001, 1e7, 1e-5, r * 1.5, r + 0.5, r * 1.003, r * 0.997,
-               r * 1000, r / 1000]
+    numbers = [
+        r,
+        *exercise.wrong,
+        1,
+        0,
+        -3,
+        1234567,
+        0.0001,
+        1e7,
+        1e-5,
+        r * 1.5,
+        r + 0.5,
+        r * 1.003,
+        r * 0.997,
+        r * 1000,
+        r / 1000,
+    ]
     return [(repr(v), v) for v in numbers] + [("abc", "abc"), (f"5 {rule.unit}", 5), ("1,234", 1234)]
 
 
@@ -182,8 +198,11 @@ def test_the_page_judges_many_answers_as_labcore_does(reader) -> None:  # noqa: 
     context, base_url = reader
     page = context.new_page()
     page.goto(f"{base_url}book/04_the_cache.html")
-    cases = [(e.label, RULES[e.label].to_json(), text, RULES[e.label].verdict(value).message)
-             for e in IN_PAGE for text, value in _probes(e)]
+    cases = [
+        (e.label, RULES[e.label].to_json(), text, RULES[e.label].verdict(value).message)
+        for e in IN_PAGE
+        for text, value in _probes(e)
+    ]
     shown = page.evaluate("cases => cases.map(c => window.courseExercises.judgeText(c[1], c[2]).message)", cases)
     differ = [(label, text, want, got) for (label, _, text, want), got in zip(cases, shown, strict=True) if got != want]
     assert not differ, f"{len(differ)} of {len(cases)} verdicts differ from labcore's: {differ[:5]}"

@@ -79,8 +79,11 @@ def test_a_definition_opens_on_keyboard_focus_and_on_tap(built_site, browser, ba
     """A reader without a mouse: Tab to a glossary link shows its card; so does a tap on a phone (touch screen)."""
     rel = next(r for r in site.chapter_pages() if not r.startswith("book/07_"))
     for touch in (False, True):
-        context = browser.new_context(has_touch=touch, is_mobile=touch,
-                                      viewport={"width": 390, "height": 844} if touch else {"width": 1280, "height": 900})
+        context = browser.new_context(
+            has_touch=touch,
+            is_mobile=touch,
+            viewport={"width": 390, "height": 844} if touch else {"width": 1280, "height": 900},
+        )
         context.route(re.compile(r"^(?!https?://127\.0\.0\.1[:/]|data:|blob:|about:)"), lambda route: route.abort())
         page = context.new_page()
         try:

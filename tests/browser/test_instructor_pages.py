@@ -42,8 +42,11 @@ def test_each_handout_and_answer_key_prints_on_one_page(built_site, open_page, r
     assert pages == 1, f"{rel} prints on {pages} {paper} pages"
     page.emulate_media(media="print")
     last = page.locator("article p strong").last
-    assert last.is_visible() and last.inner_text().rstrip(".") == load_plans()[rel.split("_", 1)[1].split(".")[0]
-                                                                             .removesuffix("_key")].exercises[-1]
+    assert (
+        last.is_visible()
+        and last.inner_text().rstrip(".")
+        == load_plans()[rel.split("_", 1)[1].split(".")[0].removesuffix("_key")].exercises[-1]
+    )
 
 
 @pytest.mark.parametrize("paper", ["A4", "Letter"])
@@ -52,9 +55,11 @@ def test_cheat_sheet_prints_on_one_page(built_site, open_page, paper: str) -> No
     pages, page = _print(open_page, CHEAT_SHEET, paper)
     assert pages == 1, f"the cheat sheet prints on {pages} {paper} pages"
     page.emulate_media(media="print")
-    hidden = page.evaluate("() => ['.bd-header', '.bd-sidebar-primary', '.bd-footer', '.prev-next-area']"
-                           ".map(s => document.querySelector(s)).filter(e => e && getComputedStyle(e).display !== 'none')"
-                           ".map(e => e.className)")
+    hidden = page.evaluate(
+        "() => ['.bd-header', '.bd-sidebar-primary', '.bd-footer', '.prev-next-area']"
+        ".map(s => document.querySelector(s)).filter(e => e && getComputedStyle(e).display !== 'none')"
+        ".map(e => e.className)"
+    )
     assert hidden == [], f"theme chrome on the printed cheat sheet: {hidden}"
     last = page.locator("article section h2").last
     assert last.is_visible() and "Decision rules" in last.inner_text()

@@ -28,8 +28,14 @@ LABCORE = Path(__file__).resolve().parents[2] / "labcore"
 def _pytest(folder: Path, python: Path, name: str) -> list[ET.Element]:
     """Run ``pytest`` in ``folder`` as a reader would (no options), with a JUnit report; return its test cases."""
     report = folder.parent / f"{name}.xml"
-    subprocess.run([str(python), "-m", "pytest", f"--junitxml={report}", "-p", "no:cacheprovider"], cwd=folder,
-                   capture_output=True, text=True, timeout=900, env={"PATH": f"{python.parent}:/usr/bin:/bin"})
+    subprocess.run(
+        [str(python), "-m", "pytest", f"--junitxml={report}", "-p", "no:cacheprovider"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={"PATH": f"{python.parent}:/usr/bin:/bin"},
+    )
     return list(ET.parse(report).getroot().iter("testcase"))
 
 
@@ -42,8 +48,13 @@ def unpacked(built_site: Path, tmp_path_factory) -> tuple[Path, Path]:
     (folder,) = [p for p in work.iterdir() if p.is_dir()]
     subprocess.run([sys.executable, "-m", "venv", str(work / "venv")], check=True, timeout=300)
     python = work / "venv" / "bin" / "python"
-    install = subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r",
-                              "requirements.txt"], cwd=folder, capture_output=True, text=True, timeout=900)
+    install = subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", "requirements.txt"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert install.returncode == 0, install.stderr[-2000:]
     return folder, python
 
@@ -53,8 +64,9 @@ def test_the_download_holds_the_lab_and_its_loop(unpacked):
     assert (folder / "requirements.txt").read_text().count("==") == 2
     assert "pytest" in (folder / "README.md").read_text() and "lab/mine" in (folder / "README.md").read_text()
     for module in (*LAB_MODULES, "errors", "_validate"):
-        assert (folder / "lab" / "mine" / f"{module}.py").read_bytes() == \
-            (folder / "lab" / "skeleton" / f"{module}.py").read_bytes()
+        assert (folder / "lab" / "mine" / f"{module}.py").read_bytes() == (
+            folder / "lab" / "skeleton" / f"{module}.py"
+        ).read_bytes()
 
 
 def test_unpacked_it_runs_red_with_hints_then_green_with_the_reference(unpacked):
@@ -70,5 +82,7 @@ def test_unpacked_it_runs_red_with_hints_then_green_with_the_reference(unpacked)
     green = _pytest(folder, python, "green")
     broken = [c.get("name") for c in green if any(child.tag in ("failure", "error") for child in c)]
     assert len(green) == total and broken == [], broken[:5]
-    assert re.fullmatch(r"pytest==[\d.]+\nhypothesis==[\d.]+", "\n".join(
-        line for line in (folder / "requirements.txt").read_text().splitlines() if not line.startswith("#")))
+    assert re.fullmatch(
+        r"pytest==[\d.]+\nhypothesis==[\d.]+",
+        "\n".join(line for line in (folder / "requirements.txt").read_text().splitlines() if not line.startswith("#")),
+    )

@@ -41,7 +41,9 @@ def test_the_first_screen_has_a_do_the_lab_button_that_leads_to_the_lab(open_pag
     if _live(built_site):
         assert href == lab_live_url("../") and button.inner_text().strip() == "Do the lab"
         target = urlsplit(href)
-        assert (built_site / "book" / target.path).resolve().is_file() and parse_qs(target.query)["path"] == [LAB_NOTEBOOK]
+        assert (built_site / "book" / target.path).resolve().is_file() and parse_qs(target.query)["path"] == [
+            LAB_NOTEBOOK
+        ]
         assert (built_site / LIVE_DIR / "files" / LAB_NOTEBOOK).is_file()
     else:
         assert href == "../" + LAB_DOWNLOAD and (built_site / LAB_DOWNLOAD).is_file()
@@ -62,5 +64,8 @@ def test_chapter_7s_live_button_opens_the_lab_notebook(open_page, built_site):
     live = page.locator(".article-header-buttons a", has_text="Live")
     assert live.count() == 1 and live.get_attribute("href") == lab_live_url("../")
     other, _ = open_page("book/04_the_cache.html")
-    assert other.locator(".article-header-buttons a", has_text="Live").get_attribute("href").endswith(
-        "path=04_the_cache.ipynb")
+    assert (
+        other.locator(".article-header-buttons a", has_text="Live")
+        .get_attribute("href")
+        .endswith("path=04_the_cache.ipynb")
+    )

@@ -120,7 +120,9 @@ def test_every_control_moves_the_readout_and_the_figure(built_site, open_page, r
                 assert shown == want, f"{rel} {name}: {control.name}={value!r} shows {shown!r}, labcore says {want!r}"
             figures = {figure for _shown, figure in seen}
             data = {_drawn_data(panel, state | {control.name: value}) for value in control.values}
-            assert len(figures) >= len(data) > 0, (f"{rel} {name}: moving {control.name} changes labcore's chart data "
-                                                   f"{len(data)} ways but the drawn figure only {len(figures)}")
+            assert len(figures) >= len(data) > 0, (
+                f"{rel} {name}: moving {control.name} changes labcore's chart data "
+                f"{len(data)} ways but the drawn figure only {len(figures)}"
+            )
             _wait_readout(page, i, _row(panel, state)[READOUT])
     assert not log.unexpected_errors(), f"{rel}: errors while moving controls: {log.unexpected_errors()}"

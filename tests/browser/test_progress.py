@@ -46,9 +46,11 @@ def test_progress_is_kept_shown_and_forgotten(built_site, browser, base_url) -> 
         page.goto(base_url + "book/index.html")
         assert _counts(page) == (0, 0, 0)
         total = len(QUIZZES)
-        assert page.locator(LINE).inner_text() == (f"lab: 0 of {len(LAB_MODULES)} modules green; quizzes: 0 of "
-                                                   f"{total} answered right; exercises: 0 of {len(EXERCISES)} "
-                                                   "checked right")
+        assert page.locator(LINE).inner_text() == (
+            f"lab: 0 of {len(LAB_MODULES)} modules green; quizzes: 0 of "
+            f"{total} answered right; exercises: 0 of {len(EXERCISES)} "
+            "checked right"
+        )
 
         page.goto(base_url + "book/04_the_cache.html")
         page.wait_for_selector(".Quiz .MCButton")

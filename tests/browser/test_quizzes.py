@@ -99,8 +99,11 @@ def visit(open_page, rel: str) -> QuizVisit:  # noqa: ANN001
     page, log = open_page(rel)
     page.wait_for_selector(".Quiz")
     folded = page.evaluate(_FOLDED_JS)  # before anything is clicked
-    expected = {html.unescape(q.to_jupyterquiz()["question"]): (quiz, i)
-                for quiz in quizzes for i, q in enumerate(quiz.questions)}
+    expected = {
+        html.unescape(q.to_jupyterquiz()["question"]): (quiz, i)
+        for quiz in quizzes
+        for i, q in enumerate(quiz.questions)
+    }
     drawn = page.evaluate(_QUESTIONS_JS)
     same_questions = sorted(d["text"] for d in drawn) == sorted(expected)
 
@@ -153,7 +156,9 @@ def test_every_quiz_answer_on_the_page_is_labcores(built_site, open_page, rel: s
 def test_solutions_stay_collapsed_until_opened(built_site, open_page, rel: str) -> None:  # noqa: ANN001
     hidden = hidden_cells_of(site.BOOK / (Path(rel).stem + ".ipynb"))
     seen = visit(open_page, rel)
-    assert len(seen.folded) == hidden, f"{rel}: {len(seen.folded)} collapsed cells on the page, {hidden} in the notebook"
+    assert len(seen.folded) == hidden, (
+        f"{rel}: {len(seen.folded)} collapsed cells on the page, {hidden} in the notebook"
+    )
     opened = [i for i, s in enumerate(seen.folded) if s["open"] or s["shown"]]
     assert opened == [], f"{rel}: solution cells visible before the reader opens them: {opened}"
     if hidden:

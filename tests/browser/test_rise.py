@@ -36,9 +36,14 @@ START_TIMEOUT_S = 120
 #: console errors JupyterLab's RISE app logs on its own, with any notebook (a two-cell one included): other
 #: extensions of this environment that RISE's app does not host (the JupyterLite kernel's, the widget
 #: manager's) fail to load there, and RISE's toolkit overflows its stack. None of them comes from the chapter.
-KNOWN_RISE_ERRORS = ("reading 'LicensesClient'", "doesn't exist in shared scope", "Maximum call stack size exceeded",
-                     # RISE looks for optional custom stylesheets beside the notebook (rise.css, <notebook>.css)
-                     "rise.css' because its MIME type", f"{Path(CHAPTER).stem}.css' because its MIME type")
+KNOWN_RISE_ERRORS = (
+    "reading 'LicensesClient'",
+    "doesn't exist in shared scope",
+    "Maximum call stack size exceeded",
+    # RISE looks for optional custom stylesheets beside the notebook (rise.css, <notebook>.css)
+    "rise.css' because its MIME type",
+    f"{Path(CHAPTER).stem}.css' because its MIME type",
+)
 
 
 def _free_port() -> int:
@@ -53,12 +58,26 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     jupyter = Path(sys.executable).with_name("jupyter")
     home = tmp_path_factory.mktemp("jupyter")
     port = _free_port()
-    env = os.environ | {"JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
-                        "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"), "JUPYTERLAB_WORKSPACES_DIR": str(home / "ws")}
-    cmd = [str(jupyter), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}", "--port-retries=0",
-           f"--ServerApp.root_dir={site.ROOT}", "--IdentityProvider.token=", "--ServerApp.password=",
-           "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-           "--LabApp.extension_manager=readonly"]
+    env = os.environ | {
+        "JUPYTER_CONFIG_DIR": str(home / "config"),
+        "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+        "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
+        "JUPYTERLAB_WORKSPACES_DIR": str(home / "ws"),
+    }
+    cmd = [
+        str(jupyter),
+        "lab",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        "--port-retries=0",
+        f"--ServerApp.root_dir={site.ROOT}",
+        "--IdentityProvider.token=",
+        "--ServerApp.password=",
+        "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.extension_manager=readonly",
+    ]
     if os.geteuid() == 0:
         cmd.append("--allow-root")
     log = (home / "lab.log").open("w")
@@ -76,7 +95,9 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             except OSError:
                 pass
             if time.monotonic() > deadline:
-                pytest.fail(f"jupyter lab did not answer in {START_TIMEOUT_S} s: {(home / 'lab.log').read_text()[-2000:]}")
+                pytest.fail(
+                    f"jupyter lab did not answer in {START_TIMEOUT_S} s: {(home / 'lab.log').read_text()[-2000:]}"
+                )
             time.sleep(0.5)
         yield base
     finally:
@@ -123,14 +144,15 @@ def test_rise_presents_a_chapter_offline(lab: str, browser) -> None:  # noqa: AN
 
 
 #: the notebook the live-controls test opens in JupyterLab: a panel under ipywidgets controls
-LIVE_CONTROLS = "from labcore.panels import live_panel, show\nview = live_panel(show('fleet_savings_panel'))\nview.widget"
+LIVE_CONTROLS = (
+    "from labcore.panels import live_panel, show\nview = live_panel(show('fleet_savings_panel'))\nview.widget"
+)
 #: every string the panels' canvases drew, inside the widget's output area
 
 
 def test_live_controls_redraw_in_jupyterlab(lab: str, browser) -> None:  # noqa: ANN001
     """In JupyterLab, a panel under live controls takes a value off its grid (41 tenants typed into its box) and
     draws labcore's readout for it in the same chart, computed in the kernel."""
-
 
     path = site.ROOT / "_build" / "live_controls_check.ipynb"
     path.parent.mkdir(exist_ok=True)
@@ -139,8 +161,14 @@ def test_live_controls_redraw_in_jupyterlab(lab: str, browser) -> None:  # noqa:
     nbformat.write(nb, path)
     expected = show("fleet_savings_panel").row(tenants=41)["readout"].split("\n")
     context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
-    context.route("**/*", lambda r: r.continue_() if r.request.url.startswith((lab, "data:", "blob:", "ws://127.0.0.1"))
-                  else r.abort("blockedbyclient"))
+    context.route(
+        "**/*",
+        lambda r: (
+            r.continue_()
+            if r.request.url.startswith((lab, "data:", "blob:", "ws://127.0.0.1"))
+            else r.abort("blockedbyclient")
+        ),
+    )
     context.add_init_script(RECORD_CANVAS_TEXT)
     page = context.new_page()
     try:
@@ -148,8 +176,10 @@ def test_live_controls_redraw_in_jupyterlab(lab: str, browser) -> None:  # noqa:
         page.locator(".jp-CodeCell").first.wait_for(timeout=90_000)
         box = page.locator(".widget-text:has(label:text-is('tenants')) input").first
         for _attempt in range(3):  # the kernel may still be connecting when the notebook first reads idle
-            page.wait_for_function("() => /\\| Idle/.test(document.querySelector('.jp-StatusBar-Widget, "
-                                   "#jp-main-statusbar').innerText)", timeout=90_000)
+            page.wait_for_function(
+                "() => /\\| Idle/.test(document.querySelector('.jp-StatusBar-Widget, #jp-main-statusbar').innerText)",
+                timeout=90_000,
+            )
             page.locator(".jp-CodeCell .jp-InputArea-editor").first.click()
             page.keyboard.press("Shift+Enter")
             try:
@@ -162,17 +192,21 @@ def test_live_controls_redraw_in_jupyterlab(lab: str, browser) -> None:  # noqa:
         assert box.input_value() == str(default), f"the live view opened at {box.input_value()} tenants, not {default}"
         box.fill("41")
         box.press("Enter")
-        page.wait_for_function("([js, line]) => eval(js)().includes(line)", arg=[LIVE_PANEL_TEXTS, expected[0]],
-                               timeout=60_000)
+        page.wait_for_function(
+            "([js, line]) => eval(js)().includes(line)", arg=[LIVE_PANEL_TEXTS, expected[0]], timeout=60_000
+        )
         drawn = page.evaluate(LIVE_PANEL_TEXTS)
         assert all(line in drawn for line in expected), (expected, drawn)
         assert box.input_value() == "41", f"the box shows {box.input_value()} after 41 was typed"  # not snapped
         # the widgets are its only controls: the chart they draw has no inputs of its own (no dead one-value lists)
-        chart_inputs = page.locator(".jp-OutputArea .vega-embed .vega-bindings input, "
-                                    ".jp-OutputArea .vega-embed .vega-bindings select").count()
+        chart_inputs = page.locator(
+            ".jp-OutputArea .vega-embed .vega-bindings input, .jp-OutputArea .vega-embed .vega-bindings select"
+        ).count()
         assert chart_inputs == 0, f"{chart_inputs} Vega inputs under the live controls' chart"
-        width = page.evaluate("() => Math.max(...[...document.querySelectorAll('.jp-OutputArea .vega-embed canvas, "
-                              ".jp-OutputArea .vega-embed svg')].map(c => c.getBoundingClientRect().width))")
+        width = page.evaluate(
+            "() => Math.max(...[...document.querySelectorAll('.jp-OutputArea .vega-embed canvas, "
+            ".jp-OutputArea .vega-embed svg')].map(c => c.getBoundingClientRect().width))"
+        )
         assert width >= 400, f"the live chart is drawn {width:.0f} px wide"
         page.screenshot(path=str(site.ROOT / "_build" / "live_controls_test.png"))
     finally:

@@ -20,7 +20,9 @@ from tests.browser.test_decks import PROJECTOR, READY_TIMEOUT_MS, _checked
 pytestmark = pytest.mark.browser
 
 PLANS = load_plans()
-_SLIDE_TEXT_JS = "(n) => { const s = Reveal.getSlides()[n - 1]; return s ? s.textContent.replace(/\\s+/g, ' ') : null; }"
+_SLIDE_TEXT_JS = (
+    "(n) => { const s = Reveal.getSlides()[n - 1]; return s ? s.textContent.replace(/\\s+/g, ' ') : null; }"
+)
 
 
 def _open(open_page, rel: str):  # noqa: ANN001, ANN202

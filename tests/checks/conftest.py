@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-_TABLES = {"test_checker_accepts_the_answer": ("RIGHT", ("grade", "answer", "kwargs")),
-           "test_checker_names_the_known_mistake": ("WRONG", ("grade", "answer", "hint"))}
+_TABLES = {
+    "test_checker_accepts_the_answer": ("RIGHT", ("grade", "answer", "kwargs")),
+    "test_checker_names_the_known_mistake": ("WRONG", ("grade", "answer", "hint")),
+}
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

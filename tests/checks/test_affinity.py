@@ -49,19 +49,31 @@ WRONG = [  # (grader, a known-wrong answer, a phrase its hint must contain)
 ]
 
 
-@pytest.mark.parametrize("mistake", ["L + 1", "rounds down", "load factor c", "strictly below", "by index",
-                                     "then picks the least-loaded"])
+@pytest.mark.parametrize(
+    "mistake", ["L + 1", "rounds down", "load factor c", "strictly below", "by index", "then picks the least-loaded"]
+)
 def test_each_wrong_rule_is_told_apart_on_the_probes(mistake):
     """Each known wrong rule earns its own hint: the probes tell every rule from every other."""
     rules = {
         "L + 1": lambda r, ld, c: next((i for i in r if ld[i] + 1 <= math.ceil(c * sum(ld) / len(ld))), r[0]),
-        "rounds down": lambda r, ld, c: next((i for i in r if ld[i] + 1 <= math.floor(c * (sum(ld) + 1) / len(ld))), r[0]),
+        "rounds down": lambda r, ld, c: next(
+            (i for i in r if ld[i] + 1 <= math.floor(c * (sum(ld) + 1) / len(ld))), r[0]
+        ),
         "load factor c": lambda r, ld, c: next((i for i in r if ld[i] + 1 <= math.ceil((sum(ld) + 1) / len(ld))), r[0]),
-        "strictly below": lambda r, ld, c: next((i for i in r if ld[i] + 1 < math.ceil(c * (sum(ld) + 1) / len(ld))), r[0]),
-        "by index": lambda r, ld, c: next(((r[0] + k) % len(ld) for k in range(len(ld))
-                                          if ld[(r[0] + k) % len(ld)] + 1 <= math.ceil(c * (sum(ld) + 1) / len(ld))), r[0]),
-        "then picks the least-loaded": lambda r, ld, c: (r[0] if ld[r[0]] + 1 <= math.ceil(c * (sum(ld) + 1) / len(ld))
-                                                        else ld.index(min(ld))),
+        "strictly below": lambda r, ld, c: next(
+            (i for i in r if ld[i] + 1 < math.ceil(c * (sum(ld) + 1) / len(ld))), r[0]
+        ),
+        "by index": lambda r, ld, c: next(
+            (
+                (r[0] + k) % len(ld)
+                for k in range(len(ld))
+                if ld[(r[0] + k) % len(ld)] + 1 <= math.ceil(c * (sum(ld) + 1) / len(ld))
+            ),
+            r[0],
+        ),
+        "then picks the least-loaded": lambda r, ld, c: (
+            r[0] if ld[r[0]] + 1 <= math.ceil(c * (sum(ld) + 1) / len(ld)) else ld.index(min(ld))
+        ),
     }
     verdict = grade_bounded_choice(rules[mistake])
     assert not verdict.ok and mistake in verdict.message, verdict.message

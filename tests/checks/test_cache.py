@@ -25,9 +25,14 @@ def test_lru_evictions_right_answer_and_forms():
 
 @pytest.mark.parametrize(
     ("answer", "hint"),
-    [(["a", "b"], "what FIFO evicts"), (["a", "b", "c"], "Right adapters, wrong order"),
-     (["b", "a"], "has 2 eviction(s)"), (["b", "c", "d"], "is not it"), (None, "Not answered"),
-     ("bac", "Expected a list")],
+    [
+        (["a", "b"], "what FIFO evicts"),
+        (["a", "b", "c"], "Right adapters, wrong order"),
+        (["b", "a"], "has 2 eviction(s)"),
+        (["b", "c", "d"], "is not it"),
+        (None, "Not answered"),
+        ("bac", "Expected a list"),
+    ],
 )
 def test_lru_evictions_hints(answer, hint):
     verdict = grade_lru_evictions(answer)
@@ -41,8 +46,13 @@ def test_miss_load_ms():
 
 @pytest.mark.parametrize(
     ("answer", "hint"),
-    [(128, "multiplies size by bandwidth"), (0.5, "divides bandwidth by size"), (2000, "microseconds"),
-     (0.002, "in seconds"), (3, "is not it")],
+    [
+        (128, "multiplies size by bandwidth"),
+        (0.5, "divides bandwidth by size"),
+        (2000, "microseconds"),
+        (0.002, "in seconds"),
+        (3, "is not it"),
+    ],
 )
 def test_miss_load_ms_hints(answer, hint):
     verdict = grade_miss_load_ms(answer)
@@ -64,8 +74,14 @@ def test_thrash_hit_is_the_panels_own_number():
 
 @pytest.mark.parametrize(
     ("answer", "hint"),
-    [(30, "miss rate"), (100, "whole working set"), (49.9, "at 320 MiB"), (87, "skewed traffic"),
-     (60, "holds 28 of 40"), (None, "Not answered")],
+    [
+        (30, "miss rate"),
+        (100, "whole working set"),
+        (49.9, "at 320 MiB"),
+        (87, "skewed traffic"),
+        (60, "holds 28 of 40"),
+        (None, "Not answered"),
+    ],
 )
 def test_thrash_hit_hints(answer, hint):
     verdict = grade_thrash_hit_pct(answer)

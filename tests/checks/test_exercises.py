@@ -53,11 +53,14 @@ def test_the_check_accepts_the_answer_and_names_each_likely_mistake(exercise):
 @pytest.mark.parametrize("exercise", EXERCISES, ids=lambda e: e.label)
 def test_the_page_asks_it_and_calls_its_check(exercise):
     cells = _cells(exercise.page)
-    prose = [i for i, c in enumerate(cells) if c["cell_type"] == "markdown"
-             and re.search(rf"\*\*Exercise {re.escape(exercise.label)}\.\*\*", _source(c))]
+    prose = [
+        i
+        for i, c in enumerate(cells)
+        if c["cell_type"] == "markdown" and re.search(rf"\*\*Exercise {re.escape(exercise.label)}\.\*\*", _source(c))
+    ]
     assert len(prose) == 1, f"{exercise.page} asks Exercise {exercise.label} {len(prose)} times"
     check = exercise.grade.__name__.replace("grade_", "check_")
-    following = [_source(c) for c in cells[prose[0] + 1:] if c["cell_type"] == "code"][:3]
+    following = [_source(c) for c in cells[prose[0] + 1 :] if c["cell_type"] == "code"][:3]
     assert any(check in s for s in following), f"{exercise.label}: no {check}(...) cell after the question"
     if exercise.kind != "code":
         assert exercise.gives_away, f"{exercise.label}: say which texts would give the answer away"

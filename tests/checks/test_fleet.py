@@ -31,7 +31,7 @@ WRONG = [
     (grade_monthly_bill_usd, 76.8, "one day"),
     (grade_monthly_bill_usd, 28032, "a year"),
     (grade_monthly_bill_usd, 1, "Bill ="),
-    (grade_fleet_bill_usd, 2 * 2.10 * 730, "leaves out the dynamic overhead"),   # 40 req/s would fit 2 GPUs
+    (grade_fleet_bill_usd, 2 * 2.10 * 730, "leaves out the dynamic overhead"),  # 40 req/s would fit 2 GPUs
     (grade_fleet_bill_usd, 2.1 * 2.10 * 730, "fraction of a GPU"),
     (grade_fleet_bill_usd, 2.10 * 730, "memory alone"),
     (grade_fleet_bill_usd, 160 * 2.10 * 730, "dedicated fleet"),
@@ -53,8 +53,8 @@ def test_the_checks_charge_the_dynamic_overhead_on_load():
     plan = fleet_plan(tenant_adapters(40), tenant_qps=1.2, gpu_qps=20)
     assert plan.multi_lora_gpus == 3 == math.ceil(40 * 1.2 * 1.05 / 20)
     loaded = fleet_plan(tenant_adapters(LOAD_CASE["tenants"]), tenant_qps=LOAD_CASE["tenant_qps"], gpu_qps=20)
-    assert loaded.multi_lora_gpus == 7 and grade_fleet_gpus(7, **LOAD_CASE).ok   # 60 × 2 × 1.05 / 20 = 6.3
-    assert "overhead" in grade_fleet_gpus(6, **LOAD_CASE).message             # 120 req/s without it: 6 GPUs
+    assert loaded.multi_lora_gpus == 7 and grade_fleet_gpus(7, **LOAD_CASE).ok  # 60 × 2 × 1.05 / 20 = 6.3
+    assert "overhead" in grade_fleet_gpus(6, **LOAD_CASE).message  # 120 req/s without it: 6 GPUs
     assert "overhead" in grade_savings_under_load_pct(90.0, **LOAD_CASE).message
     assert grade_savings_under_load_pct(88.33, **LOAD_CASE).ok
 

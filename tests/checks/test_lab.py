@@ -53,8 +53,14 @@ def test_lru_case_prediction_accepts_the_name_in_any_form(answer):
 
 @pytest.mark.parametrize(
     ("answer", "hint"),
-    [("cold", "what the reference evicts"), ("new", "the adapter being loaded"), ("nothing", "must evict one"),
-     ("warm", "not one of the test's adapters"), (None, "Not answered"), (1, "Expected an adapter's name")],
+    [
+        ("cold", "what the reference evicts"),
+        ("new", "the adapter being loaded"),
+        ("nothing", "must evict one"),
+        ("warm", "not one of the test's adapters"),
+        (None, "Not answered"),
+        (1, "Expected an adapter's name"),
+    ],
 )
 def test_lru_case_prediction_hints(answer, hint):
     verdict = grade_lru_case_evicts(answer)
@@ -109,9 +115,15 @@ def test_lru_test_accepts_a_test_that_tells_lru_from_fifo(test):
 
 @pytest.mark.parametrize(
     ("test", "hint"),
-    [(_todo, "Not answered yet"), (None, "Not answered yet"), (_misses_only, "passes on the cache that does not"),
-     (_fifo, "fails on labcore's own LRU cache"), (lambda cache_class: cache_class(), "raised TypeError"),
-     (_crashes_on_fifo, "with RuntimeError, not with a failed assert"), ("a test", "Expected a function")],
+    [
+        (_todo, "Not answered yet"),
+        (None, "Not answered yet"),
+        (_misses_only, "passes on the cache that does not"),
+        (_fifo, "fails on labcore's own LRU cache"),
+        (lambda cache_class: cache_class(), "raised TypeError"),
+        (_crashes_on_fifo, "with RuntimeError, not with a failed assert"),
+        ("a test", "Expected a function"),
+    ],
 )
 def test_lru_test_hints(test, hint):
     verdict = grade_lru_test(test)
@@ -126,8 +138,13 @@ def test_mistake_miss_is_the_panels_yours_line():
 
 @pytest.mark.parametrize(
     ("answer", "hint"),
-    [(52, "the reference's miss"), (44, "the reference's hit"), (40, "its hit, the base alone"),
-     (47, "base latency plus the load"), (None, "Not answered")],
+    [
+        (52, "the reference's miss"),
+        (44, "the reference's hit"),
+        (40, "its hit, the base alone"),
+        (47, "base latency plus the load"),
+        (None, "Not answered"),
+    ],
 )
 def test_mistake_miss_hints(answer, hint):
     verdict = grade_mistake_miss_ms(answer)

@@ -43,8 +43,14 @@ def test_releases_behind_right_and_wrong():
 
 @pytest.mark.parametrize(
     ("answer", "hint"),
-    [(0, "what semver gives"), (7, "counts 1.9.0 itself"), (9, "minor number of 1.9.0"),
-     (15, "right up to 1.9.0"), (None, "Not answered"), ("6", "Expected a number")],
+    [
+        (0, "what semver gives"),
+        (7, "counts 1.9.0 itself"),
+        (9, "minor number of 1.9.0"),
+        (15, "right up to 1.9.0"),
+        (None, "Not answered"),
+        ("6", "Expected a number"),
+    ],
 )
 def test_releases_behind_hints(answer, hint):
     verdict = grade_releases_behind(answer)
@@ -56,15 +62,22 @@ def test_stale_traffic_is_the_release_panels_own_number():
     assert grade_stale_traffic_pct(shown["stale_all_pct"]).ok
     assert grade_stale_traffic_pct(13).ok and grade_stale_traffic_pct(13.5).ok  # the readout's whole percent
     assert not grade_stale_traffic_pct(14).ok
-    assert grade_stale_traffic_pct(release_panel().row(minor_releases=12)["stale_all_pct"], minor_releases=12,
-                                   pinned_pct=0).ok
+    assert grade_stale_traffic_pct(
+        release_panel().row(minor_releases=12)["stale_all_pct"], minor_releases=12, pinned_pct=0
+    ).ok
 
 
 @pytest.mark.parametrize(
     ("answer", "hint"),
-    [(52.4, "stale share of unpinned traffic"), (39.3, "multiplies by the 75% that pin"),
-     (11.9, "leaves out the week of 1.10.0"), (13.75, "divides by the 20 releases"), (20, "Count the weeks"),
-     (None, "Not answered"), ("13", "Expected a number")],
+    [
+        (52.4, "stale share of unpinned traffic"),
+        (39.3, "multiplies by the 75% that pin"),
+        (11.9, "leaves out the week of 1.10.0"),
+        (13.75, "divides by the 20 releases"),
+        (20, "Count the weeks"),
+        (None, "Not answered"),
+        ("13", "Expected a number"),
+    ],
 )
 def test_stale_traffic_hints(answer, hint):
     verdict = grade_stale_traffic_pct(answer)

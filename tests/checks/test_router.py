@@ -21,9 +21,16 @@ def test_route_latency_answer_is_the_routers_own_number():
 
 @pytest.mark.parametrize(
     ("answer", "hint"),
-    [(52.5, "leaves out the adapter load"), (58, "leaves out the LoRA overhead"), (50, "base latency alone"),
-     (60.9, "applies the overhead to the load"), (308, "as a whole number"), (564.5, "size / bandwidth"),
-     (61, "base × (1 + overhead) + adapter size / bandwidth"), ("60.5", "Expected a number")],
+    [
+        (52.5, "leaves out the adapter load"),
+        (58, "leaves out the LoRA overhead"),
+        (50, "base latency alone"),
+        (60.9, "applies the overhead to the load"),
+        (308, "as a whole number"),
+        (564.5, "size / bandwidth"),
+        (61, "base × (1 + overhead) + adapter size / bandwidth"),
+        ("60.5", "Expected a number"),
+    ],
 )
 def test_route_latency_hints(answer, hint):
     verdict = grade_route_latency_ms(answer)
@@ -32,8 +39,13 @@ def test_route_latency_hints(answer, hint):
 
 @pytest.mark.parametrize(
     ("answer", "hint"),
-    [(640, "holds 40 adapters"), (687.87, "in MB"), (0.640625, "in GiB"), (41, "counts adapters"),
-     (700, "tenants × adapter size")],
+    [
+        (640, "holds 40 adapters"),
+        (687.87, "in MB"),
+        (0.640625, "in GiB"),
+        (41, "counts adapters"),
+        (700, "tenants × adapter size"),
+    ],
 )
 def test_cache_budget_hints(answer, hint):
     assert grade_cache_budget_mb(656).ok
@@ -57,8 +69,14 @@ def test_link_miss_is_the_latency_panels_own_number():
 
 @pytest.mark.parametrize(
     ("answer", "hint"),
-    [(82, "the lab's link"), (55.42, "fixed 0.1 ms"), (54.9, "as 25 MiB/ms"), (53.52, "leaves out the LoRA overhead"),
-     (60, "the link's fixed cost"), (None, "Not answered")],
+    [
+        (82, "the lab's link"),
+        (55.42, "fixed 0.1 ms"),
+        (54.9, "as 25 MiB/ms"),
+        (53.52, "leaves out the LoRA overhead"),
+        (60, "the link's fixed cost"),
+        (None, "Not answered"),
+    ],
 )
 def test_link_miss_hints(answer, hint):
     verdict = grade_link_miss_ms(answer)

@@ -90,8 +90,10 @@ def test_graded_names_the_grade_after_the_rule_and_refuses_another_name():
         graded(twice)
 
 
-@pytest.mark.parametrize("bad", [{"kind": "bool"}, {"kind": "number", "texts": {}, "expected": 1, "unit": "u",
-                                                     "what": "w", "singular": None}])
+@pytest.mark.parametrize(
+    "bad",
+    [{"kind": "bool"}, {"kind": "number", "texts": {}, "expected": 1, "unit": "u", "what": "w", "singular": None}],
+)
 def test_an_export_that_is_not_a_rule_is_refused(bad):
     with pytest.raises(ValueError):
         rule_from_json(bad)
@@ -101,5 +103,6 @@ def test_a_rule_refuses_what_it_cannot_judge_by():
     with pytest.raises(ValueError, match="finite"):
         NumberRule(float("nan"), unit="ms", what="x")
     with pytest.raises(ValueError, match="a message for each choice"):
-        ChoiceRule("yes", options=("yes",), words={"yes": ("yes",)}, messages={}, unanswered="✗", not_text="✗",
-                   unknown="✗")
+        ChoiceRule(
+            "yes", options=("yes",), words={"yes": ("yes",)}, messages={}, unanswered="✗", not_text="✗", unknown="✗"
+        )

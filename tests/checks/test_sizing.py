@@ -35,8 +35,9 @@ def test_adapter_vram_params_mode_hint():
     # 167.77 million parameters, reported as if it were MiB
     verdict = grade_adapter_vram_mb(adapter_vram_mb(32, 8192, 80, 4) / 2)
     assert "half" in verdict.message  # with 2 bytes/param "params" and "half" coincide: the first hint wins
-    verdict = grade_adapter_vram_mb(adapter_vram_mb(8, 4096, 32, 2, 4) / 4, rank=8, hidden=4096, layers=32,
-                                    targets=2, bytes_per_param=4)
+    verdict = grade_adapter_vram_mb(
+        adapter_vram_mb(8, 4096, 32, 2, 4) / 4, rank=8, hidden=4096, layers=32, targets=2, bytes_per_param=4
+    )
     assert "parameters in millions" in verdict.message
 
 
@@ -65,8 +66,6 @@ def test_adapters_that_fit_thousand_mib_hint_when_it_differs():
 def test_counts_accept_whole_floats():
     assert grade_adapters_that_fit(25.0).ok
     assert grade_adapters_that_fit(8192 // 320).ok
-
-
 
 
 def _right_kv(cfg):
@@ -109,9 +108,15 @@ def test_adapters_beside_kv_is_the_split_panels_state():
 
 @pytest.mark.parametrize(
     ("answer", "hint"),
-    [(2577, "chapter's split"), (1582, "square formula"), (1972, "spec sheet"), (1865, "16 GiB base"),
-     (1901, "1000 MiB per GiB"),
-     (1000, "⌊(0.9 × GPU − base − KV) / adapter⌋"), (1947.5, "not a whole number")],
+    [
+        (2577, "chapter's split"),
+        (1582, "square formula"),
+        (1972, "spec sheet"),
+        (1865, "16 GiB base"),
+        (1901, "1000 MiB per GiB"),
+        (1000, "⌊(0.9 × GPU − base − KV) / adapter⌋"),
+        (1947.5, "not a whole number"),
+    ],
 )
 def test_adapters_beside_kv_hints(answer, hint):
     verdict = grade_adapters_beside_kv(answer)

@@ -25,12 +25,21 @@ def test_slot_pool_right_answers():
     assert grade_slot_pool_mb(2560, target_modules=["qkv_proj", "o_proj", "gate_up_proj", "down_proj"]).ok
 
 
-@pytest.mark.parametrize(("answer", "hint"), [
-    (512, "square formula over the adapters' own targets"), (128, "square formula at the adapters' own rank"),
-    (704.625, "own rank 16"), (2560, "decoder layers only"), (576, "only the modules the adapters target"),
-    (352.3125, "is one slot"), (5637, "4 bytes per parameter"), (300, "is not it"), (None, "Not answered"),
-    ("512", "Expected a number"),
-])
+@pytest.mark.parametrize(
+    ("answer", "hint"),
+    [
+        (512, "square formula over the adapters' own targets"),
+        (128, "square formula at the adapters' own rank"),
+        (704.625, "own rank 16"),
+        (2560, "decoder layers only"),
+        (576, "only the modules the adapters target"),
+        (352.3125, "is one slot"),
+        (5637, "4 bytes per parameter"),
+        (300, "is not it"),
+        (None, "Not answered"),
+        ("512", "Expected a number"),
+    ],
+)
 def test_slot_pool_hints(answer, hint):
     verdict = grade_slot_pool_mb(answer)
     assert not verdict.ok and hint in verdict.message, verdict.message
@@ -42,10 +51,18 @@ def test_ttft_behind_slots_right_answer():
     assert grade_ttft_behind_slots(42, max_slots=3).ok  # with a third slot c waits only for its copy and prefill
 
 
-@pytest.mark.parametrize(("answer", "hint"), [
-    (42, "ignores the slot limit"), (4054, "waits for the longest request"), (2052, "forgets the 2 ms copy"),
-    (2014, "stops at the copy"), (2064, "measures from 0 ms"), (99, "is not it"), (None, "Not answered"),
-])
+@pytest.mark.parametrize(
+    ("answer", "hint"),
+    [
+        (42, "ignores the slot limit"),
+        (4054, "waits for the longest request"),
+        (2052, "forgets the 2 ms copy"),
+        (2014, "stops at the copy"),
+        (2064, "measures from 0 ms"),
+        (99, "is not it"),
+        (None, "Not answered"),
+    ],
+)
 def test_ttft_behind_slots_hints(answer, hint):
     verdict = grade_ttft_behind_slots(answer)
     assert not verdict.ok and hint in verdict.message, verdict.message
@@ -56,10 +73,17 @@ def test_stale_hits_right_answer():
     assert grade_stale_hits(0, sequence=(("1.0.0", "p1"), ("1.1.0", "p2"))).ok  # nothing cached before the swap
 
 
-@pytest.mark.parametrize(("answer", "hint"), [
-    (0, "registry's key"), (3, "never cached"), (1, "stops at the first stale hit"), (5, "is not it"),
-    (2.5, "is not it"), (None, "Not answered"),
-])
+@pytest.mark.parametrize(
+    ("answer", "hint"),
+    [
+        (0, "registry's key"),
+        (3, "never cached"),
+        (1, "stops at the first stale hit"),
+        (5, "is not it"),
+        (2.5, "is not it"),
+        (None, "Not answered"),
+    ],
+)
 def test_stale_hits_hints(answer, hint):
     verdict = grade_stale_hits(answer)
     assert not verdict.ok and hint in verdict.message, verdict.message
@@ -68,8 +92,13 @@ def test_stale_hits_hints(answer, hint):
 def test_base_slots_prediction_is_the_replay():
     assert grade_base_slots(9).ok and fewest_slots_without_wait(8, 0.2) == 9
     assert fewest_slots_without_wait(8, 0.2, base_takes_slot=False) == 8  # vLLM's rule: the base needs no slot
-    for answer, hint in ((8, "vLLM's rule"), (16, "one more is enough"), (7, "pin"), (9.5, "is not it"),
-                         (12, "Count the distinct ids")):
+    for answer, hint in (
+        (8, "vLLM's rule"),
+        (16, "one more is enough"),
+        (7, "pin"),
+        (9.5, "is not it"),
+        (12, "Count the distinct ids"),
+    ):
         verdict = grade_base_slots(answer)
         assert not verdict.ok and hint in verdict.message, verdict.message
 

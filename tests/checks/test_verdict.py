@@ -40,8 +40,15 @@ def test_right_answers_tolerate_rounding_but_not_more():
 
 
 @pytest.mark.parametrize("grade", GRADERS)
-@pytest.mark.parametrize(("answer", "phrase"), [(None, "Not answered yet"), ("320", "Expected a number"),
-                                               (True, "Expected a number"), (float("nan"), "Expected a number")])
+@pytest.mark.parametrize(
+    ("answer", "phrase"),
+    [
+        (None, "Not answered yet"),
+        ("320", "Expected a number"),
+        (True, "Expected a number"),
+        (float("nan"), "Expected a number"),
+    ],
+)
 def test_non_answers_get_a_prompt_not_a_traceback(grade, answer, phrase):
     verdict = grade(answer)
     assert not verdict.ok and phrase in verdict.message
@@ -71,13 +78,13 @@ def test_verdict_symbol_must_match_ok():
 
 def test_checks_depend_on_the_domain_and_never_the_reverse():
 
-
     folder = pathlib.Path(labcore.__file__).parent
     for path in [*folder.glob("*.py"), *folder.glob("panels/*.py"), *folder.glob("plots/*.py")]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level}
         assert not any(m and m.split(".")[0] == "checks" for m in imported), (
-            f"{path.name} imports labcore.checks: checkers import the domain, not back")
+            f"{path.name} imports labcore.checks: checkers import the domain, not back"
+        )
     for path in folder.glob("checks/*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level}
@@ -86,7 +93,7 @@ def test_checks_depend_on_the_domain_and_never_the_reverse():
 
 def test_every_chapter_checker_has_a_grader_and_a_printer():
 
-    graders = {n[len("grade_"):] for n in checks.__all__ if n.startswith("grade_")}
-    printers = {n[len("check_"):] for n in checks.__all__ if n.startswith("check_")}
+    graders = {n[len("grade_") :] for n in checks.__all__ if n.startswith("grade_")}
+    printers = {n[len("check_") :] for n in checks.__all__ if n.startswith("check_")}
     assert graders == printers and len(graders) >= 26
     assert all(hasattr(checks, n) for n in checks.__all__)

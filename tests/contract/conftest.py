@@ -1,8 +1,8 @@
 """The lab switch: the contract tests run against whatever ``LAB_MODULE`` names.
 
-    pytest tests/contract                          # the reference, labcore
-    LAB_MODULE=lab.skeleton pytest tests/contract  # the skeleton: every test fails
-    LAB_MODULE=lab.mine pytest tests/contract      # your copy (cp -r lab/skeleton lab/mine)
+pytest tests/contract                          # the reference, labcore
+LAB_MODULE=lab.skeleton pytest tests/contract  # the skeleton: every test fails
+LAB_MODULE=lab.mine pytest tests/contract      # your copy (cp -r lab/skeleton lab/mine)
 """
 
 from __future__ import annotations
@@ -17,9 +17,15 @@ LAB_MODULE = os.environ.get("LAB_MODULE", "labcore")
 #: hypothesis derandomized (the same examples every run), with no deadline and no database: the same files give the
 #: same report in CPython and in the browser's Python, and no example saved by an earlier run is replayed
 HYPOTHESIS_PROFILE = "course"
-settings.register_profile(HYPOTHESIS_PROFILE, derandomize=True, deadline=None, database=None, max_examples=200,
-                          phases=tuple(p for p in Phase if p is not Phase.explain),
-                          print_blob=True)
+settings.register_profile(
+    HYPOTHESIS_PROFILE,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    max_examples=200,
+    phases=tuple(p for p in Phase if p is not Phase.explain),
+    print_blob=True,
+)
 settings.load_profile(HYPOTHESIS_PROFILE)
 BASE = "llama-3-8b"
 DIGEST = "sha256:9f2c4e"
@@ -39,8 +45,11 @@ def _module_rank(item) -> int:
 
 def pytest_collection_modifyitems(config, items) -> None:
     """Run the contract files in :data:`MODULE_ORDER` (a stable sort), leaving every other test where it was."""
-    here = [i for i, item in enumerate(items) if item.path.parent.name == "contract"
-            and item.path.parent.parent.name == "tests"]
+    here = [
+        i
+        for i, item in enumerate(items)
+        if item.path.parent.name == "contract" and item.path.parent.parent.name == "tests"
+    ]
     ordered = sorted((items[i] for i in here), key=_module_rank)
     for i, item in zip(here, ordered, strict=True):
         items[i] = item

@@ -33,8 +33,19 @@ def test_adapter_merged_defaults_to_false(lab):
 
 @pytest.mark.parametrize(
     "field, value",
-    [("name", ""), ("name", "support:bot"), ("name", "support@bot"), ("version", "1.0"), ("version", "v1.0.0"),
-     ("rank", 0), ("rank", -8), ("vram_mb", 0), ("vram_mb", -1.0), ("base", ""), ("digest", "")],
+    [
+        ("name", ""),
+        ("name", "support:bot"),
+        ("name", "support@bot"),
+        ("version", "1.0"),
+        ("version", "v1.0.0"),
+        ("rank", 0),
+        ("rank", -8),
+        ("vram_mb", 0),
+        ("vram_mb", -1.0),
+        ("base", ""),
+        ("digest", ""),
+    ],
 )
 def test_adapter_rejects_invalid_fields(make, field, value):
     with pytest.raises(ValueError) as info:
@@ -45,8 +56,12 @@ def test_adapter_rejects_invalid_fields(make, field, value):
 ref_text = st.text(alphabet=string.ascii_letters + string.digits + ":@.-_ v0", max_size=30)
 
 
-@given(name=st.text(max_size=20), version=st.one_of(st.text(max_size=12), ref_text),
-       rank=st.integers(-4, 64), vram_mb=st.floats(allow_nan=True, allow_infinity=True))
+@given(
+    name=st.text(max_size=20),
+    version=st.one_of(st.text(max_size=12), ref_text),
+    rank=st.integers(-4, 64),
+    vram_mb=st.floats(allow_nan=True, allow_infinity=True),
+)
 def test_adapter_validates_or_raises_value_error(lab, name, version, rank, vram_mb):
     try:
         adapter = lab.Adapter(name, version, BASE, DIGEST, rank, vram_mb)

@@ -98,7 +98,9 @@ def test_route_unknown_adapter_raises_not_found(lab, router_for):
         router_for().route("llama-3-8b:ghost@1.0")
 
 
-@pytest.mark.parametrize("kwargs", [dict(base_latency_ms=0, dynamic_overhead=0.05), dict(base_latency_ms=40, dynamic_overhead=-0.1)])
+@pytest.mark.parametrize(
+    "kwargs", [dict(base_latency_ms=0, dynamic_overhead=0.05), dict(base_latency_ms=40, dynamic_overhead=-0.1)]
+)
 def test_router_rejects_bad_latency_model(lab, registry, kwargs):
     with pytest.raises(ValueError):
         lab.MultiLoRARouter(registry, lab.AdapterCache(64, 8.0), BASE, **kwargs)
@@ -119,9 +121,19 @@ def test_parse_model_ref_accepts_the_three_forms(lab, ref, expected):
 
 @pytest.mark.parametrize(
     "bad",
-    ["", ":", "llama-3-8b:", ":support-bot", "llama-3-8b:support-bot:x", "llama-3-8b:support-bot@",
-     "llama-3-8b:support-bot@2.1", "llama-3-8b@2.1.0", "llama-3-8b:support-bot@2.1.0@3.0.0",
-     "llama-3-8b:@2.1.0", "llama-3-8b:support-bot@v2.1.0"],
+    [
+        "",
+        ":",
+        "llama-3-8b:",
+        ":support-bot",
+        "llama-3-8b:support-bot:x",
+        "llama-3-8b:support-bot@",
+        "llama-3-8b:support-bot@2.1",
+        "llama-3-8b@2.1.0",
+        "llama-3-8b:support-bot@2.1.0@3.0.0",
+        "llama-3-8b:@2.1.0",
+        "llama-3-8b:support-bot@v2.1.0",
+    ],
 )
 def test_parse_model_ref_rejects_malformed_refs(lab, bad):
     with pytest.raises(ValueError) as info:
@@ -142,9 +154,16 @@ def test_parse_model_ref_parses_or_raises_value_error(lab, text):
     assert rebuilt == text
 
 
-@given(st.lists(st.tuples(st.sampled_from(["a", "b", "c", "d", "ghost"]),
-                          st.sampled_from([None, "1.0.0", "1.1.0", "2.0.0"]),
-                          st.sampled_from([BASE, "llama-3-70b"])), max_size=40))
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["a", "b", "c", "d", "ghost"]),
+            st.sampled_from([None, "1.0.0", "1.1.0", "2.0.0"]),
+            st.sampled_from([BASE, "llama-3-70b"]),
+        ),
+        max_size=40,
+    )
+)
 def test_router_only_returns_registered_adapters_bound_to_its_base(lab, requests):
     registry = lab.AdapterRegistry()
     registry.register_base(BASE, DIGEST)
@@ -153,7 +172,9 @@ def test_router_only_returns_registered_adapters_bound_to_its_base(lab, requests
     registry.register(lab.Adapter("a", "1.1.0", BASE, DIGEST, 8, 8.0))
     registry.register(lab.Adapter("b", "2.0.0", BASE, DIGEST, 8, 8.0, True))
     registry.register(lab.Adapter("d", "1.0.0", "llama-3-70b", "sha256:70b", 8, 8.0))
-    router = lab.MultiLoRARouter(registry, lab.AdapterCache(16.0, 8.0), BASE, base_latency_ms=30.0, dynamic_overhead=0.1)
+    router = lab.MultiLoRARouter(
+        registry, lab.AdapterCache(16.0, 8.0), BASE, base_latency_ms=30.0, dynamic_overhead=0.1
+    )
     for name, version, base in requests:
         ref = f"{base}:{name}" + (f"@{version}" if version else "")
         try:

@@ -28,8 +28,15 @@ def test_70b_qkvo_r32_adapters_in_8_gb(lab):
 
 @pytest.mark.parametrize(
     "args",
-    [(0, 4096, 32, 2), (-16, 4096, 32, 2), (16, 0, 32, 2), (16, 4096, 0, 2), (16, 4096, 32, 0),
-     (16, 4096, 32, []), (16, 4096, -1, 2)],
+    [
+        (0, 4096, 32, 2),
+        (-16, 4096, 32, 2),
+        (16, 0, 32, 2),
+        (16, 4096, 0, 2),
+        (16, 4096, 32, 0),
+        (16, 4096, 32, []),
+        (16, 4096, -1, 2),
+    ],
 )
 def test_adapter_vram_mb_rejects_non_positive(lab, args):
     with pytest.raises(ValueError):

@@ -29,8 +29,28 @@ def test_string_sort_is_wrong_and_semver_sort_is_right(lab):
 
 @pytest.mark.parametrize(
     "bad",
-    ["", "1", "1.2", "1.2.3.4", "v1.2.3", "01.2.3", "1.02.3", "1.2.03", "1.2.3-rc.1", "1.2.3+build",
-     " 1.2.3", "1.2.3 ", "a.b.c", "1..3", "-1.2.3", "1.2.-3", "\uff11.2.3", "1.2.3\n", "1,2,3", "+1.2.3"],
+    [
+        "",
+        "1",
+        "1.2",
+        "1.2.3.4",
+        "v1.2.3",
+        "01.2.3",
+        "1.02.3",
+        "1.2.03",
+        "1.2.3-rc.1",
+        "1.2.3+build",
+        " 1.2.3",
+        "1.2.3 ",
+        "a.b.c",
+        "1..3",
+        "-1.2.3",
+        "1.2.-3",
+        "\uff11.2.3",
+        "1.2.3\n",
+        "1,2,3",
+        "+1.2.3",
+    ],
 )
 def test_parse_version_rejects_malformed(lab, bad):
     with pytest.raises(ValueError) as info:

@@ -12,7 +12,9 @@ MIB = 2**20
 
 def _shipped() -> dict[str, dict]:
     folder = resources.files("labcore").joinpath("data/models")
-    return {p.name[:-5]: json.loads(p.read_text(encoding="utf-8")) for p in folder.iterdir() if p.name.endswith(".json")}
+    return {
+        p.name[:-5]: json.loads(p.read_text(encoding="utf-8")) for p in folder.iterdir() if p.name.endswith(".json")
+    }
 
 
 SHIPPED = _shipped()

@@ -34,9 +34,17 @@ def dims(cfg: dict, tp: int) -> dict:
     heads = cfg["num_attention_heads"]
     kv = cfg.get("num_key_value_heads", heads)
     d = cfg.get("head_dim") or cfg["hidden_size"] // heads
-    return {"h": cfg["hidden_size"], "n": cfg["num_hidden_layers"], "d": d, "heads": heads, "kv": kv,
-            "i": cfg["intermediate_size"], "v": cfg["vocab_size"], "type": cfg["model_type"],
-            "tied": cfg.get("tie_word_embeddings", cfg["model_type"] in TIED_BY_DEFAULT)}
+    return {
+        "h": cfg["hidden_size"],
+        "n": cfg["num_hidden_layers"],
+        "d": d,
+        "heads": heads,
+        "kv": kv,
+        "i": cfg["intermediate_size"],
+        "v": cfg["vocab_size"],
+        "type": cfg["model_type"],
+        "tied": cfg.get("tie_word_embeddings", cfg["model_type"] in TIED_BY_DEFAULT),
+    }
 
 
 def vllm_shapes(cfg: dict, tp: int) -> dict[str, list[tuple[tuple, tuple, int]]]:
@@ -47,9 +55,11 @@ def vllm_shapes(cfg: dict, tp: int) -> dict[str, list[tuple[tuple, tuple, int]]]
     shapes = {
         # column_parallel_linear.py MergedQKVParallelLinearWithLoRA: output_slices (q, kv, kv) per rank;
         # base A (max_loras, 1, max_lora_rank, input_size), B (max_loras, 1, output_slice, max_lora_rank)
-        "qkv_proj": [((S, 1, R, h), (S, 1, x["heads"] // tp * d, R), n),
-                     ((S, 1, R, h), (S, 1, kv_per_rank * d, R), n),
-                     ((S, 1, R, h), (S, 1, kv_per_rank * d, R), n)],
+        "qkv_proj": [
+            ((S, 1, R, h), (S, 1, x["heads"] // tp * d, R), n),
+            ((S, 1, R, h), (S, 1, kv_per_rank * d, R), n),
+            ((S, 1, R, h), (S, 1, kv_per_rank * d, R), n),
+        ],
         # row_parallel_linear.py: input_size = input_size_per_partition, output_size = full
         "o_proj": [((S, 1, R, x["heads"] * d // tp), (S, 1, h, R), n)],
         # MergedColumnParallelLinearWithLoRA: two slices of intermediate_size / tp
@@ -90,8 +100,12 @@ def sglang_shapes(cfg: dict, tp: int) -> dict[str, list[tuple[tuple, tuple, int]
 
 
 def total(shapes: dict, modules=None, dtype_bytes: int = 2) -> int:
-    return sum(copies * (math.prod(a) + math.prod(b)) * dtype_bytes
-               for m, rows in shapes.items() if modules is None or m in modules for a, b, copies in rows)
+    return sum(
+        copies * (math.prod(a) + math.prod(b)) * dtype_bytes
+        for m, rows in shapes.items()
+        if modules is None or m in modules
+        for a, b, copies in rows
+    )
 
 
 @pytest.mark.parametrize("tp", [1, 2])
@@ -110,10 +124,13 @@ def test_every_dense_model_matches_the_source_shapes(dense_model, raw, engine, s
 def test_target_modules_keep_only_their_modules(dense_model, raw, engine, shapes, tp):
     expected = shapes(raw(dense_model), tp)
     # PEFT names select the packed module that carries them: q_proj -> qkv_proj, up_proj -> gate_up_proj
-    got = lora_slot_bytes(engine, dense_model, slots=S, max_rank=R, tp=tp, target_modules=["q_proj", "up_proj", "o_proj"])
+    got = lora_slot_bytes(
+        engine, dense_model, slots=S, max_rank=R, tp=tp, target_modules=["q_proj", "up_proj", "o_proj"]
+    )
     assert got == total(expected, {"qkv_proj", "gate_up_proj", "o_proj"})
-    assert lora_slot_bytes(engine, dense_model, slots=S, max_rank=R, tp=tp, target_modules=["down_proj"]) == \
-        total(expected, {"down_proj"})
+    assert lora_slot_bytes(engine, dense_model, slots=S, max_rank=R, tp=tp, target_modules=["down_proj"]) == total(
+        expected, {"down_proj"}
+    )
 
 
 def test_the_worked_llama_3_8b_numbers():
@@ -150,7 +167,12 @@ def test_mixture_of_experts_buffers_follow_the_fused_moe_layer():
     assert got["experts"] == experts * 2 and got["gate"] == router * 2
     # SGLang mem_pool.py: gate_up_proj_moe (max_loras, experts, 2*rank, hidden) / (.., experts, 2*moe_inter/tp, rank)
     sg = {b.module: b for b in lora_buffers("sglang", "qwen3-30b-a3b", slots=S, max_rank=R, tp=2)}
-    assert sg["gate_up_proj_moe"].a_shape == (S, 128, 2 * R, 2048) and sg["gate_up_proj_moe"].b_shape == (S, 128, 768, R)
+    assert sg["gate_up_proj_moe"].a_shape == (S, 128, 2 * R, 2048) and sg["gate_up_proj_moe"].b_shape == (
+        S,
+        128,
+        768,
+        R,
+    )
     assert sg["down_proj_moe"].a_shape == (S, 128, R, 384) and "lm_head" in sg
 
 
@@ -162,22 +184,32 @@ def test_the_breakdown_rows_add_up():
     assert all(b.source.startswith("vllm-0.33.0 vllm/") for b in buffers)
 
 
-@pytest.mark.parametrize(("kwargs", "error", "match"), [
-    ({"engine": "tgi"}, UnknownEngineError, r"engine must be one of \['vllm', 'sglang'\], got 'tgi'"),
-    ({"model": "llama-9"}, ModelConfigError, r"llama-9: neither a known model"),
-    ({"slots": 0}, ValueError, r"slots must be a positive int, got 0"),
-    ({"slots": True}, ValueError, r"slots must be a positive int, got True"),
-    ({"max_rank": 0}, ValueError, r"max_rank must be a positive int, got 0"),
-    ({"max_rank": 20}, ValueError, r"max_rank must be one of vLLM's \[1, 8, 16, 32, 64, 128, 256, 320, 512\], got 20"),
-    ({"tp": 0}, ValueError, r"tp must be a positive int, got 0"),
-    ({"tp": 3}, ValueError, r"tp must divide llama-3-8b's num_attention_heads 32, got 3"),
-    ({"dtype_bytes": 3}, ValueError, r"dtype_bytes must be 1, 2 or 4, got 3"),
-    ({"target_modules": ["foo"]}, ValueError, r"no LoRA buffer for target module 'foo' of llama-3-8b"),
-    ({"target_modules": "q_proj"}, ValueError, r"a list of module names, got the string 'q_proj'"),
-    ({"target_modules": []}, ValueError, r"target_modules must name at least one of"),
-    ({"model": "qwen2.5-7b", "target_modules": ["lm_head"]}, ValueError,
-     r"target module 'lm_head' of qwen2.5-7b \(qwen2\)"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"engine": "tgi"}, UnknownEngineError, r"engine must be one of \['vllm', 'sglang'\], got 'tgi'"),
+        ({"model": "llama-9"}, ModelConfigError, r"llama-9: neither a known model"),
+        ({"slots": 0}, ValueError, r"slots must be a positive int, got 0"),
+        ({"slots": True}, ValueError, r"slots must be a positive int, got True"),
+        ({"max_rank": 0}, ValueError, r"max_rank must be a positive int, got 0"),
+        (
+            {"max_rank": 20},
+            ValueError,
+            r"max_rank must be one of vLLM's \[1, 8, 16, 32, 64, 128, 256, 320, 512\], got 20",
+        ),
+        ({"tp": 0}, ValueError, r"tp must be a positive int, got 0"),
+        ({"tp": 3}, ValueError, r"tp must divide llama-3-8b's num_attention_heads 32, got 3"),
+        ({"dtype_bytes": 3}, ValueError, r"dtype_bytes must be 1, 2 or 4, got 3"),
+        ({"target_modules": ["foo"]}, ValueError, r"no LoRA buffer for target module 'foo' of llama-3-8b"),
+        ({"target_modules": "q_proj"}, ValueError, r"a list of module names, got the string 'q_proj'"),
+        ({"target_modules": []}, ValueError, r"target_modules must name at least one of"),
+        (
+            {"model": "qwen2.5-7b", "target_modules": ["lm_head"]},
+            ValueError,
+            r"target module 'lm_head' of qwen2.5-7b \(qwen2\)",
+        ),
+    ],
+)
 def test_bad_arguments_are_refused_by_name(kwargs, error, match):
     args = {"engine": "vllm", "model": "llama-3-8b", "slots": 8, "max_rank": 16, **kwargs}
     with pytest.raises(error, match=match):
@@ -185,21 +217,39 @@ def test_bad_arguments_are_refused_by_name(kwargs, error, match):
 
 
 def test_sglang_takes_any_rank_and_its_all():
-    assert lora_slot_bytes("sglang", "llama-3-8b", slots=8, max_rank=20, target_modules=["all"]) == \
-        lora_slot_bytes("sglang", "llama-3-8b", slots=8, max_rank=20)
+    assert lora_slot_bytes("sglang", "llama-3-8b", slots=8, max_rank=20, target_modules=["all"]) == lora_slot_bytes(
+        "sglang", "llama-3-8b", slots=8, max_rank=20
+    )
 
 
 def test_unmodelled_experts_and_oversized_heads_are_refused_naming_model_and_feature():
-    shared = ModelConfig("qwen2-moe-like", hidden_size=64, intermediate_size=128, num_hidden_layers=2,
-                         num_attention_heads=4, num_key_value_heads=2, model_type="qwen2_moe", vocab_size=100,
-                         num_experts=4, num_experts_per_tok=2, moe_intermediate_size=32,
-                         shared_expert_intermediate_size=64)
+    shared = ModelConfig(
+        "qwen2-moe-like",
+        hidden_size=64,
+        intermediate_size=128,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        model_type="qwen2_moe",
+        vocab_size=100,
+        num_experts=4,
+        num_experts_per_tok=2,
+        moe_intermediate_size=32,
+        shared_expert_intermediate_size=64,
+    )
     for engine in ("vllm", "sglang"):
         with pytest.raises(UnsupportedModelError, match=r"qwen2-moe-like: shared or unlisted experts") as info:
             lora_slot_bytes(engine, shared, slots=1, max_rank=8)
         assert isinstance(info.value, LabcoreError)
-    big = ModelConfig("big-vocab", hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
-                      num_key_value_heads=2, vocab_size=300000)
+    big = ModelConfig(
+        "big-vocab",
+        hidden_size=64,
+        intermediate_size=128,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        vocab_size=300000,
+    )
     with pytest.raises(UnsupportedModelError, match=r"big-vocab: vLLM refuses an lm_head LoRA above 258048"):
         lora_slot_bytes("vllm", big, slots=1, max_rank=8)
     assert lora_slot_bytes("vllm", big, slots=1, max_rank=8, target_modules=["qkv_proj"]) > 0

@@ -22,8 +22,19 @@ SMI = EXAMPLES / "nvidia-smi-a100-80gb.example.csv"
 BENCH = EXAMPLES / "vllm-bench-serve-a100-80gb.example-not-measured.json"
 WHEEL = Path.home() / ".cache" / "labcore-engines" / "vllm-0.33.0-cp38-abi3-manylinux_2_28_x86_64.whl"
 #: The keys of the run's settings that serve.py adds to ``result_json`` (no BenchmarkMetrics field behind them).
-SETTINGS = {"date", "endpoint_type", "backend", "label", "model_id", "tokenizer_id", "num_prompts", "request_rate",
-            "burstiness", "max_concurrency", "duration"}
+SETTINGS = {
+    "date",
+    "endpoint_type",
+    "backend",
+    "label",
+    "model_id",
+    "tokenizer_id",
+    "num_prompts",
+    "request_rate",
+    "burstiness",
+    "max_concurrency",
+    "duration",
+}
 #: result keys named differently from the BenchmarkMetrics field they are read from
 RENAMED = {"total_input_tokens": "total_input", "total_output_tokens": "total_output"}
 
@@ -31,8 +42,7 @@ RENAMED = {"total_input_tokens": "total_input", "total_output_tokens": "total_ou
 def test_the_files_say_what_they_are():
     assert "not-measured" in BENCH.name and "example" in SMI.name
     note = " ".join((EXAMPLES / "README.md").read_text(encoding="utf-8").split())
-    assert ("an example in the format vLLM 0.33.0 writes, with numbers chosen for the example, not a measurement"
-            in note)
+    assert "an example in the format vLLM 0.33.0 writes, with numbers chosen for the example, not a measurement" in note
     assert "keyu-tian/SparK #8" in note and "81252MiB" in note and BENCH.name in note and SMI.name in note
 
 
@@ -43,8 +53,11 @@ def test_calibrate_takes_each_number_from_its_file_and_says_so():
     memory, qps, latency = c.rows()
     assert memory == ("GPU memory (MiB)", "81,920", "81,252", f"{SMI} (A100-SXM-80GB)")
     assert qps == ("one GPU's throughput (requests/s)", f"{GPU_QPS:g}", "14.2", str(BENCH))
-    assert latency[1:] == (f"{COURSE_BASE_LATENCY_MS:g} ms a request",
-                           "TTFT mean 74.5 ms, p99 260 ms; ITL mean 15.8 ms, p99 41 ms", str(BENCH))
+    assert latency[1:] == (
+        f"{COURSE_BASE_LATENCY_MS:g} ms a request",
+        "TTFT mean 74.5 ms, p99 260 ms; ITL mean 15.8 ms, p99 41 ms",
+        str(BENCH),
+    )
 
 
 def test_without_files_every_number_is_the_courses():
@@ -60,8 +73,23 @@ def test_the_plan_command_prints_calibrates_lines():
     """python -m labcore plan with the two example files prints what calibrate says, line for line."""
     out = io.StringIO()
     with redirect_stdout(out):
-        status = main(["plan", "--model", "llama-3.1-8b", "--gpu", "A100-80GB", "--tenants", "40", "--rank", "16",
-                       "--nvidia-smi", str(SMI), "--vllm-bench", str(BENCH)])
+        status = main(
+            [
+                "plan",
+                "--model",
+                "llama-3.1-8b",
+                "--gpu",
+                "A100-80GB",
+                "--tenants",
+                "40",
+                "--rank",
+                "16",
+                "--nvidia-smi",
+                str(SMI),
+                "--vllm-bench",
+                str(BENCH),
+            ]
+        )
     assert status == 0
     c = calibrate("A100-80GB", course_latency_ms=COURSE_BASE_LATENCY_MS, nvidia_smi=SMI, vllm_bench=BENCH)
     assert "\n".join(c.lines()) in out.getvalue()

@@ -55,8 +55,9 @@ SOURCE_TABLE = {
 
 @pytest.mark.parametrize("targets", [None, ["q_proj", "v_proj"]])
 def test_every_emitted_flag_and_default_is_in_the_source_table(targets):
-    cmds = launch_commands("llama-3.1-8b", "H100-80GB", tenants=40, rank=16, context_tokens=8192,
-                           target_modules=targets)
+    cmds = launch_commands(
+        "llama-3.1-8b", "H100-80GB", tenants=40, rank=16, context_tokens=8192, target_modules=targets
+    )
     for engine, cmd in cmds.items():
         for f in cmd.flags:
             assert SOURCE_TABLE[(engine, f.flag)] == f.default, f.flag
@@ -67,9 +68,11 @@ def test_the_commands_enable_lora_and_size_the_slots():
     cmds = launch_commands("llama-3.1-8b", "H100-80GB", tenants=40, rank=16, context_tokens=8192)
     v, s = cmds["vllm"], cmds["sglang"]
     modules = " ".join(f"tenant-{i:02d}=/adapters/tenant-{i:02d}" for i in range(1, 41))
-    assert v.command == ("vllm serve meta-llama/Llama-3.1-8B --enable-lora --max-loras 8 --max-lora-rank 16 "
-                         f"--max-cpu-loras 40 --lora-modules {modules} --gpu-memory-utilization 0.9 "
-                         "--max-model-len 8192")
+    assert v.command == (
+        "vllm serve meta-llama/Llama-3.1-8B --enable-lora --max-loras 8 --max-lora-rank 16 "
+        f"--max-cpu-loras 40 --lora-modules {modules} --gpu-memory-utilization 0.9 "
+        "--max-model-len 8192"
+    )
     assert s.argv[:5] == ("python", "-m", "sglang.launch_server", "--model-path", "meta-llama/Llama-3.1-8B")
     assert f"--lora-paths {modules} --mem-fraction-static" in s.command and v.env == s.env == ()
     flags = {f.flag: f for f in s.flags}
@@ -77,8 +80,9 @@ def test_the_commands_enable_lora_and_size_the_slots():
     assert flags["--lora-target-modules"].value == "all" and flags["--max-loaded-loras"].value == "40"
     vflags = {f.flag: f for f in v.flags}
     assert vflags["--max-loras"].cost_mib == lora_slot_bytes("vllm", "llama-3.1-8b", slots=8, max_rank=16) / MIB
-    assert flags["--max-loras-per-batch"].cost_mib == lora_slot_bytes("sglang", "llama-3.1-8b", slots=9,
-                                                                      max_rank=16) / MIB
+    assert (
+        flags["--max-loras-per-batch"].cost_mib == lora_slot_bytes("sglang", "llama-3.1-8b", slots=9, max_rank=16) / MIB
+    )
     assert vflags["--max-model-len"].cost_mib == kv_bytes_per_sequence("llama-3.1-8b", 8192) / MIB == 1024
     assert vflags["--gpu-memory-utilization"].cost_mib == load_gpu("H100-80GB").usable_mib * 0.9
     assert vflags["--max-cpu-loras"].memory == "host" and vflags["--enable-lora"].cost == ""
@@ -98,15 +102,27 @@ def test_vllm_rounds_the_rank_up_to_an_allowed_value_and_few_tenants_get_few_slo
 
 def test_each_route_says_how_the_adapters_arrive():
     """The fixed list names every tenant; the resolver and runtime routes set vLLM's variables and say how to load."""
+
     def cmds(mode):
-        return launch_commands("qwen3-8b", "H100-80GB", tenants=3, rank=16, context_tokens=8192,
-                               adapters=adapter_loading(mode, 3, directory="/srv/lora"))
+        return launch_commands(
+            "qwen3-8b",
+            "H100-80GB",
+            tenants=3,
+            rank=16,
+            context_tokens=8192,
+            adapters=adapter_loading(mode, 3, directory="/srv/lora"),
+        )
+
     resolver = cmds("resolver")
-    assert resolver["vllm"].env == (("VLLM_ALLOW_RUNTIME_LORA_UPDATING", "True"),
-                                    ("VLLM_PLUGINS", "lora_filesystem_resolver"),
-                                    ("VLLM_LORA_RESOLVER_CACHE_DIR", "/srv/lora"))
-    assert resolver["vllm"].command.startswith("VLLM_ALLOW_RUNTIME_LORA_UPDATING=True VLLM_PLUGINS=lora_filesystem_"
-                                               "resolver VLLM_LORA_RESOLVER_CACHE_DIR=/srv/lora vllm serve Qwen/Qwen3-8B ")
+    assert resolver["vllm"].env == (
+        ("VLLM_ALLOW_RUNTIME_LORA_UPDATING", "True"),
+        ("VLLM_PLUGINS", "lora_filesystem_resolver"),
+        ("VLLM_LORA_RESOLVER_CACHE_DIR", "/srv/lora"),
+    )
+    assert resolver["vllm"].command.startswith(
+        "VLLM_ALLOW_RUNTIME_LORA_UPDATING=True VLLM_PLUGINS=lora_filesystem_"
+        "resolver VLLM_LORA_RESOLVER_CACHE_DIR=/srv/lora vllm serve Qwen/Qwen3-8B "
+    )
     assert "base_model_name_or_path" in resolver["vllm"].notes[0] and "/srv/lora/tenant-01" in resolver["vllm"].notes[0]
     assert "--lora-modules" not in resolver["vllm"].command and "--lora-paths" not in resolver["sglang"].command
     assert resolver["sglang"].notes[0].startswith("no resolver in SGLang")
@@ -119,7 +135,10 @@ def test_each_route_says_how_the_adapters_arrive():
     flags = {f.flag for f in runtime["sglang"].flags}
     assert {"--max-lora-rank", "--lora-target-modules"} <= flags
     static = cmds("static")
-    assert "--lora-modules tenant-01=/srv/lora/tenant-01 tenant-02=/srv/lora/tenant-02 tenant-03=" in static["vllm"].command
+    assert (
+        "--lora-modules tenant-01=/srv/lora/tenant-01 tenant-02=/srv/lora/tenant-02 tenant-03="
+        in static["vllm"].command
+    )
 
 
 def test_the_commands_serve_the_hub_id_or_the_local_folder(tmp_path):
@@ -130,7 +149,9 @@ def test_the_commands_serve_the_hub_id_or_the_local_folder(tmp_path):
             with pytest.raises(ModelConfigError, match="tiny-llama-demo has no published Hub repository"):
                 launch_commands(model, "L4-24GB", tenants=1, rank=8, context_tokens=512)
             continue
-        assert "/" in served and served in SHIPPED[model]["_source"] + SHIPPED[model].get("_published_params_source", "")
+        assert "/" in served and served in SHIPPED[model]["_source"] + SHIPPED[model].get(
+            "_published_params_source", ""
+        )
     (tmp_path / "config.json").write_text(json.dumps(SHIPPED["llama-3.1-8b"]))
     local = launch_commands(str(tmp_path), "L4-24GB", tenants=2, rank=8, context_tokens=2048)
     hub = launch_commands("llama-3.1-8b", "L4-24GB", tenants=2, rank=8, context_tokens=2048)
@@ -145,8 +166,10 @@ def test_a_plan_that_does_not_fit_has_no_command_and_says_what_would():
     assert round(vllm.short_mib) == 20413
     options = fit_options("mixtral-8x7b", "H100-80GB", tenants=40, rank=16, context_tokens=8192)
     assert options[:2] == ["tensor parallel 2 (--tp 2: two H100-80GB)", "a larger GPU: H200-141GB"]
-    assert all(p.fits and p.command for p in serving_plan("mixtral-8x7b", "H100-80GB", tenants=40, rank=16,
-                                                          context_tokens=8192, tp=2))
+    assert all(
+        p.fits and p.command
+        for p in serving_plan("mixtral-8x7b", "H100-80GB", tenants=40, rank=16, context_tokens=8192, tp=2)
+    )
     assert all(p.fits for p in serving_plan("mixtral-8x7b", "H200-141GB", tenants=40, rank=16, context_tokens=8192))
     # slots and rank: a plan short by less than its slot buffers fits with fewer slots or a lower rank
     tight = dict(tenants=8, rank=256, context_tokens=8192, target_modules=None)
@@ -169,15 +192,18 @@ def test_the_plan_leaves_the_kv_cache_what_weights_and_buffers_do_not_take():
     assert not any(p.fits for p in tight) and all(p.kv_mib == 0 and p.command is None for p in tight)
 
 
-@pytest.mark.parametrize(("kwargs", "match"), [
-    ({"tenants": 0}, r"tenants must be a positive int, got 0"),
-    ({"rank": 1000}, r"rank must be at most vLLM's largest --max-lora-rank 512, got 1000"),
-    ({"context_tokens": -1}, r"context_tokens must be a positive int, got -1"),
-    ({"memory_fraction": 1.5}, r"memory_fraction must be a finite number in \[0, 1\], got 1.5"),
-    ({"memory_fraction": 0}, r"memory_fraction must be a finite number > 0, got 0"),
-    ({"gpu": "B300"}, r"unknown GPU 'B300'"),
-    ({"model": "llama-9"}, r"llama-9: neither a known model"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"tenants": 0}, r"tenants must be a positive int, got 0"),
+        ({"rank": 1000}, r"rank must be at most vLLM's largest --max-lora-rank 512, got 1000"),
+        ({"context_tokens": -1}, r"context_tokens must be a positive int, got -1"),
+        ({"memory_fraction": 1.5}, r"memory_fraction must be a finite number in \[0, 1\], got 1.5"),
+        ({"memory_fraction": 0}, r"memory_fraction must be a finite number > 0, got 0"),
+        ({"gpu": "B300"}, r"unknown GPU 'B300'"),
+        ({"model": "llama-9"}, r"llama-9: neither a known model"),
+    ],
+)
 def test_bad_plan_arguments_are_refused_by_name(kwargs, match):
     args = {"model": "llama-3-8b", "gpu": "H100-80GB", "tenants": 4, "rank": 16, "context_tokens": 4096, **kwargs}
     with pytest.raises(LabcoreError if "gpu" in kwargs or "model" in kwargs else ValueError, match=match):

@@ -86,7 +86,9 @@ def test_the_slide_summary_names_recorded_settings():
     for r in rows[:-1]:
         for engine in ENGINES:
             name = r[engine].split(" (")[0]
-            assert r[engine] == "\u2014" or any(s == name or r[engine].startswith(s) for e, s in recorded if e == engine)
+            assert r[engine] == "\u2014" or any(
+                s == name or r[engine].startswith(s) for e, s in recorded if e == engine
+            )
     assert mapping_summary_html().count("<tr>") == len(rows) + 1
     assert "between GPU and CPU memory" in row(LORAX, "Adapter Exchange Scheduling").does
 

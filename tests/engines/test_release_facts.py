@@ -57,7 +57,7 @@ def check_command(engine: str, line: str) -> list[str]:
             assert name in FACTS["vllm"]["env"], f"{name} is not one of vllm/envs.py's variables"
     program = ["vllm", "serve"] if engine == "vllm" else ["python", "-m", "sglang.launch_server"]
     assert words[: len(program)] == program
-    words = words[len(program):]
+    words = words[len(program) :]
     if engine == "vllm":
         words = words[1:]  # the model, vllm serve's positional argument
     used, i = [], 0
@@ -128,7 +128,8 @@ def test_vllm_ranks_ports_and_routes_are_the_releases():
                 assert value in FACTS["vllm"]["general_plugins"]
     assert "VLLM_LORA_RESOLVER_CACHE_DIR" in FACTS["vllm"]["env"]
     assert FACTS["vllm"]["general_plugins"]["lora_filesystem_resolver"].startswith(
-        "vllm.plugins.lora_resolvers.filesystem_resolver:")
+        "vllm.plugins.lora_resolvers.filesystem_resolver:"
+    )
     assert _flag("sglang", "--lora-eviction-policy")["choices"] == ["lru", "fifo"]
     assert _flag("sglang", "--max-loras-per-batch")["default"] == 8
 
@@ -161,9 +162,15 @@ def test_every_printed_command_passes_the_release_flag_table(model):
 
 
 def test_sglang_target_modules_and_the_route_without_paths_are_the_releases():
-    cmds = launch_commands("qwen3-8b", "H100-80GB", tenants=3, rank=16, context_tokens=8192,
-                           target_modules=["q_proj", "k_proj", "v_proj", "o_proj"],
-                           adapters=adapter_loading("runtime", 3))
+    cmds = launch_commands(
+        "qwen3-8b",
+        "H100-80GB",
+        tenants=3,
+        rank=16,
+        context_tokens=8192,
+        target_modules=["q_proj", "k_proj", "v_proj", "o_proj"],
+        adapters=adapter_loading("runtime", 3),
+    )
     used = check_command("sglang", cmds["sglang"].command)
     # lora_hook.py: with no --lora-paths, both --max-lora-rank and --lora-target-modules are required
     assert "--lora-paths" not in used and {"--max-lora-rank", "--lora-target-modules"} <= set(used)
@@ -172,7 +179,9 @@ def test_sglang_target_modules_and_the_route_without_paths_are_the_releases():
 
 
 def test_every_shipped_architecture_is_read_at_both_releases():
-    architectures = {json.loads(p.read_text())["architectures"][0] for p in (ROOT / "labcore/data/models").glob("*.json")}
+    architectures = {
+        json.loads(p.read_text())["architectures"][0] for p in (ROOT / "labcore/data/models").glob("*.json")
+    }
     for engine in RELEASES:
         assert set(FACTS[engine]["architectures"]) == architectures
     for arch, facts in FACTS["vllm"]["architectures"].items():
@@ -185,8 +194,11 @@ def _citations() -> list[tuple[str, str]]:
     out = [(engine, source) for (engine, _), (_, source) in FLAG_DEFAULTS.items()]
     out += [(key.split(".")[0], source) for key, source in SOURCES.items()]
     out += [("vllm", source) for source in KV_SOURCES.values()]
-    out += [({VLLM: "vllm", SGLANG: "sglang"}[r.engine], r.source) for r in production_mapping()
-            if r.engine in (VLLM, SGLANG)]
+    out += [
+        ({VLLM: "vllm", SGLANG: "sglang"}[r.engine], r.source)
+        for r in production_mapping()
+        if r.engine in (VLLM, SGLANG)
+    ]
     return out
 
 
@@ -208,7 +220,7 @@ def test_every_citation_names_a_file_and_names_defined_in_it_at_the_release(engi
         path = found.group(0)
         names = cited.get(path)
         assert names, f"{path} is not in the {engine} {RELEASES[engine]} wheel"
-        words = re.split(r"[(:']", part[found.end():])[0]
+        words = re.split(r"[(:']", part[found.end() :])[0]
         for word in _NAME.findall(words):
             if word in {"and", "or", "the", "a", "of", "by", "when", "from", "is", "since"}:
                 continue
@@ -222,36 +234,47 @@ def test_vllm_embedding_buffers_follow_each_architectures_embedding_modules(mode
     declared = FACTS["vllm"]["architectures"][config["architectures"][0]]["embedding_modules"]
     modules = {b.module for b in lora_buffers("vllm", model, slots=2, max_rank=8)}
     assert ({"embed_tokens", "lm_head"} <= modules) == bool(declared), declared
-    assert not ({"embed_tokens", "lm_head"} & modules) or declared == {"embed_tokens": "input_embeddings",
-                                                                       "lm_head": "output_embeddings"}
+    assert not ({"embed_tokens", "lm_head"} & modules) or declared == {
+        "embed_tokens": "input_embeddings",
+        "lm_head": "output_embeddings",
+    }
 
 
 def test_embedding_and_head_shapes_as_the_cited_source_writes_them():
     """Shapes written out from VocabParallelEmbeddingWithLoRA / LogitsProcessorWithLoRA (vLLM 0.33.0) and
     LoRAMemoryPool.get_embedding_lora_A/B_shape with init_lora_modules' untied head (SGLang 0.5.23)."""
-    qwen = {(b.module, b.a_shape, b.b_shape) for b in lora_buffers("vllm", "qwen3-8b", slots=8, max_rank=64)
-            if b.count == 1}
-    assert qwen == {("embed_tokens", (8, 151936, 64), (8, 1, 4096, 64)), ("lm_head", (8, 1, 64, 4096),
-                                                                          (8, 1, 151936, 64))}
+    qwen = {
+        (b.module, b.a_shape, b.b_shape) for b in lora_buffers("vllm", "qwen3-8b", slots=8, max_rank=64) if b.count == 1
+    }
+    assert qwen == {
+        ("embed_tokens", (8, 151936, 64), (8, 1, 4096, 64)),
+        ("lm_head", (8, 1, 64, 4096), (8, 1, 151936, 64)),
+    }
     extra = sum(b.bytes for b in lora_buffers("vllm", "qwen3-8b", slots=8, max_rank=64) if b.count == 1)
     assert round(extra / MIB, 1) == 304.8  # what the decoder-only count left out (the issue measured the same)
-    tied = {(b.module, b.a_shape, b.b_shape) for b in lora_buffers("sglang", "llama-3.2-1b", slots=9, max_rank=16)
-            if b.count == 1}
+    tied = {
+        (b.module, b.a_shape, b.b_shape)
+        for b in lora_buffers("sglang", "llama-3.2-1b", slots=9, max_rank=16)
+        if b.count == 1
+    }
     assert tied == {("embed_tokens", (9, 16, 128256), (9, 2048, 16)), ("lm_head", (9, 16, 2048), (9, 128256, 16))}
     assert "embed_tokens" not in {b.module for b in lora_buffers("vllm", "mistral-7b", slots=2, max_rank=8)}
 
 
-@pytest.mark.parametrize(("model", "gpu", "context", "blocks"), [
-    # gemma-2-9b: 42 layers alternating sliding (4096) and full; 8 KV heads x 256 x 2 (K, V) x 2 B x 16 tokens a block.
-    # L4: max_num_batched_tokens 2048, two batches in flight: sliding min(4095 + 4096, 8192) = 8191 -> 512 + 1 blocks
-    ("gemma-2-9b", "L4-24GB", 8192, 21 * 512 + 21 * (512 + 1)),
-    # H100: 8192 batched x 2 in flight: min(4095 + 16384, 32768) = 20479 -> 1280 + 1 blocks on each sliding layer
-    ("gemma-2-9b", "H100-80GB", 32768, 21 * 2048 + 21 * (1280 + 1)),
-    # L4 at 32k: min(4095 + 4096, 32768) = 8191 -> 512 + 1 blocks on each sliding layer
-    ("gemma-2-9b", "L4-24GB", 32768, 21 * 2048 + 21 * (512 + 1)),
-    # no window: cdiv(8192, 16) blocks on each of 32 layers
-    ("llama-3-8b", "H100-80GB", 8192, 32 * 512),
-])
+@pytest.mark.parametrize(
+    ("model", "gpu", "context", "blocks"),
+    [
+        # gemma-2-9b: 42 layers alternating sliding (4096) and full; 8 KV heads x 256 x 2 (K, V) x 2 B x 16 tokens a block.
+        # L4: max_num_batched_tokens 2048, two batches in flight: sliding min(4095 + 4096, 8192) = 8191 -> 512 + 1 blocks
+        ("gemma-2-9b", "L4-24GB", 8192, 21 * 512 + 21 * (512 + 1)),
+        # H100: 8192 batched x 2 in flight: min(4095 + 16384, 32768) = 20479 -> 1280 + 1 blocks on each sliding layer
+        ("gemma-2-9b", "H100-80GB", 32768, 21 * 2048 + 21 * (1280 + 1)),
+        # L4 at 32k: min(4095 + 4096, 32768) = 8191 -> 512 + 1 blocks on each sliding layer
+        ("gemma-2-9b", "L4-24GB", 32768, 21 * 2048 + 21 * (512 + 1)),
+        # no window: cdiv(8192, 16) blocks on each of 32 layers
+        ("llama-3-8b", "H100-80GB", 8192, 32 * 512),
+    ],
+)
 def test_vllm_kv_reservation_as_the_cited_source_writes_it(model, gpu, context, blocks):
     config = json.loads((ROOT / f"labcore/data/models/{model}.json").read_text())
     head_dim = config.get("head_dim") or config["hidden_size"] // config["num_attention_heads"]

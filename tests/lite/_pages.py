@@ -24,12 +24,21 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
 CHAPTERS = sorted((ROOT / "book").glob("[0-9][0-9]_*.ipynb"))
 #: the book build's executed notebooks (glue values): beside ``BOOK_HTML`` when that points at another build
-EXECUTED = (Path(os.environ["BOOK_HTML"]).parent if os.environ.get("BOOK_HTML") else ROOT / "_build") \
-    / "jupyter_execute" / "book"
+EXECUTED = (
+    (Path(os.environ["BOOK_HTML"]).parent if os.environ.get("BOOK_HTML") else ROOT / "_build")
+    / "jupyter_execute"
+    / "book"
+)
 
 
 def serve(folder: Path, timeout_s: float = 20) -> tuple[subprocess.Popen, str]:
@@ -38,14 +47,18 @@ def serve(folder: Path, timeout_s: float = 20) -> tuple[subprocess.Popen, str]:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", str(port), "--directory",
-                               str(folder)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", str(port), "--directory", str(folder)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
             break
         time.sleep(0.1)
     return server, f"http://127.0.0.1:{port}"
+
 
 #: recorded on every canvas: the strings Vega draws (readouts, titles, axis labels), so a test can
 #: read what a canvas-rendered panel shows; ``__texts`` is cleared by the test before a change
@@ -61,10 +74,12 @@ RECORD_CANVAS_TEXT = """
 """
 
 #: every string a live panel (``labcore.panels.live_panel``, inside its widget) draws, on canvas or as SVG text
-LIVE_PANEL_TEXTS = ("() => [...document.querySelectorAll('.jupyter-widgets .jp-RenderedVegaLite')].flatMap("
-                    "el => [...[...el.querySelectorAll('canvas')].flatMap(c => c.__texts || []),"
-                    " ...[...el.querySelectorAll('svg text')].flatMap(t => t.querySelector('tspan') ?"
-                    " [...t.querySelectorAll('tspan')].map(s => s.textContent) : [t.textContent])])")
+LIVE_PANEL_TEXTS = (
+    "() => [...document.querySelectorAll('.jupyter-widgets .jp-RenderedVegaLite')].flatMap("
+    "el => [...[...el.querySelectorAll('canvas')].flatMap(c => c.__texts || []),"
+    " ...[...el.querySelectorAll('svg text')].flatMap(t => t.querySelector('tspan') ?"
+    " [...t.querySelectorAll('tspan')].map(s => s.textContent) : [t.textContent])])"
+)
 
 
 def tool_missing() -> str | None:
@@ -86,7 +101,6 @@ def is_local(url: str) -> bool:
     if url.startswith(("data:", "blob:")):
         return True
     return urllib.parse.urlparse(url).hostname == "127.0.0.1"
-
 
 
 RUN_TIMEOUT_MS = 420_000
@@ -178,8 +192,10 @@ def visible_code_cells(notebook: Path) -> int:
 
 
 async def _collapsed(page) -> dict[str, int]:
-    return {"inputs": await page.locator(".jp-InputPlaceholder").count(),
-            "outputs": await page.locator(".jp-OutputPlaceholder").count()}
+    return {
+        "inputs": await page.locator(".jp-InputPlaceholder").count(),
+        "outputs": await page.locator(".jp-OutputPlaceholder").count(),
+    }
 
 
 async def answer_kernel_dialog(dialog) -> None:
@@ -192,8 +208,7 @@ async def answer_kernel_dialog(dialog) -> None:
     """
     select = dialog.locator("select")
     if await select.count():
-        options = await select.first.locator("option").evaluate_all(
-            "els => els.map(e => [e.value, e.textContent])")
+        options = await select.first.locator("option").evaluate_all("els => els.map(e => [e.value, e.textContent])")
         pyodide = [value for value, text in options if "Pyodide" in text or "Python" in text]
         if pyodide:
             await select.first.select_option(pyodide[0])
@@ -218,8 +233,16 @@ async def _wait_settled(page, dialog, answer) -> None:
                 await answer(dialog)
 
 
-async def run_notebook(browser, base: str, name: str, n_code: int, *, n_total: int | None = None,
-                       move=None, ready: asyncio.Event | None = None) -> Run:
+async def run_notebook(
+    browser,
+    base: str,
+    name: str,
+    n_code: int,
+    *,
+    n_total: int | None = None,
+    move=None,
+    ready: asyncio.Event | None = None,
+) -> Run:
     """Open ``name`` offline in a new tab of ``browser`` (:func:`launch`), Run All, wait until its ``n_code``
     visible code cells ran and the kernel is idle, and collect a :class:`Run`.
 
@@ -241,11 +264,13 @@ async def run_notebook(browser, base: str, name: str, n_code: int, *, n_total: i
         await page.locator(".jp-CodeCell").first.wait_for(timeout=90_000)
         run.phases["opened"] = time.perf_counter() - started
         if n_total is not None:  # every cell laid out: count the collapsed ones as the reader meets them
-            await page.wait_for_function("n => document.querySelectorAll('.jp-CodeCell').length === n",
-                                         arg=n_total, timeout=60_000)
+            await page.wait_for_function(
+                "n => document.querySelectorAll('.jp-CodeCell').length === n", arg=n_total, timeout=60_000
+            )
         run.collapsed_at_open = await _collapsed(page)
         run.toolbar = await page.locator(".jp-NotebookPanel-toolbar .jp-Toolbar-item").evaluate_all(
-            "els => els.map(e => e.getAttribute('data-jp-item-name') || '')")
+            "els => els.map(e => e.getAttribute('data-jp-item-name') || '')"
+        )
         dialog = page.locator(".jp-Dialog")
 
         async def answer(found) -> None:
@@ -274,8 +299,9 @@ async def run_notebook(browser, base: str, name: str, n_code: int, *, n_total: i
         run.unrun += max(0, n_code - len(prompts))
         run.outputs = await page.locator(".jp-OutputArea-output").evaluate_all("els => els.map(e => e.textContent)")
         run.stderr = await page.locator(STDERR).evaluate_all("els => els.map(e => e.textContent)")
-        run.markdown = "\n".join(await page.locator(".jp-MarkdownOutput").evaluate_all(
-            "els => els.map(e => e.textContent)"))
+        run.markdown = "\n".join(
+            await page.locator(".jp-MarkdownOutput").evaluate_all("els => els.map(e => e.textContent)")
+        )
         run.collapsed = await _collapsed(page)
         await page.wait_for_function(PANELS_DRAWN, timeout=60_000, polling=200)  # a big grid may still be drawing
         run.panels = await page.evaluate(PANELS)
@@ -287,7 +313,8 @@ async def run_notebook(browser, base: str, name: str, n_code: int, *, n_total: i
     except Exception as error:  # noqa: BLE001 - reported per notebook by the test
         run.failure = f"{type(error).__name__}: {error}"
         run.outputs = run.outputs or await page.locator(".jp-OutputArea-output").evaluate_all(
-            "els => els.map(e => e.textContent)")
+            "els => els.map(e => e.textContent)"
+        )
     finally:
         if ready is not None:
             ready.set()
@@ -311,7 +338,8 @@ async def launch(playwright, profile: Path):
     the others once its kernel runs (``run_notebook(..., ready=)``).
     """
     context = await playwright.chromium.launch_persistent_context(
-        str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, viewport=VIEWPORT)
+        str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, viewport=VIEWPORT
+    )
 
     async def guard(route) -> None:
         if is_local(route.request.url):
@@ -378,9 +406,11 @@ BLANK_NOTEBOOK = "live_blank.ipynb"
 BLANK_LIVE = ("fleet_calculator_panel", "tenant_qps", 0.45)
 #: chapters whose live copy the chapters test extends with a live panel, as an instructor would add a cell:
 #: the panel, the control typed into and a value off its grid (chapter 4's 41 tenants, 16's 0.45 requests/s)
-CHAPTER_LIVE = {"04_the_cache.ipynb": ("lru_thrash_panel", "tenants", 41),
-                "06_fleet_plan.ipynb": ("fleet_load_panel", "tenant_qps", 1.1),
-                "16_putting_it_together.ipynb": ("fleet_calculator_panel", "tenant_qps", 0.45)}
+CHAPTER_LIVE = {
+    "04_the_cache.ipynb": ("lru_thrash_panel", "tenants", 41),
+    "06_fleet_plan.ipynb": ("fleet_load_panel", "tenant_qps", 1.1),
+    "16_putting_it_together.ipynb": ("fleet_calculator_panel", "tenant_qps", 0.45),
+}
 
 
 def live_panel_cell(name: str) -> str:
@@ -431,7 +461,9 @@ async def type_into_live_panel(page, cell, label: str, value, expected: list[str
                setTimeout(poll, 20);
              };
              poll();
-           })""", [expected, timeout_ms])
+           })""",
+        [expected, timeout_ms],
+    )
     seconds = time.perf_counter() - started
     if await box.input_value() != str(value):  # the box keeps what was typed: no slider wrote a snapped value back
         raise AssertionError(f"the box shows {await box.input_value()} after {value} was typed")

@@ -21,8 +21,14 @@ from ._pages import ROOT, launch, run_notebook, tool_missing, visible_code_cells
 
 CALCULATOR = ROOT / "book" / "fleet_calculator.ipynb"
 SMI = "name, memory.total [MiB]\nNVIDIA A100-SXM4-80GB, 81920 MiB\n"
-BENCH = {"request_throughput": 9.5, "mean_ttft_ms": 88.0, "p99_ttft_ms": 301.0, "mean_itl_ms": 17.5,
-         "p99_itl_ms": 44.0, "model_id": "meta-llama/Llama-3.1-8B"}
+BENCH = {
+    "request_throughput": 9.5,
+    "mean_ttft_ms": 88.0,
+    "p99_ttft_ms": 301.0,
+    "mean_itl_ms": 17.5,
+    "p99_itl_ms": 44.0,
+    "model_id": "meta-llama/Llama-3.1-8B",
+}
 
 pytestmark = [pytest.mark.browser, pytest.mark.lite]
 
@@ -38,8 +44,11 @@ def calculator_site(tmp_path_factory):
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", str(port), "--directory",
-                             str(site)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", str(port), "--directory", str(site)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):

@@ -90,9 +90,14 @@ async def _move_every_control(page, run) -> None:
             record["problems"].append(f"panel {i}: no known panel title among {drawn['texts'][-3:]}")
             continue
         # the implementation it was drawn on: labcore, or (chapter 7's exercise) a lab with one mistake
-        panel = next((p for p in _candidates(titles[title])
-                      if all(line in drawn["texts"] for line in p.row(**p.defaults())["readout"].split("\n"))),
-                     titles[title]())
+        panel = next(
+            (
+                p
+                for p in _candidates(titles[title])
+                if all(line in drawn["texts"] for line in p.row(**p.defaults())["readout"].split("\n"))
+            ),
+            titles[title](),
+        )
         state = panel.defaults()
         expected = panel.row(**state)["readout"].split("\n")
         record["default"] = all(line in drawn["texts"] for line in expected)
@@ -111,8 +116,10 @@ async def _move_every_control(page, run) -> None:
             await vega.nth(i).evaluate("el => el.querySelectorAll('canvas').forEach(c => { c.__texts = []; })")
             element = inputs.nth(j)
             if control.kind == "range":
-                await element.evaluate("(el, v) => { el.value = v; el.dispatchEvent(new Event('input', "
-                                       "{bubbles: true})); }", _value_text(control.values[k]))
+                await element.evaluate(
+                    "(el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); }",
+                    _value_text(control.values[k]),
+                )
             else:
                 await element.select_option(index=k)
             expected = panel.row(**state)["readout"].split("\n")
@@ -127,11 +134,14 @@ async def _move_every_control(page, run) -> None:
                            setTimeout(poll, 50);
                          };
                          poll();
-                       })""", expected)
+                       })""",
+                    expected,
+                )
                 record["moved"].append(control.name)
             except Exception as error:  # noqa: BLE001 - collected and asserted by the test
-                record["problems"].append(f"{title}: {control.name}={control.values[k]!r} should draw {expected}; "
-                                          f"drawn: {error}")
+                record["problems"].append(
+                    f"{title}: {control.name}={control.values[k]!r} should draw {expected}; drawn: {error}"
+                )
 
 
 def _live_expected(chapter: str) -> tuple[str, list[str]]:
@@ -177,12 +187,21 @@ def chapter_runs(server, lite_site, tmp_path_factory):
                     await first_ready.wait()
                 async with gate:
                     n_code = visible_code_cells(files / path.name)
-                    run = await run_notebook(browser, server, path.name, n_code, n_total=code_cells(files / path.name),
-                                             move=_move_then_go_live, ready=first_ready if first else None)
+                    run = await run_notebook(
+                        browser,
+                        server,
+                        path.name,
+                        n_code,
+                        n_total=code_cells(files / path.name),
+                        move=_move_then_go_live,
+                        ready=first_ready if first else None,
+                    )
                     phases = ", ".join(f"{k} {v:.1f}" for k, v in run.phases.items())
-                    print(f"\n[lite] {run.name}: {run.seconds:.1f} s ({phases}), {len(run.panels)} panels, "
-                          f"{sum(len(m['moved']) for m in run.moves)} controls moved, failure: {run.failure}",
-                          flush=True)
+                    print(
+                        f"\n[lite] {run.name}: {run.seconds:.1f} s ({phases}), {len(run.panels)} panels, "
+                        f"{sum(len(m['moved']) for m in run.moves)} controls moved, failure: {run.failure}",
+                        flush=True,
+                    )
                     return run
 
             chosen = [p for p in CHAPTERS if not ONLY or p.name.startswith(ONLY)]

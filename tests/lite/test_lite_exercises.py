@@ -35,8 +35,10 @@ async def _answer(page, run) -> None:  # noqa: ANN001
     cell = page.locator(".jp-CodeCell", has=page.locator(".cm-content", has_text=CHECK_CALL)).first
     run.live["placeholder"] = await cell.locator(".jp-OutputArea-output").first.inner_text()
     source = (await cell.locator(".cm-content").inner_text()).replace(
-        CHECK_CALL, f"from labcore.chapters import EXERCISES\nmy_key = next(e.right for e in EXERCISES if e.label "
-                    f"== {EXERCISE.label!r})\n{CHECK_CALL}")
+        CHECK_CALL,
+        f"from labcore.chapters import EXERCISES\nmy_key = next(e.right for e in EXERCISES if e.label "
+        f"== {EXERCISE.label!r})\n{CHECK_CALL}",
+    )
     await cell.locator(".cm-content").click()
     await page.keyboard.press("Control+a")
     await page.keyboard.insert_text(source)
@@ -64,8 +66,14 @@ def exercise_run(server, lite_site, tmp_path_factory):
     async def main():
         async with async_playwright() as pw:
             browser = await launch(pw, tmp_path_factory.mktemp("profile"))
-            run = await run_notebook(browser, server, NOTEBOOK, visible_code_cells(files / NOTEBOOK),
-                                     n_total=code_cells(files / NOTEBOOK), move=_answer)
+            run = await run_notebook(
+                browser,
+                server,
+                NOTEBOOK,
+                visible_code_cells(files / NOTEBOOK),
+                n_total=code_cells(files / NOTEBOOK),
+                move=_answer,
+            )
             await browser.close()
             return run
 

@@ -92,8 +92,12 @@ def test_live_kernel_boots_offline_and_runs_labcore(server: str, lite_site: Path
 
     async def blank_panel(page, run) -> None:
         cell = page.locator(".jp-CodeCell").nth(1)
-        run.moves.append({"seconds": await type_into_live_panel(page, cell, label, value, blank_expected),
-                          "widget": await page.evaluate(LIVE_PANEL_TEXTS)})
+        run.moves.append(
+            {
+                "seconds": await type_into_live_panel(page, cell, label, value, blank_expected),
+                "widget": await page.evaluate(LIVE_PANEL_TEXTS),
+            }
+        )
 
     async def main():
         async with async_playwright() as pw:
@@ -108,8 +112,9 @@ def test_live_kernel_boots_offline_and_runs_labcore(server: str, lite_site: Path
     (ROOT / "_build").mkdir(exist_ok=True)
     run, again = asyncio.run(main())
     text = "\n".join(run.outputs)
-    print(f"\n[lite] check notebook ran in {run.seconds:.1f} s; {len(run.requests)} requests, "
-          f"{len(run.blocked)} blocked")
+    print(
+        f"\n[lite] check notebook ran in {run.seconds:.1f} s; {len(run.requests)} requests, {len(run.blocked)} blocked"
+    )
     assert run.dialogs == [], f"JupyterLab asked instead of starting the site's kernel: {run.dialogs}"
     # the notebook's own toolbar, and no button of an extension the live site leaves out (RISE needs a server)
     assert "run" in run.toolbar and not any("RISE" in item for item in run.toolbar), run.toolbar
@@ -197,8 +202,9 @@ def test_built_book_links_every_chapter_live() -> None:
 
     assert (html / "lite" / SERVED).is_file()
     for app in ("lab", "notebooks", "tree"):
-        assert f'{SCRIPT.name}" data-version="{config["jupyter-config-data"]["appVersion"]}"' in \
-            (html / "lite" / app / "index.html").read_text(encoding="utf-8"), app
+        assert f'{SCRIPT.name}" data-version="{config["jupyter-config-data"]["appVersion"]}"' in (
+            html / "lite" / app / "index.html"
+        ).read_text(encoding="utf-8"), app
     wheels = sorted(p.name for p in (html / "lite" / "pypi").glob("*.whl"))
     assert any(w.startswith("labcore-") for w in wheels) and not any(w.startswith("myst_nb") for w in wheels), wheels
     assert problems == []

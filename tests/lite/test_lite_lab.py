@@ -49,9 +49,18 @@ def _expected(run) -> list[list[str]]:
     for m in run.modules:
         rows.append([f"{m.module}.py", "✓ green" if m.green else "✗ red", f"{m.passed}/{m.total}"])
         if not m.green:
-            rows.append(["\n".join([failing_line(m), f"First failure: {m.first_failure}",
-                                     f"Run only this module: {m.notebook_command} in a notebook, {m.shell_command} "
-                                     "in a terminal"])])
+            rows.append(
+                [
+                    "\n".join(
+                        [
+                            failing_line(m),
+                            f"First failure: {m.first_failure}",
+                            f"Run only this module: {m.notebook_command} in a notebook, {m.shell_command} "
+                            "in a terminal",
+                        ]
+                    )
+                ]
+            )
     return rows
 
 
@@ -92,7 +101,10 @@ async def _run_cell(page, index: int, *, expect_table: bool = False) -> str:
     await page.wait_for_function(
         """([el, before]) => { const p = el.querySelector('.jp-InputPrompt').textContent.trim();
                                 return /^\\[\\d+\\]:$/.test(p) && p !== before; }""",
-        arg=[await cell.element_handle(), before], timeout=SUITE_TIMEOUT_MS, polling=250)
+        arg=[await cell.element_handle(), before],
+        timeout=SUITE_TIMEOUT_MS,
+        polling=250,
+    )
     if expect_table:
         await cell.locator("table.lab-status").wait_for(timeout=30_000)
     return await cell.locator(".jp-OutputArea").inner_text()
@@ -112,8 +124,9 @@ async def _save_in_editor(page, path: str, source: str) -> None:
     editor = editor_page.locator(EDITOR)
     await editor.wait_for(timeout=180_000)  # a new tab boots the live site's editor app
     # the editor shows before the file's text arrives: typed earlier, the text would be replaced, and nothing saved
-    await editor_page.wait_for_function(f"() => document.querySelector({EDITOR!r}).textContent.length > 0",
-                                        timeout=60_000)
+    await editor_page.wait_for_function(
+        f"() => document.querySelector({EDITOR!r}).textContent.length > 0", timeout=60_000
+    )
     await editor.click()
     await editor_page.keyboard.press("Control+a")
     await editor_page.keyboard.insert_text(source)
@@ -138,7 +151,9 @@ async def _chapter_on_mine(page, server: str, chapter: str, panel: str) -> str:
     await chapter_page.wait_for_function(  # the notebook lays its cells out progressively: wait for the switch's
         "([a, b]) => [...document.querySelectorAll('.jp-NotebookPanel .jp-CodeCell .cm-content')]"
         ".some(e => e.textContent.includes(a) && e.textContent.includes(b))",
-        arg=["implementation(", panel], timeout=60_000)
+        arg=["implementation(", panel],
+        timeout=60_000,
+    )
     sources = await panel_.locator(".jp-CodeCell .cm-content").evaluate_all("els => els.map(e => e.textContent)")
     switch = next(i for i, s in enumerate(sources) if "implementation(" in s and panel in s)
     cell = panel_.locator(".jp-CodeCell").nth(switch)
@@ -149,7 +164,8 @@ async def _chapter_on_mine(page, server: str, chapter: str, panel: str) -> str:
         await _run_cell(chapter_page, index)
     await chapter_page.wait_for_timeout(500)  # let Vega finish drawing
     drawn = await cell.locator(".jp-OutputArea").evaluate(
-        "el => [...el.querySelectorAll('canvas')].flatMap(c => c.__texts || []).join('\\n')")
+        "el => [...el.querySelectorAll('canvas')].flatMap(c => c.__texts || []).join('\\n')"
+    )
     text = await cell.locator(".jp-OutputArea").inner_text()
     await chapter_page.close()
     await page.bring_to_front()
@@ -181,8 +197,10 @@ def lab_session(server, tmp_path_factory) -> dict:
             except Exception:
                 (ROOT / "_build").mkdir(exist_ok=True)
                 await page.screenshot(path=str(ROOT / "_build" / "lite_lab_failure.png"))
-                print(f"[lite lab] steps done: {sorted(k for k in seen if k not in ('requests', 'errors'))}; "
-                      f"page errors: {seen['errors'][:3]}; screenshot: _build/lite_lab_failure.png")
+                print(
+                    f"[lite lab] steps done: {sorted(k for k in seen if k not in ('requests', 'errors'))}; "
+                    f"page errors: {seen['errors'][:3]}; screenshot: _build/lite_lab_failure.png"
+                )
                 raise
             finally:
                 await browser.close()
@@ -224,14 +242,19 @@ async def _do_the_lab(page, server: str, seen: dict) -> None:
     await page.locator(".jp-NotebookPanel .jp-Notebook").click()
     await page.keyboard.press("Escape")
     await page.keyboard.press("Control+s")  # the notebook saved with its tables, as autosave would
-    await page.wait_for_function("() => !document.title.startsWith('*') && !document.querySelector("
-                                 "'.jp-NotebookPanel.jp-mod-dirty')", timeout=30_000)
+    await page.wait_for_function(
+        "() => !document.title.startsWith('*') && !document.querySelector('.jp-NotebookPanel.jp-mod-dirty')",
+        timeout=30_000,
+    )
     await page.reload()  # a new page and a new kernel: the saved tables must not come back as results
     await page.locator(".jp-CodeCell").first.wait_for(timeout=90_000)
-    await page.wait_for_function(f"() => [...document.querySelectorAll('.jp-OutputArea')].some(o => o.innerText"
-                                 f".includes({STALE_MESSAGE!r}))", timeout=60_000)
-    seen["reopened"] = [await (await _code_cell(page, i)).locator(".jp-OutputArea").inner_text()
-                        for i in (RUN_ALL, RUN_VERSIONS)]
+    await page.wait_for_function(
+        f"() => [...document.querySelectorAll('.jp-OutputArea')].some(o => o.innerText.includes({STALE_MESSAGE!r}))",
+        timeout=60_000,
+    )
+    seen["reopened"] = [
+        await (await _code_cell(page, i)).locator(".jp-OutputArea").inner_text() for i in (RUN_ALL, RUN_VERSIONS)
+    ]
     seen["tables_reopened"] = await page.locator("table.lab-status").count()
     await _run_cell(page, SETUP)
     seen["start_after_reload"] = await _run_cell(page, START)
@@ -247,8 +270,9 @@ async def _do_the_lab(page, server: str, seen: dict) -> None:
     await _save_in_editor(page, "lab/mine/cache.py", lab_samples.fifo_cache())
     await _save_in_editor(page, "lab/mine/router.py", lab_samples.router_without_overhead())
     seen["cache_chapter_on_fifo"] = await _chapter_on_mine(page, server, "04_the_cache.ipynb", "your_cache_panel")
-    seen["simulator_chapter_on_mine"] = await _chapter_on_mine(page, server, "08_serving_simulator.ipynb",
-                                                                "your_simulator_panel")
+    seen["simulator_chapter_on_mine"] = await _chapter_on_mine(
+        page, server, "08_serving_simulator.ipynb", "your_simulator_panel"
+    )
 
 
 def test_the_lab_opens_with_your_copy_and_every_module_red_with_its_hint(lab_session, lab_folder):
@@ -272,16 +296,19 @@ def test_the_lab_notebook_fills_the_window_on_a_phone_and_a_laptop(lab_session, 
 def test_a_reopened_lab_shows_no_stale_table(lab_session):
     assert lab_session["tables_reopened"] == 0
     # each table cell's output: its prompt ("[3]:") and the message, nothing else
-    assert all(text.split("\n")[-1].strip() == STALE_MESSAGE and "passed" not in text
-               for text in lab_session["reopened"]), lab_session["reopened"]
+    assert all(
+        text.split("\n")[-1].strip() == STALE_MESSAGE and "passed" not in text for text in lab_session["reopened"]
+    ), lab_session["reopened"]
 
 
 def test_versions_comparing_strings_is_red_with_the_suites_message_and_the_right_one_green(lab_session, lab_folder):
     lab_samples.write(lab_folder, "versions", lab_samples.VERSIONS_COMPARING_STRINGS)
     wrong = run_contract_suite("lab.mine", modules="versions", root=lab_folder)
     assert lab_session["strings"] == _expected(wrong)
-    assert lab_session["strings"][0][1] == "✗ red" and "First failure: AssertionError: assert ('1', '10', '0')" in \
-        lab_session["strings"][1][0]
+    assert (
+        lab_session["strings"][0][1] == "✗ red"
+        and "First failure: AssertionError: assert ('1', '10', '0')" in lab_session["strings"][1][0]
+    )
     assert f"{len(wrong.modules[0].failing)} failing: " in lab_session["strings"][1][0]
     lab_samples.write(lab_folder, "versions", lab_samples.reference("versions"))
     right = run_contract_suite("lab.mine", modules="versions", root=lab_folder)

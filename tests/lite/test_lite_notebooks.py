@@ -25,8 +25,13 @@ def _nb(*cells):
 
 
 def _code(source, *tags):
-    return {"cell_type": "code", "metadata": {"tags": list(tags)}, "source": source, "outputs": [{"x": 1}],
-            "execution_count": 3}
+    return {
+        "cell_type": "code",
+        "metadata": {"tags": list(tags)},
+        "source": source,
+        "outputs": [{"x": 1}],
+        "execution_count": 3,
+    }
 
 
 def _md(source):
@@ -45,8 +50,12 @@ def test_a_missing_glue_value_fails_instead_of_showing_raw_markup():
 
 
 def test_solutions_start_collapsed_and_hidden_checks_are_left_out():
-    nb = _nb(_code(f"{ln.LIVE_MARKER} ...", "remove-cell"), _code("x = 1"), _code("check(2)", "hide-cell"),
-             _code("assert x == 1", "remove-cell"))
+    nb = _nb(
+        _code(f"{ln.LIVE_MARKER} ...", "remove-cell"),
+        _code("x = 1"),
+        _code("check(2)", "hide-cell"),
+        _code("assert x == 1", "remove-cell"),
+    )
     cells = ln.live_copy(nb, {})["cells"]
     assert [c["source"] for c in cells][1:] == ["x = 1", "check(2)"]
     assert cells[0]["source"] == ln.setup_cell(ln.live_needs(None)) == ln.SETUP_CELL  # no manifest: labcore alone
@@ -56,8 +65,11 @@ def test_solutions_start_collapsed_and_hidden_checks_are_left_out():
 
 
 def test_a_hidden_cell_that_defines_a_shown_name_is_shown_as_its_definitions():
-    nb = _nb(_code("k = 2\nrollout = make(k)\nglue('k', 1, display=False)\nassert rollout", "remove-cell"),
-             _code("rollout"), _code("assert rollout", "remove-cell"))
+    nb = _nb(
+        _code("k = 2\nrollout = make(k)\nglue('k', 1, display=False)\nassert rollout", "remove-cell"),
+        _code("rollout"),
+        _code("assert rollout", "remove-cell"),
+    )
     cells = ln.live_copy(nb, {})["cells"]
     assert [c["source"] for c in cells] == [f"{HIDDEN_NAMES_HEAD}\nk = 2\nrollout = make(k)", "rollout"]
     assert "jupyter" not in cells[0]["metadata"]  # shown: a learner who runs what they see has ``rollout``
@@ -98,8 +110,9 @@ def test_the_lab_and_the_results_are_staged(tmp_path):
     lab = json.loads((tmp_path / LAB_NOTEBOOK).read_text(encoding="utf-8"))
     setup = next(c for c in lab["cells"] if c["cell_type"] == "code")
     assert "".join(setup["source"]).startswith(ln.LIVE_MARKER) and '"pytest", "hypothesis"' in "".join(setup["source"])
-    assert stage_contents([], tmp_path / "alone", root=ROOT) == [LAB_NOTEBOOK] + [f for f in files if f.startswith(
-        ("tests/", "lab/"))]
+    assert stage_contents([], tmp_path / "alone", root=ROOT) == [LAB_NOTEBOOK] + [
+        f for f in files if f.startswith(("tests/", "lab/"))
+    ]
     ch14 = (tmp_path / chapters[1].name).read_text(encoding="utf-8")
     assert 'Path("..")' not in ch14 and 'Path(\\"results\\")' in ch14
     assert "{glue" not in ch14 and "see the book page" in ch14
@@ -130,8 +143,9 @@ def test_every_chapter_panel_accepts_its_staged_grid_and_every_figure_is_staged(
             assert panel.stored_rows() == grid["rows"], f"{path.name}: {grid['panel']} refuses its staged grid"
             shown.add(grid["panel"])
         figures = ln.book_figures(book)
-        n_images = sum(any(m in o.get("data", {}) for m in ln.FIGURE_MIMES) for c in book["cells"]
-                       for o in c.get("outputs", []))
+        n_images = sum(
+            any(m in o.get("data", {}) for m in ln.FIGURE_MIMES) for c in book["cells"] for o in c.get("outputs", [])
+        )
         assert sum(map(len, figures.values())) == n_images
         if figures:
             monkeypatch.setenv(FIGURES_ENV, figures_index_path(str(tmp_path / BOOK_BUILD), path.stem))

@@ -50,8 +50,14 @@ def chapter_4(server, lite_site, tmp_path_factory):
     async def main():
         async with async_playwright() as pw:
             browser = await launch(pw, tmp_path_factory.mktemp("profile"))
-            run = await run_notebook(browser, server, CHAPTER, visible_code_cells(files / CHAPTER),
-                                     n_total=code_cells(files / CHAPTER), move=_answer_4_2)
+            run = await run_notebook(
+                browser,
+                server,
+                CHAPTER,
+                visible_code_cells(files / CHAPTER),
+                n_total=code_cells(files / CHAPTER),
+                move=_answer_4_2,
+            )
             await browser.close()
             return run
 

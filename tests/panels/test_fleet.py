@@ -20,11 +20,11 @@ def test_load_panel_needs_more_shared_gpus_as_load_rises():
     panel = fleet_load_panel()
     gpus = [panel.row(tenant_qps=q)["multi_lora_gpus"] for q in (0.25, 5.0, 20.0)]
     assert gpus == sorted(gpus) == [1, math.ceil(40 * 5 * (1 + DYNAMIC_OVERHEAD) / 20), 42]
-    full = panel.row(tenant_qps=20.0)   # every dedicated GPU busy: the shared fleet costs the overhead more
+    full = panel.row(tenant_qps=20.0)  # every dedicated GPU busy: the shared fleet costs the overhead more
     assert full["savings_pct"] == -5.0 and "5.0% dearer" in full["readout"]
-    assert panel.row(tenant_qps=10.0)["savings_pct"] == 47.5   # the idle share (50%) less the overhead
+    assert panel.row(tenant_qps=10.0)["savings_pct"] == 47.5  # the idle share (50%) less the overhead
 
 
 def test_the_calculator_opens_on_the_capstones_load_with_the_overhead():
-    row = fleet_calculator_panel().row()    # 40 tenants at 0.5 req/s: 21 req/s with the overhead, 2 GPUs of 20
+    row = fleet_calculator_panel().row()  # 40 tenants at 0.5 req/s: 21 req/s with the overhead, 2 GPUs of 20
     assert (row["tenants"], row["tenant_qps"], row["multi_lora_gpus"], row["binding"]) == (40, 0.5, 2, "load")

@@ -6,8 +6,9 @@ from labcore.panels.launch import command_text, launch_panel
 
 def test_the_default_state_is_the_calculators_fleet_and_the_engines_own_plan():
     row = launch_panel().row()
-    vllm, sglang = serving_plan("llama-3.1-8b", "H100-80GB", tenants=40, rank=16, context_tokens=8192,
-                                target_modules=["q_proj", "v_proj"])
+    vllm, sglang = serving_plan(
+        "llama-3.1-8b", "H100-80GB", tenants=40, rank=16, context_tokens=8192, target_modules=["q_proj", "v_proj"]
+    )
     assert (row["vllm_sequences"], row["sglang_sequences"]) == (vllm.sequences, sglang.sequences)
     assert row["vllm_lora_mib"] == round(vllm.lora_mib, 6) and row["sglang_lora_mib"] == round(sglang.lora_mib, 6)
     assert "sequences of 8,192" in row["readout"] and "40 adapters in host memory" in row["readout"]
@@ -19,29 +20,43 @@ def test_each_command_is_the_engines_command_one_flag_a_line():
     for engine in ("vllm", "sglang"):
         text = row[f"{engine}_command"]
         assert text == command_text(cmds[engine])
-        assert " ".join(text.replace(" \\\n", " ").split()) == cmds[engine].command   # pasted, it is the same line
+        assert " ".join(text.replace(" \\\n", " ").split()) == cmds[engine].command  # pasted, it is the same line
         assert all(line.endswith(" \\") for line in text.splitlines()[:-1])
         assert len(text.splitlines()) == 1 + len(cmds[engine].flags)
-    assert "--lora-target-modules" not in row["vllm_command"]           # vLLM's default is every supported module
+    assert "--lora-target-modules" not in row["vllm_command"]  # vLLM's default is every supported module
     assert "--lora-target-modules all" in row["sglang_command"]
 
 
 def test_every_flag_that_costs_memory_says_how_much_and_every_flag_has_a_cited_default():
     row = launch_panel().row()
-    for flag in ("--max-loras 8", "--max-cpu-loras 40", "--gpu-memory-utilization 0.9", "--max-model-len 8192",
-                 "--max-loras-per-batch 9", "--max-loaded-loras 40", "--mem-fraction-static 0.9",
-                 "--context-length 8192"):
+    for flag in (
+        "--max-loras 8",
+        "--max-cpu-loras 40",
+        "--gpu-memory-utilization 0.9",
+        "--max-model-len 8192",
+        "--max-loras-per-batch 9",
+        "--max-loaded-loras 40",
+        "--mem-fraction-static 0.9",
+        "--context-length 8192",
+    ):
         assert f"{flag}: " in row["costs"] and " MiB " in row["costs"]
-    named = {flag for line in (row["vllm_command"] + "\n" + row["sglang_command"]).splitlines()
-             for flag in line.split() if flag.startswith("--") and flag != "--model-path"}
+    named = {
+        flag
+        for line in (row["vllm_command"] + "\n" + row["sglang_command"]).splitlines()
+        for flag in line.split()
+        if flag.startswith("--") and flag != "--model-path"
+    }
     assert named <= {flag for _engine, flag in FLAG_DEFAULTS}
 
 
 def test_the_page_shows_both_commands_with_a_copy_button():
     spec = launch_panel().spec()
     texts = spec["usermeta"]["labcore_texts"]
-    assert [(t["field"], t["copy"]) for t in texts] == [("vllm_command", True), ("sglang_command", True),
-                                                        ("costs", False)]
+    assert [(t["field"], t["copy"]) for t in texts] == [
+        ("vllm_command", True),
+        ("sglang_command", True),
+        ("costs", False),
+    ]
     assert len(launch_panel().rows()) <= 6000
 
 
@@ -55,6 +70,15 @@ def test_a_model_too_big_for_the_gpu_is_refused_in_words():
     option = row["vllm_command"].split("What would fit, one change at a time:\n- ")[1].split("\n")[0]
     assert option == "tensor parallel 2 (--tp 2: two L4-24GB)"
     state = launch_panel().lookup(model="qwen3-14b", gpu="L4-24GB")
-    assert all(p.fits for p in serving_plan("qwen3-14b", "L4-24GB", tenants=state["tenants"], rank=state["rank"],
-                                            context_tokens=state["context_tokens"], target_modules=("q_proj", "v_proj"),
-                                            tp=2))
+    assert all(
+        p.fits
+        for p in serving_plan(
+            "qwen3-14b",
+            "L4-24GB",
+            tenants=state["tenants"],
+            rank=state["rank"],
+            context_tokens=state["context_tokens"],
+            target_modules=("q_proj", "v_proj"),
+            tp=2,
+        )
+    )

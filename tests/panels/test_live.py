@@ -67,8 +67,9 @@ def test_it_opens_on_the_panels_defaults_exactly(name) -> None:
     defaults = panel.defaults()
     assert view.state() == defaults
     sliders = {name: _slider(view, name) for name in defaults}
-    assert {name: s.value for name, s in sliders.items() if s is not None} == \
-        {c.name: c.default for c in panel.controls if sliders[c.name] is not None}
+    assert {name: s.value for name, s in sliders.items() if s is not None} == {
+        c.name: c.default for c in panel.controls if sliders[c.name] is not None
+    }
     assert any(s is not None for s in sliders.values()) or not _number_controls_of(panel)
     expected = panel.row(**defaults)[READOUT]
     assert _drawn_readout(view) == expected and view.readout() == expected
@@ -128,9 +129,14 @@ def _recording(name: str):  # noqa: ANN202
     return panel, calls
 
 
-@pytest.mark.parametrize(("name", "control", "value"), [("fleet_savings_panel", "tenant_qps", 1.2),
-                                                         ("canary_panel", "candidate_latency_ms", 45.0),
-                                                         ("fleet_savings_panel", "tenants", 41)])
+@pytest.mark.parametrize(
+    ("name", "control", "value"),
+    [
+        ("fleet_savings_panel", "tenant_qps", 1.2),
+        ("canary_panel", "candidate_latency_ms", 45.0),
+        ("fleet_savings_panel", "tenants", 41),
+    ],
+)
 def test_a_change_draws_with_one_row_and_the_sweep_follows(name, control, value) -> None:
     """The first redraw after a typed value computes one row (the reader's); the sweep's other points are computed
     afterwards, as scheduled, and drawn once all are there, each equal to ``row()``."""
@@ -197,8 +203,10 @@ def test_a_panels_curve_gives_its_rows_series(name) -> None:
     """Where a panel has a cheaper ``curve`` for the sweep, it gives the series values its rows hold, state by state."""
     panel = show(name)
     series = [s.field for s in panel.chart.series]
-    states = [dict(zip((c.name for c in panel.controls), combo, strict=True)) for combo in
-              itertools.product(*(c.values for c in panel.controls))][::7]  # every 7th state of the grid
+    states = [
+        dict(zip((c.name for c in panel.controls), combo, strict=True))
+        for combo in itertools.product(*(c.values for c in panel.controls))
+    ][::7]  # every 7th state of the grid
     for state in states:
         row = panel.row(**state)
         curve = panel.curve(**state)
@@ -217,8 +225,9 @@ def test_a_move_computes_the_whole_row_only_where_the_reader_is() -> None:
     budgets = [r["budget_mb"] for r in rows]
     assert budgets == sorted(budgets) and len(budgets) == 20
     curve = [show("lru_thrash_panel").row(tenants=41, budget_mb=b) for b in (64, 640, 1280)]
-    assert [next(r["lru_hit_pct"] for r in rows if r["budget_mb"] == c["budget_mb"]) for c in curve] == \
-        [c["lru_hit_pct"] for c in curve]
+    assert [next(r["lru_hit_pct"] for r in rows if r["budget_mb"] == c["budget_mb"]) for c in curve] == [
+        c["lru_hit_pct"] for c in curve
+    ]
 
 
 def test_the_sweep_waits_for_a_timer_so_a_readers_change_comes_first() -> None:

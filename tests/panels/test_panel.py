@@ -17,8 +17,11 @@ from labcore.site import GRIDS_ENV, grid_path
 
 def _toy(**overrides):
     options = dict(
-        title="toy", controls=[Control("a", "a (units)", values=(1, 2, 3), default=2),
-                               Control("mode", "mode", values=("x", "y"), default="y")],
+        title="toy",
+        controls=[
+            Control("a", "a (units)", values=(1, 2, 3), default=2),
+            Control("mode", "mode", values=("x", "y"), default="y"),
+        ],
         compute=lambda a, mode: {"double": 2 * a, "tag": f"{mode}{a}"},
         readout=lambda r: f"a={r['a']} gives {r['double']}",
         chart=Lines("a", (Series("double", "twice a", "#000000"),), y_title="value"),
@@ -36,13 +39,16 @@ def test_control_kind_follows_its_values():
     assert labelled.binding()["labels"] == ["L4", "H100"]
 
 
-@pytest.mark.parametrize("bad, match", [
-    (dict(name="not an id"), "identifier"),
-    (dict(values=()), "at least one"),
-    (dict(values=(1, 1, 2)), "repeat"),
-    (dict(default=9), "not one of"),
-    (dict(labels=("one",)), "labels for"),
-])
+@pytest.mark.parametrize(
+    "bad, match",
+    [
+        (dict(name="not an id"), "identifier"),
+        (dict(values=()), "at least one"),
+        (dict(values=(1, 1, 2)), "repeat"),
+        (dict(default=9), "not one of"),
+        (dict(labels=("one",)), "labels for"),
+    ],
+)
 def test_control_rejects_bad_definitions_naming_the_value(bad, match):
     args = dict(name="c", label="c", values=(1, 2), default=1) | bad
     with pytest.raises(ValueError, match=match):
@@ -54,7 +60,9 @@ def test_rows_cover_the_grid_with_labcore_results_and_readouts():
     rows = panel.rows()
     assert len(rows) == 6
     assert rows[0] == {"a": 1, "mode": "x", "double": 2, "tag": "x1", READOUT: "a=1 gives 2"}
-    assert panel.lookup(a=3) == panel.row(a=3) == {"a": 3, "mode": "y", "double": 6, "tag": "y3", READOUT: "a=3 gives 6"}
+    assert (
+        panel.lookup(a=3) == panel.row(a=3) == {"a": 3, "mode": "y", "double": 6, "tag": "y3", READOUT: "a=3 gives 6"}
+    )
     assert panel.row(a=10)["double"] == 20  # off the grid: computed on demand
     with pytest.raises(KeyError, match="not a state of the grid"):
         panel.lookup(a=10)
@@ -64,8 +72,12 @@ def test_rows_cover_the_grid_with_labcore_results_and_readouts():
 
 def test_panel_rejects_a_grid_too_big_for_a_page_and_a_chart_off_its_controls():
     with pytest.raises(ValueError, match="exceed"):
-        _toy(controls=[Control("a", "a", values=tuple(range(100)), default=0),
-                       Control("mode", "m", values=tuple(range(100)), default=0)])
+        _toy(
+            controls=[
+                Control("a", "a", values=tuple(range(100)), default=0),
+                Control("mode", "m", values=tuple(range(100)), default=0),
+            ]
+        )
     with pytest.raises(ValueError, match="is not a control"):
         _toy(chart=Lines("zzz", (Series("double", "d", "#000"),), y_title="v"))
 
@@ -104,8 +116,13 @@ def test_rows_come_from_a_grid_file_only_when_it_is_the_panels(tmp_path, monkeyp
     calls = []
     toy = _toy(compute=lambda a, mode: calls.append((a, mode)) or {"double": 2 * a, "tag": f"{mode}{a}"})
     rows = _toy().rows()
-    assert toy.grid_key() == _toy().grid_key() != _toy(controls=[Control("a", "a", values=(1, 2), default=2),
-                                                                  Control("mode", "m", values=("x", "y"), default="y")]).grid_key()
+    assert (
+        toy.grid_key()
+        == _toy().grid_key()
+        != _toy(
+            controls=[Control("a", "a", values=(1, 2), default=2), Control("mode", "m", values=("x", "y"), default="y")]
+        ).grid_key()
+    )
     monkeypatch.setenv("LABCORE_PANEL_GRIDS", str(tmp_path))
     assert toy.stored_rows() is None  # no file: computed
     _grid_file(tmp_path, toy, rows)
@@ -125,8 +142,17 @@ def test_rows_come_from_a_grid_file_only_when_it_is_the_panels(tmp_path, monkeyp
 def test_the_grid_key_of_a_displayed_spec_is_the_panels():
 
     assert spec_grid_key(_toy().spec()) == _toy().grid_key()
-    assert spec_grid_key(_toy(controls=[Control("a", "a", values=(1, 2, 3), default=3),
-                                        Control("mode", "m", values=("x", "y"), default="y")]).spec()) != _toy().grid_key()
+    assert (
+        spec_grid_key(
+            _toy(
+                controls=[
+                    Control("a", "a", values=(1, 2, 3), default=3),
+                    Control("mode", "m", values=("x", "y"), default="y"),
+                ]
+            ).spec()
+        )
+        != _toy().grid_key()
+    )
 
 
 def test_a_value_the_room_proposes_becomes_the_panels_state_and_leaves_the_original_alone() -> None:
@@ -136,9 +162,14 @@ def test_a_value_the_room_proposes_becomes_the_panels_state_and_leaves_the_origi
     room = original.including(tenants=41, tenant_qps=1.2)
     spec = room.spec()
     assert {p["name"]: p["value"] for p in spec["params"]}["tenants"] == 41
-    shown = [r for r in spec["data"]["values"] if r["tenants"] == 41 and r["tenant_qps"] == 1.2
-             and r["gpu_hourly_usd"] == room.defaults()["gpu_hourly_usd"]
-             and r["adapter_vram_mb"] == room.defaults()["adapter_vram_mb"]]
+    shown = [
+        r
+        for r in spec["data"]["values"]
+        if r["tenants"] == 41
+        and r["tenant_qps"] == 1.2
+        and r["gpu_hourly_usd"] == room.defaults()["gpu_hourly_usd"]
+        and r["adapter_vram_mb"] == room.defaults()["adapter_vram_mb"]
+    ]
     assert [r[READOUT] for r in shown] == [original.row(tenants=41, tenant_qps=1.2)[READOUT]]
     assert [c.values for c in original.controls] == before and 41 not in before[0]
     with pytest.raises(KeyError, match="no control"):
@@ -152,7 +183,8 @@ def test_a_value_the_room_proposes_computes_only_its_new_states(tmp_path, monkey
     original = show("fleet_savings_panel")
     (tmp_path / "x").mkdir()
     Path(grid_path(str(tmp_path / "x"), original.grid_key())).write_text(
-        json.dumps({"key": original.grid_key(), "rows": original.rows()}), encoding="utf-8")
+        json.dumps({"key": original.grid_key(), "rows": original.rows()}), encoding="utf-8"
+    )
     monkeypatch.setenv(GRIDS_ENV, str(tmp_path / "x"))
     source, calls = show("fleet_savings_panel"), []
     compute = source.compute
@@ -162,5 +194,7 @@ def test_a_value_the_room_proposes_computes_only_its_new_states(tmp_path, monkey
     others = [c for c in original.controls if c.name != "tenants"]
     assert len(calls) == 1 + math.prod(len(c.values) for c in others)  # the stored file's check, then the new states
     assert {c["tenants"] for c in calls[1:]} == {41}
-    assert rows == [show("fleet_savings_panel").row(**dict(zip([c.name for c in room.controls], combo, strict=True)))
-                    for combo in itertools.product(*(c.values for c in room.controls))]
+    assert rows == [
+        show("fleet_savings_panel").row(**dict(zip([c.name for c in room.controls], combo, strict=True)))
+        for combo in itertools.product(*(c.values for c in room.controls))
+    ]

@@ -25,7 +25,11 @@ def test_gpu_split_default_is_the_chapters_split_and_trades_kv_tokens_for_adapte
     split = memory_split(adapter_mb=exact_adapter_mb("llama-3-8b", 16, ["q_proj", "v_proj"]))
     row = panel.lookup()
     assert (row["gpu_gib"], row["base_gib"], row["kv_gib"], row["adapters"]) == (
-        round(split.gpu_gib, 6), round(split.base_gib, 6), 24.0, split.adapters_that_fit)
+        round(split.gpu_gib, 6),
+        round(split.base_gib, 6),
+        24.0,
+        split.adapters_that_fit,
+    )
     assert row["kv_tokens"] == 24 * 8192 and row["kv_kib_per_token"] == 128 and row["tokens_per_adapter"] == 104
     more = [panel.lookup(sequences=n)["adapters"] for n in (8, 24, 48, 64)]
     assert more == sorted(more, reverse=True)
@@ -35,7 +39,7 @@ def test_gpu_split_default_is_the_chapters_split_and_trades_kv_tokens_for_adapte
 
 def test_gpu_split_sizes_sliding_window_kv_and_refuses_what_does_not_fit():
     panel = gpu_split_panel()
-    mistral = panel.lookup(model="mistral-7b")                   # a 4,096-token window on every layer
+    mistral = panel.lookup(model="mistral-7b")  # a 4,096-token window on every layer
     assert mistral["kv_gib"] == 12.0 and "sliding window" in mistral["readout"]
     assert panel.lookup(model="mistral-7b", context_tokens=4096)["kv_gib"] == 12.0
     tight = panel.lookup(gpu="L4-24GB", sequences=64, context_tokens=32768)

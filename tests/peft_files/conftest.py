@@ -47,7 +47,9 @@ def lora_tensors(rank: int = 4, hidden: int = 16, kv: int = 8, layers: int = 2, 
     return out
 
 
-def write_adapter(folder: Path, *, config: dict | None = None, tensors: dict | None = None, weights: bytes | None = None) -> Path:
+def write_adapter(
+    folder: Path, *, config: dict | None = None, tensors: dict | None = None, weights: bytes | None = None
+) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     cfg = {
         "peft_type": "LORA",

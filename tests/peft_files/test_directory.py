@@ -28,7 +28,10 @@ def test_reads_rank_alpha_targets_base_and_modules(plain_adapter: PeftAdapterFil
     assert files.target_modules == ("q_proj", "v_proj") and files.target_names == ("q_proj", "v_proj")
     assert files.base_model_name_or_path == "tiny-llama-demo" and files.revision is None
     assert [(m.target, m.in_features, m.out_features, m.rank) for m in files.modules] == [
-        ("q_proj", 16, 16, 4), ("v_proj", 16, 8, 4), ("q_proj", 16, 16, 4), ("v_proj", 16, 8, 4)
+        ("q_proj", 16, 16, 4),
+        ("v_proj", 16, 8, 4),
+        ("q_proj", 16, 16, 4),
+        ("v_proj", 16, 8, 4),
     ]
     assert files.extra_tensors == ()
 
@@ -66,8 +69,12 @@ def test_to_adapter_and_adapter_from_dir_give_the_exact_vram(tmp_path: Path) -> 
 
 @pytest.mark.parametrize(
     ("dtype", "include", "match"),
-    [("int3", TENSOR_ROLES, "'int3'.*bf16"), ("bf16", "lora", "include"), ("bf16", ("lora", "weights"), "include"),
-     ("bf16", 3, "include")],
+    [
+        ("int3", TENSOR_ROLES, "'int3'.*bf16"),
+        ("bf16", "lora", "include"),
+        ("bf16", ("lora", "weights"), "include"),
+        ("bf16", 3, "include"),
+    ],
     ids=["unknown-dtype", "roles-as-a-string", "unknown-role", "roles-as-an-int"],
 )
 def test_unknown_serving_dtypes_and_roles_are_refused(
@@ -90,8 +97,9 @@ class _Payload:
 def test_pickle_weights_are_refused_and_never_unpickled(tmp_path: Path) -> None:
     folder = tmp_path / "a"
     folder.mkdir()
-    (folder / "adapter_config.json").write_text(json.dumps({"peft_type": "LORA", "r": 4, "lora_alpha": 8,
-                                                             "target_modules": ["q_proj"]}))
+    (folder / "adapter_config.json").write_text(
+        json.dumps({"peft_type": "LORA", "r": 4, "lora_alpha": 8, "target_modules": ["q_proj"]})
+    )
     marker = tmp_path / "marker.txt"
     (folder / "adapter_model.bin").write_bytes(pickle.dumps(_Payload(marker)))
     with pytest.raises(UnsafeAdapterFormatError) as info:

@@ -34,16 +34,33 @@ Q0 = "model.layers.0.self_attn.q_proj"
         ({"target_modules": "all-linear"}, "lm_head", False),
         ({"layers_to_transform": [1]}, Q0, False),
         ({"layers_to_transform": 1}, "model.layers.1.self_attn.q_proj", True),
-        ({"target_modules": [Q0], "layers_to_transform": [1]}, Q0, True),  # an exact path ignores layers_to_transform, as in peft
+        (
+            {"target_modules": [Q0], "layers_to_transform": [1]},
+            Q0,
+            True,
+        ),  # an exact path ignores layers_to_transform, as in peft
         ({"layers_to_transform": [2], "layers_pattern": "h"}, "transformer.h.2.attn.q_proj", True),
         ({"exclude_modules": ["q_proj"]}, Q0, False),
         ({"exclude_modules": r".*\.0\..*"}, Q0, False),
         ({"target_modules": ["lm_head"], "modules_to_save": ["lm_head"]}, "lm_head", False),
     ],
     ids=[
-        "name", "dotted-suffix", "suffix-not-at-a-dot", "exact-path", "prefix-of-a-name", "string-is-a-regex",
-        "regex", "all-linear", "all-linear-not-the-head", "other-layer", "layer-as-int", "exact-path-any-layer",
-        "layers-pattern", "excluded-by-name", "excluded-by-regex", "saved-whole",
+        "name",
+        "dotted-suffix",
+        "suffix-not-at-a-dot",
+        "exact-path",
+        "prefix-of-a-name",
+        "string-is-a-regex",
+        "regex",
+        "all-linear",
+        "all-linear-not-the-head",
+        "other-layer",
+        "layer-as-int",
+        "exact-path-any-layer",
+        "layers-pattern",
+        "excluded-by-name",
+        "excluded-by-regex",
+        "saved-whole",
     ],
 )
 def test_which_modules_a_config_adapts_follows_peft(config: dict, key: str, expected: bool) -> None:
@@ -63,10 +80,18 @@ REFUSED = [
     pytest.param({"target_modules": [3]}, ("target_modules must be",), id="int-target"),
     pytest.param({"base_model_name_or_path": 42}, ("base_model_name_or_path must be a string or null",), id="int-base"),
     pytest.param({"rank_pattern": [1]}, ("rank_pattern must be an object",), id="list-rank-pattern"),
-    *(pytest.param({feature: ["experts.gate_up_proj"] if feature == "target_parameters" else True},
-                   (feature, "not supported"), id=feature) for feature in sorted(UNSUPPORTED_FEATURES)),
-    *(pytest.param({"init_lora_weights": init}, (f"init_lora_weights={init!r}", "modified base"), id=f"init-{init}")
-      for init in ("pissa", "pissa_niter_4", "olora", "corda", "loftq")),  # they rewrote the base weights
+    *(
+        pytest.param(
+            {feature: ["experts.gate_up_proj"] if feature == "target_parameters" else True},
+            (feature, "not supported"),
+            id=feature,
+        )
+        for feature in sorted(UNSUPPORTED_FEATURES)
+    ),
+    *(
+        pytest.param({"init_lora_weights": init}, (f"init_lora_weights={init!r}", "modified base"), id=f"init-{init}")
+        for init in ("pissa", "pissa_niter_4", "olora", "corda", "loftq")
+    ),  # they rewrote the base weights
 ]
 
 

@@ -45,32 +45,70 @@ OK_ENTRY = {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}
         (raw_file(None, b"", text=b"[1, 2]"), ("must start with '{'",)),
         (raw_file(None, b"", text=b"{not json"), ("not valid UTF-8 JSON",)),
         (raw_file(None, b"", text=b'{"a": "\xff"}'), ("not valid UTF-8 JSON",)),
-        (raw_file(None, b"\0" * 16, text=b'{"w": ' + json.dumps(OK_ENTRY).encode() + b', "w": '
-                  + json.dumps(OK_ENTRY).encode() + b"}"), ("duplicate key 'w'",)),
-        (raw_file({"w": {"dtype": "F4", "shape": [2], "data_offsets": [0, 1]}}, b"\0"), ("unknown or unsupported dtype 'F4'",)),
+        (
+            raw_file(
+                None,
+                b"\0" * 16,
+                text=b'{"w": ' + json.dumps(OK_ENTRY).encode() + b', "w": ' + json.dumps(OK_ENTRY).encode() + b"}",
+            ),
+            ("duplicate key 'w'",),
+        ),
+        (
+            raw_file({"w": {"dtype": "F4", "shape": [2], "data_offsets": [0, 1]}}, b"\0"),
+            ("unknown or unsupported dtype 'F4'",),
+        ),
         (raw_file({"w": {"dtype": "F32", "shape": [3], "data_offsets": [0, 8]}}, b"\0" * 8), ("is 12 bytes", "span 8")),
         (raw_file({"w": {"dtype": "F32", "shape": [-2], "data_offsets": [0, 8]}}, b"\0" * 8), ("shape must be",)),
         (raw_file({"w": {"dtype": "F32", "shape": [2.0], "data_offsets": [0, 8]}}, b"\0" * 8), ("shape must be",)),
         (raw_file({"w": {"dtype": "F32", "shape": [True], "data_offsets": [0, 4]}}, b"\0" * 4), ("shape must be",)),
-        (raw_file({"w": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8, 9]}}, b"\0" * 8), ("data_offsets must be",)),
+        (
+            raw_file({"w": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8, 9]}}, b"\0" * 8),
+            ("data_offsets must be",),
+        ),
         (raw_file({"w": {"dtype": "F32", "shape": [2], "data_offsets": [8, 0]}}, b"\0" * 8), ("begin <= end",)),
         (raw_file({"w": {"dtype": "F32", "shape": [2]}}, b"\0" * 8), ("exactly dtype, shape and data_offsets",)),
         (raw_file({"w": [1, 2]}, b"\0" * 8), ("exactly dtype, shape and data_offsets",)),
         (raw_file({"__metadata__": {"k": 1}, "w": OK_ENTRY}, b"\0" * 8), ("__metadata__",)),
-        (raw_file({"w": OK_ENTRY, "v": {"dtype": "F32", "shape": [2], "data_offsets": [4, 12]}}, b"\0" * 12), ("overlaps",)),
-        (raw_file({"w": OK_ENTRY, "v": {"dtype": "F32", "shape": [2], "data_offsets": [12, 20]}}, b"\0" * 20), ("gap of 4 bytes",)),
+        (
+            raw_file({"w": OK_ENTRY, "v": {"dtype": "F32", "shape": [2], "data_offsets": [4, 12]}}, b"\0" * 12),
+            ("overlaps",),
+        ),
+        (
+            raw_file({"w": OK_ENTRY, "v": {"dtype": "F32", "shape": [2], "data_offsets": [12, 20]}}, b"\0" * 20),
+            ("gap of 4 bytes",),
+        ),
         (raw_file({"w": {"dtype": "F32", "shape": [2], "data_offsets": [4, 12]}}, b"\0" * 12), ("gap of 4 bytes",)),
         (raw_file({"w": OK_ENTRY}, b"\0" * 4), ("ends at offset 8", "holds 4 data bytes")),
         (raw_file({"w": OK_ENTRY}, b"\0" * 9), ("ends at offset 8", "holds 9 data bytes")),
     ],
     ids=[
-        "truncated-prefix", "huge-header-length", "header-past-eof", "header-is-a-list", "header-not-json",
-        "header-not-utf8", "duplicate-tensor", "unknown-dtype", "shape-disagrees-with-offsets", "negative-dim",
-        "float-dim", "bool-dim", "three-offsets", "begin-after-end", "missing-offsets", "entry-not-object",
-        "metadata-not-strings", "overlap", "gap-between", "gap-at-start", "offsets-exceed-file", "trailing-bytes",
+        "truncated-prefix",
+        "huge-header-length",
+        "header-past-eof",
+        "header-is-a-list",
+        "header-not-json",
+        "header-not-utf8",
+        "duplicate-tensor",
+        "unknown-dtype",
+        "shape-disagrees-with-offsets",
+        "negative-dim",
+        "float-dim",
+        "bool-dim",
+        "three-offsets",
+        "begin-after-end",
+        "missing-offsets",
+        "entry-not-object",
+        "metadata-not-strings",
+        "overlap",
+        "gap-between",
+        "gap-at-start",
+        "offsets-exceed-file",
+        "trailing-bytes",
     ],
 )
-def test_malformed_safetensors_is_refused_with_the_file_named(tmp_path: Path, body: bytes, words: tuple[str, ...]) -> None:
+def test_malformed_safetensors_is_refused_with_the_file_named(
+    tmp_path: Path, body: bytes, words: tuple[str, ...]
+) -> None:
     path = tmp_path / "adapter_model.safetensors"
     path.write_bytes(body)
     with pytest.raises(AdapterFileError) as info:
@@ -95,7 +133,9 @@ def test_missing_file_is_an_adapter_file_error(tmp_path: Path) -> None:
 
 
 @given(st.binary(max_size=200))
-def test_arbitrary_bytes_either_parse_or_raise_adapter_file_error(tmp_path_factory: pytest.TempPathFactory, data: bytes) -> None:
+def test_arbitrary_bytes_either_parse_or_raise_adapter_file_error(
+    tmp_path_factory: pytest.TempPathFactory, data: bytes
+) -> None:
     path = tmp_path_factory.mktemp("fuzz") / "x.safetensors"
     path.write_bytes(data)
     try:
@@ -106,9 +146,17 @@ def test_arbitrary_bytes_either_parse_or_raise_adapter_file_error(tmp_path_facto
         assert header.file_bytes == len(data)
 
 
-@given(st.dictionaries(st.text(max_size=5), st.recursive(st.none() | st.integers(-3, 40) | st.text(max_size=4),
-       lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=12), inner, max_size=3)), max_size=3),
-       st.integers(0, 40))
+@given(
+    st.dictionaries(
+        st.text(max_size=5),
+        st.recursive(
+            st.none() | st.integers(-3, 40) | st.text(max_size=4),
+            lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=12), inner, max_size=3),
+        ),
+        max_size=3,
+    ),
+    st.integers(0, 40),
+)
 def test_arbitrary_json_headers_either_parse_or_raise_adapter_file_error(
     tmp_path_factory: pytest.TempPathFactory, header: dict, data_len: int
 ) -> None:

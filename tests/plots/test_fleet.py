@@ -18,7 +18,9 @@ def test_plot_fleet_costs_bars_are_the_two_bills():
     assert ax.get_title() == "40 tenants: multi-LoRA 97.5% cheaper"
     assert [t.get_text() for t in ax.texts] == ["40 GPUs", "1 GPU"]
     assert [p.get_facecolor() for p in ax.patches] == [
-        matplotlib.colors.to_rgba(MODE_COLORS["dedicated"]), matplotlib.colors.to_rgba(MODE_COLORS["dynamic"])]
+        matplotlib.colors.to_rgba(MODE_COLORS["dedicated"]),
+        matplotlib.colors.to_rgba(MODE_COLORS["dynamic"]),
+    ]
 
 
 def test_plot_fleet_costs_fixed_range_keeps_states_comparable():
@@ -40,12 +42,14 @@ def test_savings_sweep_draws_a_reference_curve():
     loads = [1, 5, 20]
     plans = [fleet_plan(tenant_adapters(40), tenant_qps=q, gpu_qps=20) for q in loads]
     idle = [100 * (1 - q / 20) for q in loads]
-    fig = plot_savings_sweep(loads, plans, x_quantity="Load per tenant", x_unit="requests/s", reference=idle,
-                             reference_label="idle share")
+    fig = plot_savings_sweep(
+        loads, plans, x_quantity="Load per tenant", x_unit="requests/s", reference=idle, reference_label="idle share"
+    )
     (line, ref) = fig.axes[0].get_lines()
     assert list(ref.get_ydata()) == idle
     assert list(line.get_ydata()) == [p.savings_pct for p in plans]
     # the saving is the dedicated fleet's idle share, less what the 5% overhead costs on the shared GPUs
-    assert [p.savings_pct for p in plans] == pytest.approx([100 * (1 - math.ceil(40 * q * 1.05 / 20) / 40)
-                                                            for q in loads])
+    assert [p.savings_pct for p in plans] == pytest.approx(
+        [100 * (1 - math.ceil(40 * q * 1.05 / 20) / 40) for q in loads]
+    )
     assert all(p.savings_pct < i for p, i in zip(plans, idle, strict=True))

@@ -14,8 +14,9 @@ from labcore.plots.offline import BOOK_FIGURE_CAPTION, cell_key, needs_matplotli
 def _run_without_matplotlib(code: str) -> str:
     """Run ``code`` in a fresh interpreter where ``import matplotlib`` fails; return its stdout."""
     prelude = "import sys\nsys.modules['matplotlib'] = None\n"
-    done = subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(code)],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", prelude + textwrap.dedent(code)], capture_output=True, text=True, check=True
+    )
     return done.stdout
 
 
@@ -53,7 +54,10 @@ def test_drawing_on_stand_in_axes_prints_the_note_once():
         print(plot_ms_bars({"a": 1.0}, title="t", ax=left), plot_ms_bars({"a": 1.0}, title="t", ax=right))
         plt.show()
     """)
-    assert out.splitlines() == ["(figure skipped: matplotlib is not installed here — pip install matplotlib)", "None None"]
+    assert out.splitlines() == [
+        "(figure skipped: matplotlib is not installed here — pip install matplotlib)",
+        "None None",
+    ]
 
 
 def test_a_cell_the_book_drew_shows_the_books_figure_and_an_edited_cell_the_note(tmp_path):

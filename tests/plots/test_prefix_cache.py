@@ -13,7 +13,10 @@ def test_stale_hits_step_up_only_after_the_replacement():
     runs = prefix_cache_runs()
     ax = plot_stale_hits(runs).axes[0]
     by_name, by_id, swap = ax.get_lines()
-    assert by_name.get_color() == KEY_POLICY_COLORS[KEY_BY_NAME] and by_id.get_color() == KEY_POLICY_COLORS[KEY_BY_IDENTITY]
+    assert (
+        by_name.get_color() == KEY_POLICY_COLORS[KEY_BY_NAME]
+        and by_id.get_color() == KEY_POLICY_COLORS[KEY_BY_IDENTITY]
+    )
     assert max(by_name.get_ydata()) == runs[KEY_BY_NAME].stale_hits and max(by_id.get_ydata()) == 0
     assert swap.get_xdata()[0] == pytest.approx(runs[KEY_BY_NAME].replace_at_ms / 1000)
     assert set(KEY_POLICY_COLORS) == set(KEY_POLICIES)

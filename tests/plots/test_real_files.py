@@ -65,14 +65,19 @@ def test_wrong_base_plot_reads_the_committed_results():
     expected = [registered if det["registry"][k] == "registered" else refused for k in DEMO_CHECKPOINTS]
     assert [b.get_facecolor() for b in bars] == expected
     assert [t.get_text().split("\n")[1] for t in ax.texts] == [
-        f"base moved {det['weight_change'][k]:.0%}" for k in DEMO_CHECKPOINTS]
+        f"base moved {det['weight_change'][k]:.0%}" for k in DEMO_CHECKPOINTS
+    ]
 
 
 def test_wrong_base_plot_colours_a_refusal_even_when_the_adapter_works():
-    det = {"metrics": {"A": {"adapter_atbash_exact_match": 1.0, "base_copy_exact_match": 1.0},
-                       "B": {"adapter_atbash_exact_match": 1.0, "base_copy_exact_match": 1.0}},
-           "registry": {"A": "registered", "B": "refused: BaseDigestMismatchError"},
-           "weight_change": {"A": 0.0, "B": 0.1}}
+    det = {
+        "metrics": {
+            "A": {"adapter_atbash_exact_match": 1.0, "base_copy_exact_match": 1.0},
+            "B": {"adapter_atbash_exact_match": 1.0, "base_copy_exact_match": 1.0},
+        },
+        "registry": {"A": "registered", "B": "refused: BaseDigestMismatchError"},
+        "weight_change": {"A": 0.0, "B": 0.1},
+    }
     bars = plot_wrong_base(det).axes[0].patches[:2]
     assert bars[0].get_facecolor() != bars[1].get_facecolor()
     assert bars[1].get_facecolor() == matplotlib.colors.to_rgba(REGISTRY_COLORS["refused"])

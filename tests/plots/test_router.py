@@ -12,8 +12,16 @@ from labcore.router import RouteDecision
 
 def _decision(mode, hit, load_ms, base_ms=40.0, overhead_ms=2.0):
     total = base_ms + overhead_ms + load_ms
-    return RouteDecision(mode=mode, adapter="a@1.0.0", cache_hit=hit, evicted=(), adapter_load_ms=load_ms,
-                         total_latency_ms=total, base_latency_ms=base_ms, overhead_ms=overhead_ms)
+    return RouteDecision(
+        mode=mode,
+        adapter="a@1.0.0",
+        cache_hit=hit,
+        evicted=(),
+        adapter_load_ms=load_ms,
+        total_latency_ms=total,
+        base_latency_ms=base_ms,
+        overhead_ms=overhead_ms,
+    )
 
 
 def test_latency_breakdown_stacks_the_three_parts_to_the_total():
@@ -40,8 +48,9 @@ def test_latency_breakdown_draws_on_a_given_axes_and_rejects_nothing_to_draw():
 def test_merge_vs_dynamic_picks_the_cheaper_option_per_workload():
     flagship = fleet_plan(tenant_adapters(1), tenant_qps=400, gpu_qps=20, dynamic_overhead=0.05)
     tail = fleet_plan(tenant_adapters(300), tenant_qps=0.05, gpu_qps=20, dynamic_overhead=0.05)
-    fig = plot_merge_vs_dynamic({"(a) flagship, 400 req/s": flagship, "(b) tail": tail}, base_latency_ms=40,
-                                dynamic_overhead=0.05)
+    fig = plot_merge_vs_dynamic(
+        {"(a) flagship, 400 req/s": flagship, "(b) tail": tail}, base_latency_ms=40, dynamic_overhead=0.05
+    )
     title = fig.axes[0].get_title()
     assert title == "(a) flagship: merge (20 vs 21 GPUs); (b) tail: dynamic (1 vs 300 GPUs)"
     labels = [t.get_text() for t in fig.axes[0].texts]

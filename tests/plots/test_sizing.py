@@ -45,7 +45,7 @@ def test_plot_gpu_split_segments_add_up_to_the_gpu():
 def test_plot_gpu_split_draws_the_courses_split_of_a_real_gpu():
     from labcore.capacity import memory_split
 
-    split = memory_split(adapter_mb=13.0)   # Llama-3-8B in 0.9 of an H100 as its driver reports it, 24 sequences
+    split = memory_split(adapter_mb=13.0)  # Llama-3-8B in 0.9 of an H100 as its driver reports it, 24 sequences
     ax = plot_gpu_split(split).axes[0]
     widths = [p.get_width() for p in ax.patches]
     assert widths[:2] == [split.base_gib, split.kv_gib] and ax.get_xlim() == (0, split.budget_gib)

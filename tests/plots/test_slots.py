@@ -34,7 +34,9 @@ def test_fixes_draw_two_bars_per_fix_in_the_fix_colours():
     assert len(bars) == 2 * len(FIXES)
     widths = [b.get_width() for b in bars]
     assert widths == [v for r in runs.values() for v in (r.p50_ms, r.p99_ms)]
-    assert {matplotlib.colors.to_hex(b.get_facecolor()[:3]).upper() for b in bars} == {c.upper() for c in FIX_COLORS.values()}
+    assert {matplotlib.colors.to_hex(b.get_facecolor()[:3]).upper() for b in bars} == {
+        c.upper() for c in FIX_COLORS.values()
+    }
     assert ax.get_xscale() == "log" and ax.get_xlim()[1] > 10 * max(widths)  # room for the labels
     assert "lowest with\na slot per adapter" in ax.get_title()
     with pytest.raises(ValueError, match="no slot runs"):

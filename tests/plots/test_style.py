@@ -41,8 +41,10 @@ def test_tenant_colour_is_a_palette_colour_and_deterministic(name):
 def test_tenant_colour_is_stable_across_processes():
     # Python's hash() is salted per process; the colour must not be.
     code = "from labcore.plots import tenant_color; print(tenant_color('support-bot'))"
-    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-            for _ in range(2)}
+    runs = {
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+        for _ in range(2)
+    }
     assert runs == {tenant_color("support-bot") + "\n"}
 
 

@@ -27,8 +27,7 @@ def test_hash_mod_r_moves_about_four_fifths_and_rendezvous_one_fifth():
 
 
 def test_spraying_thrashes_every_cache_while_a_home_replica_fits():
-    runs = affinity_runs(**AFFINITY_DEFAULTS, requests=4_000, warmup=1_000,
-                         policies=("round-robin", "rendezvous"))
+    runs = affinity_runs(**AFFINITY_DEFAULTS, requests=4_000, warmup=1_000, policies=("round-robin", "rendezvous"))
     assert runs["round-robin"].hit_rate < 0.7 < 0.99 < runs["rendezvous"].hit_rate
     assert runs["round-robin"].imbalance < 1.05
     q = affinity_quiz().questions[1]
@@ -39,8 +38,14 @@ def test_bounded_load_sends_the_overflow_down_the_tenants_own_ranking():
     reg = AdapterRegistry()
     reg.register_base("llama-3-8b", "sha256:a")
     reg.register(Adapter("hot", "1.0.0", "llama-3-8b", "sha256:a", rank=16, vram_mb=16.0))
-    fleet = AffinityFleet(reg, "llama-3-8b", replicas=4, policy="bounded-rendezvous", cache_budget_mb=64.0,
-                          load_factor=AFFINITY_DEFAULTS["load_factor"])
+    fleet = AffinityFleet(
+        reg,
+        "llama-3-8b",
+        replicas=4,
+        policy="bounded-rendezvous",
+        cache_budget_mb=64.0,
+        load_factor=AFFINITY_DEFAULTS["load_factor"],
+    )
     ranking = [int(name.rsplit("-", 1)[1]) for name in rendezvous_ranking("hot", replica_names(4))]
     routes = [fleet.route("llama-3-8b:hot", arrival_ms=0.0) for _ in range(12)]  # all in flight at once
     spilled = [r.replica for r in routes if r.spilled]

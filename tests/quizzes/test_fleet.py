@@ -23,13 +23,21 @@ def test_both_quizzes_have_the_chapter_shape():
 
 def _quiet(tenants=40, **kwargs):
     """The chapters' experiment: tenants at 0.25 req/s on GPUs of GPU_QPS, with the course's facts and overhead."""
-    return fleet_plan(tenant_adapters(tenants, vram_mb=kwargs.pop("vram_mb", 16.0)),
-                      tenant_qps=kwargs.pop("tenant_qps", QUIET_TENANT_QPS), gpu_qps=GPU_QPS,
-                      **TEACHING.split().fleet_kwargs(), **kwargs)
+    return fleet_plan(
+        tenant_adapters(tenants, vram_mb=kwargs.pop("vram_mb", 16.0)),
+        tenant_qps=kwargs.pop("tenant_qps", QUIET_TENANT_QPS),
+        gpu_qps=GPU_QPS,
+        **TEACHING.split().fleet_kwargs(),
+        **kwargs,
+    )
 
 
 def test_the_quizzes_use_the_panels_default_load():
-    assert QUIET_TENANT_QPS == fleet_savings_panel().defaults()["tenant_qps"] == fleet_load_panel().defaults()["tenant_qps"]
+    assert (
+        QUIET_TENANT_QPS
+        == fleet_savings_panel().defaults()["tenant_qps"]
+        == fleet_load_panel().defaults()["tenant_qps"]
+    )
     row = fleet_savings_panel().lookup()
     assert (row["multi_lora_gpus"], row["savings_pct"]) == (_quiet().multi_lora_gpus, _quiet().savings_pct) == (1, 97.5)
 
@@ -38,12 +46,16 @@ def test_chapter_1_doubling_the_tenants_needs_a_second_gpu_for_the_traffic():
     q = why_multi_lora_quiz().questions[0]
     assert right(q).text.startswith("Twice the tenants: 80")
     assert _quiet(80).multi_lora_gpus == 2 and _quiet(80).binding_constraint == "load"  # 80 × 0.25 × 1.05 = 21 req/s
-    assert _quiet(80, dynamic_overhead=0.0).multi_lora_gpus == 1                         # 20 req/s would just fit
+    assert _quiet(80, dynamic_overhead=0.0).multi_lora_gpus == 1  # 20 req/s would just fit
     # the two wrong choices really leave the fleet at one GPU, and the panel shows all three states
-    assert _quiet(vram_mb=BIG_ADAPTER_OPTION_MB).multi_lora_gpus == 1 and _quiet(gpu_hourly_usd=4.80).multi_lora_gpus == 1
+    assert (
+        _quiet(vram_mb=BIG_ADAPTER_OPTION_MB).multi_lora_gpus == 1 and _quiet(gpu_hourly_usd=4.80).multi_lora_gpus == 1
+    )
     panel = fleet_savings_panel()
-    assert [panel.lookup(**state)["multi_lora_gpus"] for state in
-            ({"tenants": 80}, {"adapter_vram_mb": BIG_ADAPTER_OPTION_MB}, {"gpu_hourly_usd": 4.8})] == [2, 1, 1]
+    assert [
+        panel.lookup(**state)["multi_lora_gpus"]
+        for state in ({"tenants": 80}, {"adapter_vram_mb": BIG_ADAPTER_OPTION_MB}, {"gpu_hourly_usd": 4.8})
+    ] == [2, 1, 1]
 
 
 def test_chapter_1_the_saving_at_160_tenants_is_three_gpus_against_160():
@@ -79,8 +91,8 @@ def test_chapter_6_under_load_the_saving_is_the_idle_share_less_the_overhead():
     idle_pct = 100 * (1 - 12 / GPU_QPS)
     assert busy.multi_lora_gpus == math.ceil(40 * 12 * 1.05 / GPU_QPS) == 26
     assert q.answer == busy.savings_pct == pytest.approx(35.0) and busy.savings_pct < idle_pct
-    assert "overhead" in quiz.grade(1, idle_pct)[1]           # the idle share, 40%
-    assert "busy" in quiz.grade(1, 100 - idle_pct)[1]          # the busy share, 60%
+    assert "overhead" in quiz.grade(1, idle_pct)[1]  # the idle share, 40%
+    assert "busy" in quiz.grade(1, 100 - idle_pct)[1]  # the busy share, 60%
 
 
 def test_chapter_6_the_shared_fleet_is_the_larger_of_the_two_counts():

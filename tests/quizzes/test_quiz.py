@@ -37,7 +37,7 @@ def test_multiple_choice_grades_by_text_and_refuses_an_unknown_choice():
 def test_numeric_grades_answer_mistakes_and_anything_else():
     q = Numeric("Size?", answer=13.0, unit="MiB", explanation="2 r d L bytes.", mistakes=((6.5, "forgets A or B."),))
     assert q.grade(13.0) == (True, "✓ Correct: 2 r d L bytes.")
-    assert q.grade(13.05)[0] and not q.grade(13.2)[0]           # within 0.5%, not beyond
+    assert q.grade(13.05)[0] and not q.grade(13.2)[0]  # within 0.5%, not beyond
     assert q.grade(6.5) == (False, "✗ 6.5 MiB forgets A or B.")
     assert q.grade(99.0) == (False, "✗ Not it. 2 r d L bytes.")
 

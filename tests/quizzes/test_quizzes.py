@@ -59,8 +59,7 @@ def test_question_texts_are_plain_text(name, i, q):
         assert text == text.strip() and "  " not in text, f"{name}[{i}]: stray spaces in {text!r}"
 
 
-@pytest.mark.parametrize(("name", "i", "q"), MULTIPLE_CHOICE,
-                         ids=[f"{n}[{i}]" for n, i, _ in MULTIPLE_CHOICE])
+@pytest.mark.parametrize(("name", "i", "q"), MULTIPLE_CHOICE, ids=[f"{n}[{i}]" for n, i, _ in MULTIPLE_CHOICE])
 def test_multiple_choice_marks_exactly_the_correct_choice_and_explains_every_wrong_one(name, i, q):
     quiz = BUILT[name]
     verdicts = {c.text: quiz.grade(i, c.text) for c in q.choices}

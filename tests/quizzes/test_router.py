@@ -22,9 +22,12 @@ def test_the_unpinned_name_shares_the_pinned_latest_key_and_the_older_version_mi
     reg.register_base("llama-3-8b", "sha256:r")
     for v in ("2.0.0", "2.1.0"):
         reg.register(Adapter("support-bot", v, "llama-3-8b", "sha256:r", rank=16, vram_mb=16.0))
-    router = MultiLoRARouter(reg, AdapterCache(1024, 8.0), "llama-3-8b", base_latency_ms=40.0, dynamic_overhead=DYNAMIC_OVERHEAD)
-    hits = [router.route(f"llama-3-8b:{ref}").cache_hit for ref in ("support-bot@2.1.0", "support-bot",
-                                                                     "support-bot@2.0.0")]
+    router = MultiLoRARouter(
+        reg, AdapterCache(1024, 8.0), "llama-3-8b", base_latency_ms=40.0, dynamic_overhead=DYNAMIC_OVERHEAD
+    )
+    hits = [
+        router.route(f"llama-3-8b:{ref}").cache_hit for ref in ("support-bot@2.1.0", "support-bot", "support-bot@2.0.0")
+    ]
     assert hits == [False, True, False]
     assert right(q).text == "The first and the third"
 

@@ -34,8 +34,7 @@ def test_routing_by_tenant_fixes_the_hit_rate_and_gives_up_balance():
     o = ONBOARDING
     w = Workload(tenants=o.tenants, requests=o.requests, zipf_s=o.zipf_s, rate_per_s=o.rate_per_s, seed=o.seed)
     trace, registry = make_trace(w), single_replica_router(w, budget_mb=640).registry
-    two = dict(replicas=2, cache_budget_mb=640, cache_factory=lambda: single_tier_cache(640), slots=64,
-               warmup=o.warmup)
+    two = dict(replicas=2, cache_budget_mb=640, cache_factory=lambda: single_tier_cache(640), slots=64, warmup=o.warmup)
     spray = run_policy(trace, registry, w.base_model, policy="round-robin", **two)
     affine = run_policy(trace, registry, w.base_model, policy="rendezvous", **two)
     assert affine.hit_rate > spray.hit_rate and affine.p99_ms < spray.p99_ms

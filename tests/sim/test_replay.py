@@ -68,16 +68,21 @@ def test_progress_is_reported_in_order_and_ends_at_the_total():
     calls: list[tuple[int, int]] = []
     trace = make_trace(Workload(tenants=5, requests=2_500, seed=2))
     quiet = simulate(lambda: single_replica_router(5, budget_mb=48), trace)
-    loud = simulate(lambda: single_replica_router(5, budget_mb=48), trace, progress=lambda d, t: calls.append((d, t)),
-                    progress_every=1_000)
+    loud = simulate(
+        lambda: single_replica_router(5, budget_mb=48),
+        trace,
+        progress=lambda d, t: calls.append((d, t)),
+        progress_every=1_000,
+    )
     assert calls == [(1_000, 2_500), (2_000, 2_500), (2_500, 2_500)]
     assert loud == quiet
 
 
 def test_thrashing_shows_in_the_windows_after_a_join():
     join_ms = 20_000.0
-    w = Workload(tenants=41, requests=16_000, zipf_s=0.3, rate_per_s=400.0, seed=4,
-                 joins=(Join(at_ms=join_ms, tenant=41),))
+    w = Workload(
+        tenants=41, requests=16_000, zipf_s=0.3, rate_per_s=400.0, seed=4, joins=(Join(at_ms=join_ms, tenant=41),)
+    )
     result = simulate(lambda: single_replica_router(41, budget_mb=40 * 16), make_trace(w), windows=8, warmup=0)
     before = [x for x in result.windows if x.end_ms <= join_ms and x.start_ms > 0]
     after = [x for x in result.windows if x.start_ms >= join_ms]
@@ -131,8 +136,9 @@ def test_single_replica_router_takes_a_workload_and_a_custom_cache():
 
 def test_phases_give_exact_before_and_after_statistics():
     join_ms = 20_000.0
-    w = Workload(tenants=41, requests=16_000, zipf_s=0.5, rate_per_s=400.0, seed=4,
-                 joins=(Join(at_ms=join_ms, tenant=41),))
+    w = Workload(
+        tenants=41, requests=16_000, zipf_s=0.5, rate_per_s=400.0, seed=4, joins=(Join(at_ms=join_ms, tenant=41),)
+    )
     trace = make_trace(w)
     result = simulate(lambda: single_replica_router(41, budget_mb=640), trace, phases=(join_ms,))
     before, after = result.phases

@@ -47,8 +47,9 @@ def test_arrivals_are_poisson_at_the_rate():
 
 
 def test_a_joining_tenant_is_silent_before_and_active_after():
-    w = Workload(tenants=41, requests=20_000, zipf_s=0.5, rate_per_s=1000.0, seed=2,
-                 joins=(Join(at_ms=10_000, tenant=41),))
+    w = Workload(
+        tenants=41, requests=20_000, zipf_s=0.5, rate_per_s=1000.0, seed=2, joins=(Join(at_ms=10_000, tenant=41),)
+    )
     trace = make_trace(w)
     before = [r for t, r in trace if t < 10_000]
     after = [r for t, r in trace if t >= 10_000]

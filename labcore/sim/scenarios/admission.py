@@ -46,13 +46,17 @@ class AdmissionScenario(ByName):
 
 ADMISSION_POOLS: tuple[int, ...] = (8, 12, 16, 20, 24, 28, 32, 40)
 #: The chapter 13 setup: 40 tenants, 100 requests/s, each request holds its adapter 300 ms past its latency.
-ADMISSION = AdmissionScenario(tenants=40, requests=5_000, zipf_s=0.8, rate_per_s=100.0, seed=13, hold_ms=300.0,
-                              max_queue=32)
+ADMISSION = AdmissionScenario(
+    tenants=40, requests=5_000, zipf_s=0.8, rate_per_s=100.0, seed=13, hold_ms=300.0, max_queue=32
+)
 
 
 #: Every state the chapter's panel offers (its controls' values), around the chapter's own runs.
-ADMISSION_GRID: dict[str, tuple[float, ...]] = {"pool_adapters": (8, 12, 16, 20, 24, 28, 32, 36, 40),
-                                                "hold_ms": (100.0, 300.0, 600.0), "max_queue": (8, 32, 128)}
+ADMISSION_GRID: dict[str, tuple[float, ...]] = {
+    "pool_adapters": (8, 12, 16, 20, 24, 28, 32, 36, 40),
+    "hold_ms": (100.0, 300.0, 600.0),
+    "max_queue": (8, 32, 128),
+}
 
 
 def _workload() -> Workload:
@@ -66,8 +70,9 @@ def _trace() -> Trace:
 
 
 @functools.lru_cache(maxsize=256)
-def admission_run(pool_adapters: int, *, hold_ms: float = ADMISSION.hold_ms,
-                  max_queue: int = ADMISSION.max_queue) -> SimResult:
+def admission_run(
+    pool_adapters: int, *, hold_ms: float = ADMISSION.hold_ms, max_queue: int = ADMISSION.max_queue
+) -> SimResult:
     """Return one in-flight run on chapter 13's trace: a pool of ``pool_adapters`` adapters of the workload's size.
 
     >>> admission_run(40).queued, admission_run(40).refused     # a slot for every tenant: nobody waits
@@ -75,8 +80,13 @@ def admission_run(pool_adapters: int, *, hold_ms: float = ADMISSION.hold_ms,
     """
     count("pool_adapters", pool_adapters)
     w = _workload()
-    return simulate(lambda: single_replica_router(w, budget_mb=w.adapter_mb * pool_adapters), _trace(),
-                    hold_ms=float(hold_ms), max_queue=count("max_queue", max_queue, minimum=0), windows=0)
+    return simulate(
+        lambda: single_replica_router(w, budget_mb=w.adapter_mb * pool_adapters),
+        _trace(),
+        hold_ms=float(hold_ms),
+        max_queue=count("max_queue", max_queue, minimum=0),
+        windows=0,
+    )
 
 
 def admission_runs() -> dict[int, SimResult]:

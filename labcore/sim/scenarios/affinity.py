@@ -66,8 +66,9 @@ def run_policy(
     The first ``warmup`` requests warm the caches and are left out of every statistic.
     """
     count("warmup", warmup, minimum=0)
-    fleet = AffinityFleet(registry, base_model, replicas=replicas, policy=policy,
-                          cache_budget_mb=cache_budget_mb, **fleet_options)
+    fleet = AffinityFleet(
+        registry, base_model, replicas=replicas, policy=policy, cache_budget_mb=cache_budget_mb, **fleet_options
+    )
     latencies: list[float] = []
     queued = 0.0
     for i, (arrival_ms, ref) in enumerate(_arrivals(trace, spacing_ms)):
@@ -95,7 +96,9 @@ def compare_policies(
     """Run the same trace through a fresh fleet per policy; return ``{policy: FleetRun}``."""
     trace = trace if isinstance(trace, Trace) else list(trace)
     return {
-        p: run_policy(trace, registry, base_model, policy=p, replicas=replicas, cache_budget_mb=cache_budget_mb, **options)
+        p: run_policy(
+            trace, registry, base_model, policy=p, replicas=replicas, cache_budget_mb=cache_budget_mb, **options
+        )
         for p in policies
     }
 
@@ -103,18 +106,28 @@ def compare_policies(
 #: The chapter 10 story: 40 Zipf tenants over 4 replicas, each caching 12 adapters, bounded load c = 1.25.
 AFFINITY_DEFAULTS: dict[str, float] = {"zipf_s": 1.0, "replicas": 4, "load_factor": 1.25, "cache_adapters": 12}
 #: The rest of chapter 10's experiment (its trace), the same for the chapter's table and every state of its panel.
-AFFINITY_TRACE: dict[str, float] = {"tenants": 40, "requests": 10_000, "warmup": 2_000, "rate_per_replica_s": 125.0,
-                                    "seed": 1}
+AFFINITY_TRACE: dict[str, float] = {
+    "tenants": 40,
+    "requests": 10_000,
+    "warmup": 2_000,
+    "rate_per_replica_s": 125.0,
+    "seed": 1,
+}
 
 
-def affinity_runs(zipf_s: float = AFFINITY_DEFAULTS["zipf_s"], replicas: int = int(AFFINITY_DEFAULTS["replicas"]),
-                  load_factor: float = AFFINITY_DEFAULTS["load_factor"],
-                  cache_adapters: int = int(AFFINITY_DEFAULTS["cache_adapters"]), *,
-                  tenants: int = int(AFFINITY_TRACE["tenants"]), requests: int = int(AFFINITY_TRACE["requests"]),
-                  warmup: int = int(AFFINITY_TRACE["warmup"]),
-                  rate_per_replica_s: float = AFFINITY_TRACE["rate_per_replica_s"],
-                  seed: int = int(AFFINITY_TRACE["seed"]),
-                  policies: Sequence[str] = POLICIES) -> dict[str, FleetRun]:
+def affinity_runs(
+    zipf_s: float = AFFINITY_DEFAULTS["zipf_s"],
+    replicas: int = int(AFFINITY_DEFAULTS["replicas"]),
+    load_factor: float = AFFINITY_DEFAULTS["load_factor"],
+    cache_adapters: int = int(AFFINITY_DEFAULTS["cache_adapters"]),
+    *,
+    tenants: int = int(AFFINITY_TRACE["tenants"]),
+    requests: int = int(AFFINITY_TRACE["requests"]),
+    warmup: int = int(AFFINITY_TRACE["warmup"]),
+    rate_per_replica_s: float = AFFINITY_TRACE["rate_per_replica_s"],
+    seed: int = int(AFFINITY_TRACE["seed"]),
+    policies: Sequence[str] = POLICIES,
+) -> dict[str, FleetRun]:
     """Run chapter 10's trace through every placement policy and return ``{policy: FleetRun}``.
 
     The trace: ``tenants`` Zipf(``zipf_s``) tenants at ``rate_per_replica_s`` × ``replicas`` requests/s;
@@ -125,13 +138,22 @@ def affinity_runs(zipf_s: float = AFFINITY_DEFAULTS["zipf_s"], replicas: int = i
     >>> runs["rendezvous"].hit_rate > runs["round-robin"].hit_rate
     True
     """
-    w = Workload(tenants=tenants, requests=requests, zipf_s=float(zipf_s), rate_per_s=rate_per_replica_s * replicas,
-                 seed=seed)
+    w = Workload(
+        tenants=tenants, requests=requests, zipf_s=float(zipf_s), rate_per_s=rate_per_replica_s * replicas, seed=seed
+    )
     budget_mb = cache_adapters * w.adapter_mb
     registry = single_replica_router(w, budget_mb=budget_mb).registry
-    return compare_policies(_trace(w), registry, w.base_model, replicas=int(replicas), cache_budget_mb=budget_mb,
-                            warmup=warmup, load_factor=float(load_factor), policies=policies,
-                            cache_factory=lambda: single_tier_cache(budget_mb))
+    return compare_policies(
+        _trace(w),
+        registry,
+        w.base_model,
+        replicas=int(replicas),
+        cache_budget_mb=budget_mb,
+        warmup=warmup,
+        load_factor=float(load_factor),
+        policies=policies,
+        cache_factory=lambda: single_tier_cache(budget_mb),
+    )
 
 
 @functools.lru_cache(maxsize=4)

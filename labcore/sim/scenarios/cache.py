@@ -86,8 +86,9 @@ class CacheRun:
         return next((i + 1 for i, p in enumerate(self.load_first_peak_mb) if p > self.budget_mb), None)
 
 
-def replay_cache(cache: Any, adapters: Sequence[Any], *, tenants: int, zipf_s: float,
-                 window: int = CACHE_WINDOW) -> CacheRun:
+def replay_cache(
+    cache: Any, adapters: Sequence[Any], *, tenants: int, zipf_s: float, window: int = CACHE_WINDOW
+) -> CacheRun:
     """Send each adapter of ``adapters`` (one per request) through ``cache`` and record what happened.
 
     Asserts the budget invariant after every single request, as the contract tests do.
@@ -144,12 +145,32 @@ def replay_cache(cache: Any, adapters: Sequence[Any], *, tenants: int, zipf_s: f
         w_ms.append(ms_in)
         hits, evictions, load_ms = hits + h_in, evictions + e_in, load_ms + ms_in
     policy = "FIFO" if isinstance(cache, FifoAdapterCache) else "LRU"
-    return CacheRun(policy=policy, budget_mb=budget, tenants=tenants, zipf_s=zipf_s, working_set_mb=sum(sizes.values()), requests=len(used), hits=hits, evictions=evictions, hot_key=hot_key, hot_evictions=hot,
-                    load_ms=load_ms, window=window, window_requests=tuple(w_req), window_hits=tuple(w_hits), window_evictions=tuple(w_ev), window_load_ms=tuple(w_ms), used_mb=tuple(used), load_first_peak_mb=tuple(peaks))
+    return CacheRun(
+        policy=policy,
+        budget_mb=budget,
+        tenants=tenants,
+        zipf_s=zipf_s,
+        working_set_mb=sum(sizes.values()),
+        requests=len(used),
+        hits=hits,
+        evictions=evictions,
+        hot_key=hot_key,
+        hot_evictions=hot,
+        load_ms=load_ms,
+        window=window,
+        window_requests=tuple(w_req),
+        window_hits=tuple(w_hits),
+        window_evictions=tuple(w_ev),
+        window_load_ms=tuple(w_ms),
+        used_mb=tuple(used),
+        load_first_peak_mb=tuple(peaks),
+    )
 
 
 @functools.lru_cache(maxsize=64)
-def cache_trace(tenants: int = 40, zipf_s: float = 1.0, requests: int = CACHE_REQUESTS, seed: int = CACHE_SEED) -> Trace:
+def cache_trace(
+    tenants: int = 40, zipf_s: float = 1.0, requests: int = CACHE_REQUESTS, seed: int = CACHE_SEED
+) -> Trace:
     """Return chapter 4's seeded Zipf trace (a trace is immutable: made once per mix, as a panel sweep replays it
     at every budget).
 
@@ -160,8 +181,9 @@ def cache_trace(tenants: int = 40, zipf_s: float = 1.0, requests: int = CACHE_RE
 
 
 @functools.lru_cache(maxsize=64)
-def cache_trace_adapters(tenants: int = 40, zipf_s: float = 1.0, requests: int = CACHE_REQUESTS,
-                         seed: int = CACHE_SEED) -> tuple[Any, ...]:
+def cache_trace_adapters(
+    tenants: int = 40, zipf_s: float = 1.0, requests: int = CACHE_REQUESTS, seed: int = CACHE_SEED
+) -> tuple[Any, ...]:
     """Return the adapter each request of :func:`cache_trace` asks for, in order (what a cache replay sends).
 
     >>> [a.name for a in cache_trace_adapters(40, 1.0)[:3]]
@@ -173,8 +195,9 @@ def cache_trace_adapters(tenants: int = 40, zipf_s: float = 1.0, requests: int =
     return tuple(adapters[i] for i in trace.tenant_index)
 
 
-def cache_runs(budget_mb: float, tenants: int = 40, zipf_s: float = 1.0, *, requests: int = CACHE_REQUESTS,
-               seed: int = CACHE_SEED) -> dict[str, CacheRun]:
+def cache_runs(
+    budget_mb: float, tenants: int = 40, zipf_s: float = 1.0, *, requests: int = CACHE_REQUESTS, seed: int = CACHE_SEED
+) -> dict[str, CacheRun]:
     """Replay one seeded Zipf trace of 16 MiB adapters through an LRU and a FIFO cache of ``budget_mb``.
 
     >>> runs = cache_runs(320, 40, 1.0)
@@ -188,8 +211,14 @@ def cache_runs(budget_mb: float, tenants: int = 40, zipf_s: float = 1.0, *, requ
     }
 
 
-def budget_sweep(budgets_mb: Sequence[float], tenants: int = 40, zipf_s: float = 1.0, *,
-                 requests: int = CACHE_REQUESTS, seed: int = CACHE_SEED) -> dict[str, list[CacheRun]]:
+def budget_sweep(
+    budgets_mb: Sequence[float],
+    tenants: int = 40,
+    zipf_s: float = 1.0,
+    *,
+    requests: int = CACHE_REQUESTS,
+    seed: int = CACHE_SEED,
+) -> dict[str, list[CacheRun]]:
     """Replay the same trace at each budget, LRU and FIFO: the data of the hit-rate-vs-budget curve.
 
     >>> [round(r.hit_rate, 3) for r in budget_sweep([320, 640])["LRU"]]
@@ -197,7 +226,8 @@ def budget_sweep(budgets_mb: Sequence[float], tenants: int = 40, zipf_s: float =
     """
     trace = cache_trace_adapters(tenants, zipf_s, requests, seed)
     return {
-        policy: [replay_cache(cls(b, CACHE_TRANSFER_MB_PER_MS), trace, tenants=tenants, zipf_s=zipf_s)
-                 for b in budgets_mb]
+        policy: [
+            replay_cache(cls(b, CACHE_TRANSFER_MB_PER_MS), trace, tenants=tenants, zipf_s=zipf_s) for b in budgets_mb
+        ]
         for policy, cls in (("LRU", AdapterCache), ("FIFO", FifoAdapterCache))
     }

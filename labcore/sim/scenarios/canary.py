@@ -87,7 +87,9 @@ def simulate_canary(
             u = getrandbits(bits)
         version = candidate_version if hashes[u] < ctl.split.fraction else stable_version
         b = behaviour[version]
-        latency = b.base_latency_ms * math.exp(rng.gauss(0.0, b.latency_sigma)) if b.latency_sigma else b.base_latency_ms
+        latency = (
+            b.base_latency_ms * math.exp(rng.gauss(0.0, b.latency_sigma)) if b.latency_sigma else b.base_latency_ms
+        )
         error = rng.random() < b.error_rate
         score = (1.0 if rng.random() < b.quality else 0.0) if rng.random() < score_share else None
         ctl.observe(version, latency_ms=latency, error=error, score=score)
@@ -104,13 +106,20 @@ def _user_hashes(users: int, tenant: str) -> tuple[float, ...]:
     return tuple(unit_hash(f"user-{i}", salt=tenant) for i in range(users))
 
 
-def canary_log(candidate_error_pct: float = 0.5, candidate_latency_ms: float = 42.0, candidate_quality: float = 0.90,
-               *, requests: int = 40_000, seed: int = 0) -> list[CanaryDecision]:
+def canary_log(
+    candidate_error_pct: float = 0.5,
+    candidate_latency_ms: float = 42.0,
+    candidate_quality: float = 0.90,
+    *,
+    requests: int = 40_000,
+    seed: int = 0,
+) -> list[CanaryDecision]:
     """Simulate chapter 11's canary of support-bot 2.0.0 against 1.10.0 and return the decision log.
 
     >>> canary_log(5.0)[-1].action
     'abort'
     """
-    candidate = VersionBehaviour(error_rate=candidate_error_pct / 100.0, base_latency_ms=candidate_latency_ms,
-                                 quality=candidate_quality)
+    candidate = VersionBehaviour(
+        error_rate=candidate_error_pct / 100.0, base_latency_ms=candidate_latency_ms, quality=candidate_quality
+    )
     return simulate_canary(candidate, requests=requests, seed=seed)

@@ -28,8 +28,21 @@ from ..result import SimResult
 from ..workload import Workload, make_trace
 from ._by_name import ByName
 
-__all__ = ["CapstoneScenario", "CAPSTONE", "capstone_day", "MERGED", "DYNAMIC", "MODES", "CONSTRAINTS", "TenantClass",
-           "DesignScenario", "CAPSTONE_DESIGN", "CapstoneDesign", "DesignReport", "evaluate_design"]
+__all__ = [
+    "CapstoneScenario",
+    "CAPSTONE",
+    "capstone_day",
+    "MERGED",
+    "DYNAMIC",
+    "MODES",
+    "CONSTRAINTS",
+    "TenantClass",
+    "DesignScenario",
+    "CAPSTONE_DESIGN",
+    "CapstoneDesign",
+    "DesignReport",
+    "evaluate_design",
+]
 
 #: The router's latency on the bare base (ms), as every chapter's replica has it (labcore.sim.replay).
 BASE_LATENCY_MS = 40.0
@@ -81,13 +94,24 @@ class CapstoneScenario(ByName):
         >>> a.target_modules, a.sequences, round(a.adapter_mb, 1)
         (('q_proj', 'v_proj'), 24, 13.0)
         """
-        return TEACHING.but(model=self.model, gpu=self.gpu, rank=self.rank, target_modules=self.targets,
-                            tenants=self.tenants)
+        return TEACHING.but(
+            model=self.model, gpu=self.gpu, rank=self.rank, target_modules=self.targets, tenants=self.tenants
+        )
 
 
 #: Forty support bots on Llama-3-8B (r=16 on q and v), 0.5 requests per second each, H100s at $3.20 an hour.
-CAPSTONE = CapstoneScenario(model="llama-3-8b", gpu="H100-80GB", tenants=40, rank=16, targets=("q_proj", "v_proj"),
-                            tenant_qps=0.5, gpu_hourly_usd=3.20, zipf_s=1.0, requests=20_000, seed=16)
+CAPSTONE = CapstoneScenario(
+    model="llama-3-8b",
+    gpu="H100-80GB",
+    tenants=40,
+    rank=16,
+    targets=("q_proj", "v_proj"),
+    tenant_qps=0.5,
+    gpu_hourly_usd=3.20,
+    zipf_s=1.0,
+    requests=20_000,
+    seed=16,
+)
 
 
 def capstone_day(scenario: CapstoneScenario = CAPSTONE, *, adapter_mb: float, budget_mb: float) -> SimResult:
@@ -100,9 +124,16 @@ def capstone_day(scenario: CapstoneScenario = CAPSTONE, *, adapter_mb: float, bu
     >>> r.misses, r.p99_ms
     (40, 42.0)
     """
-    w = Workload(tenants=scenario.tenants, requests=scenario.requests, zipf_s=scenario.zipf_s,
-                 rate_per_s=scenario.rate_per_s, seed=scenario.seed, adapter_mb=adapter_mb, rank=scenario.rank,
-                 base_model=scenario.model)
+    w = Workload(
+        tenants=scenario.tenants,
+        requests=scenario.requests,
+        zipf_s=scenario.zipf_s,
+        rate_per_s=scenario.rate_per_s,
+        seed=scenario.seed,
+        adapter_mb=adapter_mb,
+        rank=scenario.rank,
+        base_model=scenario.model,
+    )
     return simulate(lambda: single_replica_router(w, budget_mb=budget_mb), make_trace(w), windows=20)
 
 
@@ -192,10 +223,16 @@ class DesignScenario(ByName):
 #: One flagship tenant at 19.5 requests/s and 95 quiet ones at 0.2 each, on Llama-3-8B on H100s at $3.20 an hour:
 #: a p99 of 50 ms and at most $5,000 a month.
 CAPSTONE_DESIGN = DesignScenario(
-    model="llama-3-8b", gpu="H100-80GB", gpu_hourly_usd=3.20,
-    classes=(TenantClass(name="flagship", tenants=1, qps=19.5, rank=16, targets=("q_proj", "v_proj")),
-             TenantClass(name="quiet", tenants=95, qps=0.2, rank=16, targets=("q_proj", "v_proj"))),
-    p99_target_ms=50.0, budget_usd=5000.0)
+    model="llama-3-8b",
+    gpu="H100-80GB",
+    gpu_hourly_usd=3.20,
+    classes=(
+        TenantClass(name="flagship", tenants=1, qps=19.5, rank=16, targets=("q_proj", "v_proj")),
+        TenantClass(name="quiet", tenants=95, qps=0.2, rank=16, targets=("q_proj", "v_proj")),
+    ),
+    p99_target_ms=50.0,
+    budget_usd=5000.0,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,8 +252,9 @@ class CapstoneDesign:
     def __post_init__(self) -> None:
         count("sequences", self.sequences)
         count("replicas", self.replicas, minimum=0)
-        object.__setattr__(self, "modes", tuple((text("class", n), choice(f"{n}'s mode", m, MODES))
-                                                for n, m in self.modes))
+        object.__setattr__(
+            self, "modes", tuple((text("class", n), choice(f"{n}'s mode", m, MODES)) for n, m in self.modes)
+        )
 
     @classmethod
     def of(cls, answer: Any, scenario: DesignScenario | None = None) -> CapstoneDesign:
@@ -224,8 +262,10 @@ class CapstoneDesign:
         if isinstance(answer, CapstoneDesign):
             return answer
         if not isinstance(answer, Mapping):
-            raise ValueError(f"a design is a dict like {{'sequences': 24, 'flagship': 'merged', 'quiet': 'dynamic', "
-                             f"'replicas': 1}}, got {answer!r}")
+            raise ValueError(
+                f"a design is a dict like {{'sequences': 24, 'flagship': 'merged', 'quiet': 'dynamic', "
+                f"'replicas': 1}}, got {answer!r}"
+            )
         names = [c.name for c in (scenario or CAPSTONE_DESIGN).classes]
         missing = [k for k in ("sequences", "replicas", *names) if k not in answer]
         if missing:
@@ -274,10 +314,26 @@ def _n(count: int, noun: str) -> str:
 
 
 @functools.lru_cache(maxsize=32)
-def _quiet_p99(tenants: int, qps_per_replica: float, adapter_mb: float, rank: int, budget_mb: float, model: str,
-               requests: int, seed: int) -> float:
-    w = Workload(tenants=tenants, requests=requests, zipf_s=0.0, rate_per_s=qps_per_replica, seed=seed,
-                 adapter_mb=adapter_mb, rank=rank, base_model=model)
+def _quiet_p99(
+    tenants: int,
+    qps_per_replica: float,
+    adapter_mb: float,
+    rank: int,
+    budget_mb: float,
+    model: str,
+    requests: int,
+    seed: int,
+) -> float:
+    w = Workload(
+        tenants=tenants,
+        requests=requests,
+        zipf_s=0.0,
+        rate_per_s=qps_per_replica,
+        seed=seed,
+        adapter_mb=adapter_mb,
+        rank=rank,
+        base_model=model,
+    )
     return simulate(lambda: single_replica_router(w, budget_mb=budget_mb), make_trace(w), windows=4).p99_ms
 
 
@@ -297,20 +353,41 @@ def evaluate_design(design: Any, scenario: DesignScenario = CAPSTONE_DESIGN) -> 
     size = {c.name: exact_adapter_mb(scenario.model, c.rank, c.targets) for c in scenario.classes}
     dynamic = [c for c in scenario.classes if d.mode(c.name) == DYNAMIC]
     merged = [c for c in scenario.classes if d.mode(c.name) == MERGED]
-    split = memory_split(scenario.model, scenario.gpu, sequences=d.sequences, context_tokens=scenario.context_tokens,
-                         adapter_mb=max((size[c.name] for c in dynamic), default=1.0))
+    split = memory_split(
+        scenario.model,
+        scenario.gpu,
+        sequences=d.sequences,
+        context_tokens=scenario.context_tokens,
+        adapter_mb=max((size[c.name] for c in dynamic), default=1.0),
+    )
     failures: list[tuple[str, str]] = []
     dynamic_mb = sum(c.tenants * size[c.name] for c in dynamic)
     dynamic_qps = sum(c.total_qps for c in dynamic)
     pool_mb = split.pool_gib * 1024
     if split.pool_gib > 0 and all(size[c.name] <= pool_mb for c in dynamic):
         # the fleet plan of chapter 6 with the course's facts: merged GPUs, and what memory and load need shared
-        adapters = [Adapter(f"{c.name}-{i:03d}", "1.0.0", scenario.model, DESIGN_DIGEST, rank=c.rank,
-                            vram_mb=size[c.name], merged=d.mode(c.name) == MERGED)
-                    for c in scenario.classes for i in range(1, c.tenants + 1)]
-        plan = fleet_plan(adapters, gpu_hourly_usd=scenario.gpu_hourly_usd, hours_per_month=scenario.hours_per_month,
-                          tenant_qps=[c.qps for c in scenario.classes for _ in range(c.tenants)], **split.fleet_kwargs(),
-                          gpu_qps=scenario.gpu_qps, dynamic_overhead=DYNAMIC_OVERHEAD)
+        adapters = [
+            Adapter(
+                f"{c.name}-{i:03d}",
+                "1.0.0",
+                scenario.model,
+                DESIGN_DIGEST,
+                rank=c.rank,
+                vram_mb=size[c.name],
+                merged=d.mode(c.name) == MERGED,
+            )
+            for c in scenario.classes
+            for i in range(1, c.tenants + 1)
+        ]
+        plan = fleet_plan(
+            adapters,
+            gpu_hourly_usd=scenario.gpu_hourly_usd,
+            hours_per_month=scenario.hours_per_month,
+            tenant_qps=[c.qps for c in scenario.classes for _ in range(c.tenants)],
+            **split.fleet_kwargs(),
+            gpu_qps=scenario.gpu_qps,
+            dynamic_overhead=DYNAMIC_OVERHEAD,
+        )
         merged_gpus = plan.merged_gpus
         need_memory = plan.memory_bound_gpus if dynamic else 0
         need_load = plan.load_bound_gpus
@@ -318,50 +395,106 @@ def evaluate_design(design: Any, scenario: DesignScenario = CAPSTONE_DESIGN) -> 
         merged_gpus = sum(c.tenants * max(1, math.ceil(c.qps / scenario.gpu_qps - 1e-9)) for c in merged)
         need_memory = 0
         need_load = math.ceil(dynamic_qps * (1 + DYNAMIC_OVERHEAD) / scenario.gpu_qps - 1e-9) if dynamic else 0
-    busiest = max([dynamic_qps / d.replicas] if dynamic and d.replicas else [],
-                  default=0.0)
+    busiest = max([dynamic_qps / d.replicas] if dynamic and d.replicas else [], default=0.0)
     busiest = max([busiest, *(min(c.qps, scenario.gpu_qps) for c in merged)])
     sequences_needed = math.ceil(busiest * scenario.request_s - 1e-9)
     # memory
     if split.pool_gib <= 0:
-        failures.append(("memory", f"base {split.base_gib:.1f} GiB + KV {split.kv_gib:.1f} GiB ({d.sequences} "
-                                   f"sequences of {scenario.context_tokens:,} tokens) exceed the engine's "
-                                   f"{split.budget_gib:.1f} GiB of the GPU: no room for any adapter"))
+        failures.append(
+            (
+                "memory",
+                f"base {split.base_gib:.1f} GiB + KV {split.kv_gib:.1f} GiB ({d.sequences} "
+                f"sequences of {scenario.context_tokens:,} tokens) exceed the engine's "
+                f"{split.budget_gib:.1f} GiB of the GPU: no room for any adapter",
+            )
+        )
     elif dynamic and 0 < d.replicas < need_memory:
-        failures.append(("memory", f"each shared replica's adapter pool is {split.pool_gib:.2f} GiB, room for "
-                                   f"{split.adapters_that_fit} adapters; the {sum(c.tenants for c in dynamic)} dynamic "
-                                   f"adapters ({dynamic_mb:,.0f} MiB) need {_n(need_memory, 'replica')}, the design has "
-                                   f"{d.replicas}"))
+        failures.append(
+            (
+                "memory",
+                f"each shared replica's adapter pool is {split.pool_gib:.2f} GiB, room for "
+                f"{split.adapters_that_fit} adapters; the {sum(c.tenants for c in dynamic)} dynamic "
+                f"adapters ({dynamic_mb:,.0f} MiB) need {_n(need_memory, 'replica')}, the design has "
+                f"{d.replicas}",
+            )
+        )
     # load
     if dynamic and d.replicas < need_load:
-        failures.append(("load", f"the dynamic classes send {dynamic_qps:g} requests/s, "
-                                 f"{dynamic_qps * (1 + DYNAMIC_OVERHEAD):g} with the {DYNAMIC_OVERHEAD:.0%} dynamic "
-                                 f"overhead: {_n(need_load, 'replica')} of "
-                                 f"{scenario.gpu_qps:g} requests/s, the design has {d.replicas}"))
+        failures.append(
+            (
+                "load",
+                f"the dynamic classes send {dynamic_qps:g} requests/s, "
+                f"{dynamic_qps * (1 + DYNAMIC_OVERHEAD):g} with the {DYNAMIC_OVERHEAD:.0%} dynamic "
+                f"overhead: {_n(need_load, 'replica')} of "
+                f"{scenario.gpu_qps:g} requests/s, the design has {d.replicas}",
+            )
+        )
     elif sequences_needed > d.sequences:
-        failures.append(("load", f"the busiest GPU serves {busiest:g} requests/s of {scenario.request_s:g} s each: "
-                                 f"{sequences_needed} sequences at once, but its KV pool holds {d.sequences}"))
+        failures.append(
+            (
+                "load",
+                f"the busiest GPU serves {busiest:g} requests/s of {scenario.request_s:g} s each: "
+                f"{sequences_needed} sequences at once, but its KV pool holds {d.sequences}",
+            )
+        )
     # p99: merged tenants get the bare base's latency; a shared replica's is replayed in the simulator
     p99: float | None = None
     quiet = [c for c in dynamic if c.tenants > 1]
     if dynamic and d.replicas and split.pool_gib > 0:
         pinned_mb = sum(c.tenants * size[c.name] for c in dynamic if c.tenants == 1)  # always hot: resident
         budget_mb = max(pool_mb - pinned_mb, 0.0)
-        tail = [_quiet_p99(c.tenants, c.total_qps / d.replicas, size[c.name], c.rank, budget_mb, scenario.model,
-                           scenario.requests, scenario.seed) for c in quiet] if budget_mb > 0 else [math.inf]
+        tail = (
+            [
+                _quiet_p99(
+                    c.tenants,
+                    c.total_qps / d.replicas,
+                    size[c.name],
+                    c.rank,
+                    budget_mb,
+                    scenario.model,
+                    scenario.requests,
+                    scenario.seed,
+                )
+                for c in quiet
+            ]
+            if budget_mb > 0
+            else [math.inf]
+        )
         p99 = max([BASE_LATENCY_MS * (1 + DYNAMIC_OVERHEAD), *tail])
     elif merged and not dynamic:
         p99 = BASE_LATENCY_MS
     if p99 is not None and p99 > scenario.p99_target_ms:
-        failures.append(("p99", f"a shared replica's p99 is {p99:,.0f} ms against the target of "
-                                f"{scenario.p99_target_ms:g} ms: its adapter pool ({split.adapters_that_fit} "
-                                f"adapters) is smaller than the working set, so requests miss and wait for a "
-                                "cold load"))
+        failures.append(
+            (
+                "p99",
+                f"a shared replica's p99 is {p99:,.0f} ms against the target of "
+                f"{scenario.p99_target_ms:g} ms: its adapter pool ({split.adapters_that_fit} "
+                f"adapters) is smaller than the working set, so requests miss and wait for a "
+                "cold load",
+            )
+        )
     gpus = d.replicas + merged_gpus
     monthly = round(gpus * scenario.gpu_hourly_usd * scenario.hours_per_month, 2)
     if monthly > scenario.budget_usd:
-        failures.append(("budget", f"{gpus} GPUs ({merged_gpus} merged, {d.replicas} shared) cost "
-                                   f"${monthly:,.0f} a month, over the budget of ${scenario.budget_usd:,.0f}"))
+        failures.append(
+            (
+                "budget",
+                f"{gpus} GPUs ({merged_gpus} merged, {d.replicas} shared) cost "
+                f"${monthly:,.0f} a month, over the budget of ${scenario.budget_usd:,.0f}",
+            )
+        )
     failures.sort(key=lambda f: CONSTRAINTS.index(f[0]))
-    return DesignReport(design=d, gpus=gpus, merged_gpus=merged_gpus, monthly_usd=monthly, p99_ms=p99, pool_gib=split.pool_gib, adapters_that_fit=split.adapters_that_fit,
-                        dynamic_adapters=sum(c.tenants for c in dynamic), shared_needed_memory=need_memory, shared_needed_load=need_load, sequences_needed=sequences_needed, failures=tuple(failures))
+    return DesignReport(
+        design=d,
+        gpus=gpus,
+        merged_gpus=merged_gpus,
+        monthly_usd=monthly,
+        p99_ms=p99,
+        pool_gib=split.pool_gib,
+        adapters_that_fit=split.adapters_that_fit,
+        dynamic_adapters=sum(c.tenants for c in dynamic),
+        shared_needed_memory=need_memory,
+        shared_needed_load=need_load,
+        sequences_needed=sequences_needed,
+        failures=tuple(failures),
+    )

@@ -58,8 +58,9 @@ class OnboardingScenario(ByName):
 ONBOARDING_TENANTS: tuple[int, ...] = (36, 38, 39, 40, 41, 42, 44, 46, 48)
 #: The customer #41 incident, told in chapter 5 and taken apart in chapter 8: a 640 MiB pool (forty 16 MiB
 #: adapters), Zipf s=0.5, 20,000 requests at 200 per second, tenant 41 joining at 50 s.
-ONBOARDING = OnboardingScenario(tenants=41, pool_adapters=40, zipf_s=0.5, requests=20_000, rate_per_s=200.0, seed=41,
-                                warmup=2_000)
+ONBOARDING = OnboardingScenario(
+    tenants=41, pool_adapters=40, zipf_s=0.5, requests=20_000, rate_per_s=200.0, seed=41, warmup=2_000
+)
 
 
 def onboarding_runs() -> dict[int, SimResult]:
@@ -69,15 +70,28 @@ def onboarding_runs() -> dict[int, SimResult]:
     [36, 38, 39]
     """
     o = ONBOARDING
-    return tenant_sweep(ONBOARDING_TENANTS, budget_mb=16.0 * o.pool_adapters, zipf_s=o.zipf_s,
-                        requests=o.requests, seed=o.seed, warmup=o.warmup)
+    return tenant_sweep(
+        ONBOARDING_TENANTS,
+        budget_mb=16.0 * o.pool_adapters,
+        zipf_s=o.zipf_s,
+        requests=o.requests,
+        seed=o.seed,
+        warmup=o.warmup,
+    )
 
 
-def onboarding_timeline(tenants: int = ONBOARDING.tenants, pool_adapters: int = ONBOARDING.pool_adapters,
-                        zipf_s: float = ONBOARDING.zipf_s, *, requests: int = ONBOARDING.requests,
-                        rate_per_s: float = ONBOARDING.rate_per_s, seed: int = ONBOARDING.seed,
-                        progress: Progress | None = None, progress_every: int = 100_000,
-                        lab: Implementation | None = None) -> SimResult:
+def onboarding_timeline(
+    tenants: int = ONBOARDING.tenants,
+    pool_adapters: int = ONBOARDING.pool_adapters,
+    zipf_s: float = ONBOARDING.zipf_s,
+    *,
+    requests: int = ONBOARDING.requests,
+    rate_per_s: float = ONBOARDING.rate_per_s,
+    seed: int = ONBOARDING.seed,
+    progress: Progress | None = None,
+    progress_every: int = 100_000,
+    lab: Implementation | None = None,
+) -> SimResult:
     """Simulate tenant #``tenants`` joining halfway through a run on a ``pool_adapters`` pool (16 MiB adapters).
 
     The defaults are :data:`ONBOARDING`, the customer #41 incident. Returns a :class:`SimResult` with two
@@ -91,12 +105,23 @@ def onboarding_timeline(tenants: int = ONBOARDING.tenants, pool_adapters: int = 
     True
     """
     join_ms = requests / rate_per_s * 1000 / 2
-    w = Workload(tenants=tenants, requests=requests, zipf_s=zipf_s, rate_per_s=rate_per_s, seed=seed,
-                 joins=(Join(join_ms, tenants),))
-    return simulate(lambda: single_replica_router(w, budget_mb=16.0 * pool_adapters, lab=lab), _onboarding_trace(w),
-                    windows=20,
-                    phases=(join_ms,), warmup=min(ONBOARDING.warmup, requests // 4), progress=progress,
-                    progress_every=progress_every)
+    w = Workload(
+        tenants=tenants,
+        requests=requests,
+        zipf_s=zipf_s,
+        rate_per_s=rate_per_s,
+        seed=seed,
+        joins=(Join(join_ms, tenants),),
+    )
+    return simulate(
+        lambda: single_replica_router(w, budget_mb=16.0 * pool_adapters, lab=lab),
+        _onboarding_trace(w),
+        windows=20,
+        phases=(join_ms,),
+        warmup=min(ONBOARDING.warmup, requests // 4),
+        progress=progress,
+        progress_every=progress_every,
+    )
 
 
 @functools.lru_cache(maxsize=2)  # bounded: the last two workloads

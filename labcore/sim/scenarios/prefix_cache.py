@@ -65,8 +65,9 @@ class PrefixScenario:
 
     def workload(self) -> Workload:
         """The :class:`labcore.sim.workload.Workload` whose seeded trace drives the run."""
-        return Workload(tenants=self.tenants, requests=self.requests, zipf_s=self.zipf_s,
-                        rate_per_s=self.rate_per_s, seed=self.seed)
+        return Workload(
+            tenants=self.tenants, requests=self.requests, zipf_s=self.zipf_s, rate_per_s=self.rate_per_s, seed=self.seed
+        )
 
 
 #: The chapter 15 story: the most popular of 8 tenants republishes its adapter halfway through.
@@ -98,8 +99,10 @@ class PrefixCacheRun:
     def __post_init__(self) -> None:
         choice("key_policy", self.key_policy, KEY_POLICIES)
         if self.hits + self.misses != self.requests or self.stale_hits > self.hits:
-            raise ValueError(f"counters do not add up: {self.hits} hits + {self.misses} misses for "
-                             f"{self.requests} requests, {self.stale_hits} stale")
+            raise ValueError(
+                f"counters do not add up: {self.hits} hits + {self.misses} misses for "
+                f"{self.requests} requests, {self.stale_hits} stale"
+            )
 
     @property
     def hit_rate(self) -> float:
@@ -117,8 +120,9 @@ def _requests(scenario: PrefixScenario) -> tuple[tuple[float, ...], tuple[int, .
     """The trace's arrival times, tenant indices and prompt prefixes (kept for a few scenarios)."""
     trace = make_trace(scenario.workload())
     rng = random.Random(scenario.seed)
-    prefixes = tuple(f"tenant-{t + 1:02d}/system-prompt-{rng.randrange(scenario.prompts_per_tenant)}"
-                     for t in trace.tenant_index)
+    prefixes = tuple(
+        f"tenant-{t + 1:02d}/system-prompt-{rng.randrange(scenario.prompts_per_tenant)}" for t in trace.tenant_index
+    )
     return trace.arrival_ms, trace.tenant_index, prefixes
 
 
@@ -160,12 +164,26 @@ def prefix_cache_run(scenario: PrefixScenario = PREFIX_REPLACE, *, key_policy: s
             after_hits += result.hit
         if result.stale:
             stale_at.append(at_ms)
-    return PrefixCacheRun(key_policy=key_policy, requests=len(arrivals), hits=cache.hits, stale_hits=cache.stale_hits, misses=cache.misses, evictions=cache.evictions,
-                          replaced=old.key, replaced_with=new.key, replace_at_ms=replace_at_ms, duration_ms=duration, after_requests=after_requests, after_hits=after_hits, stale_at_ms=tuple(stale_at))
+    return PrefixCacheRun(
+        key_policy=key_policy,
+        requests=len(arrivals),
+        hits=cache.hits,
+        stale_hits=cache.stale_hits,
+        misses=cache.misses,
+        evictions=cache.evictions,
+        replaced=old.key,
+        replaced_with=new.key,
+        replace_at_ms=replace_at_ms,
+        duration_ms=duration,
+        after_requests=after_requests,
+        after_hits=after_hits,
+        stale_at_ms=tuple(stale_at),
+    )
 
 
-def prefix_cache_runs(scenario: PrefixScenario = PREFIX_REPLACE,
-                      key_policies: Sequence[str] = KEY_POLICIES) -> dict[str, PrefixCacheRun]:
+def prefix_cache_runs(
+    scenario: PrefixScenario = PREFIX_REPLACE, key_policies: Sequence[str] = KEY_POLICIES
+) -> dict[str, PrefixCacheRun]:
     """Run the same scenario under each key policy: ``{policy: PrefixCacheRun}``.
 
     >>> from labcore.prefix_cache import KEY_BY_IDENTITY, KEY_BY_NAME

@@ -43,7 +43,9 @@ class ReleaseTimeline:
     @property
     def first_stale(self) -> int | None:
         """The index of the first release after which the string sort was wrong (None if never)."""
-        return next((i for i, (s, v) in enumerate(zip(self.string_latest, self.semver_latest, strict=True)) if s != v), None)
+        return next(
+            (i for i, (s, v) in enumerate(zip(self.string_latest, self.semver_latest, strict=True)) if s != v), None
+        )
 
     @property
     def releases_behind(self) -> int:
@@ -51,8 +53,9 @@ class ReleaseTimeline:
         return self.versions.index(self.semver_latest[-1]) - self.versions.index(self.string_latest[-1])
 
 
-def release_timeline(minor_releases: int, *, name: str = "support-bot",
-                     lab: Implementation | None = None) -> ReleaseTimeline:
+def release_timeline(
+    minor_releases: int, *, name: str = "support-bot", lab: Implementation | None = None
+) -> ReleaseTimeline:
     """Publish ``name`` 1.0.0, 1.1.0, ... 1.N.0 into a real registry and record what "latest" resolves to.
 
     ``lab`` publishes into another implementation's registry (a learner's ``lab/mine``).
@@ -73,4 +76,6 @@ def release_timeline(minor_releases: int, *, name: str = "support-bot",
         versions.append(version)
         semver.append(registry.resolve(name).version)
         string.append(max(registry.versions(name)))  # the bug: compares strings character by character
-    return ReleaseTimeline(name=name, versions=tuple(versions), semver_latest=tuple(semver), string_latest=tuple(string))
+    return ReleaseTimeline(
+        name=name, versions=tuple(versions), semver_latest=tuple(semver), string_latest=tuple(string)
+    )

@@ -19,11 +19,15 @@ ROUTER_BASE = "llama-3-8b"
 ROUTER_DIGEST = "sha256:llama-3-8b-demo"
 
 
-def route_examples(base_latency_ms: float = 40.0, dynamic_overhead: float = DYNAMIC_OVERHEAD,
-                   adapter_vram_mb: float = 16.0,
-                   transfer_mb_per_ms: float = LAB_HOST_TO_GPU.mb_per_ms, *,
-                   load_overhead_ms: float = LAB_HOST_TO_GPU.overhead_ms,
-                   lab: Implementation | None = None) -> dict[str, Any]:
+def route_examples(
+    base_latency_ms: float = 40.0,
+    dynamic_overhead: float = DYNAMIC_OVERHEAD,
+    adapter_vram_mb: float = 16.0,
+    transfer_mb_per_ms: float = LAB_HOST_TO_GPU.mb_per_ms,
+    *,
+    load_overhead_ms: float = LAB_HOST_TO_GPU.overhead_ms,
+    lab: Implementation | None = None,
+) -> dict[str, Any]:
     """Route one request of each kind through a fresh router: base, dedicated, dynamic miss, dynamic hit.
 
     The overhead is the course's one rule, :data:`labcore.capacity.DYNAMIC_OVERHEAD` (5%).
@@ -40,14 +44,20 @@ def route_examples(base_latency_ms: float = 40.0, dynamic_overhead: float = DYNA
     registry = code.get("AdapterRegistry")()
     registry.register_base(ROUTER_BASE, ROUTER_DIGEST)
     registry.register(adapter("support-bot", "2.1.0", ROUTER_BASE, ROUTER_DIGEST, rank=16, vram_mb=adapter_vram_mb))
-    registry.register(adapter("flagship", "1.0.0", ROUTER_BASE, ROUTER_DIGEST, rank=16, vram_mb=adapter_vram_mb,
-                              merged=True))
-    cache = code.get("AdapterCache")(max(1024.0, adapter_vram_mb), transfer_mb_per_ms,
-                                     load_overhead_ms=load_overhead_ms)
-    router = code.get("MultiLoRARouter")(registry, cache, ROUTER_BASE, base_latency_ms=base_latency_ms,
-                                         dynamic_overhead=dynamic_overhead)
-    parsed = (ModelRef(ROUTER_BASE), ModelRef(ROUTER_BASE, "flagship", "1.0.0"),
-              ModelRef(ROUTER_BASE, "support-bot", "2.1.0"))
+    registry.register(
+        adapter("flagship", "1.0.0", ROUTER_BASE, ROUTER_DIGEST, rank=16, vram_mb=adapter_vram_mb, merged=True)
+    )
+    cache = code.get("AdapterCache")(
+        max(1024.0, adapter_vram_mb), transfer_mb_per_ms, load_overhead_ms=load_overhead_ms
+    )
+    router = code.get("MultiLoRARouter")(
+        registry, cache, ROUTER_BASE, base_latency_ms=base_latency_ms, dynamic_overhead=dynamic_overhead
+    )
+    parsed = (
+        ModelRef(ROUTER_BASE),
+        ModelRef(ROUTER_BASE, "flagship", "1.0.0"),
+        ModelRef(ROUTER_BASE, "support-bot", "2.1.0"),
+    )
     # the contract's router takes the text
     refs: tuple[ModelRef | str, ...] = parsed if code.is_reference else tuple(ref.text for ref in parsed)
     base, dedicated, pinned = refs

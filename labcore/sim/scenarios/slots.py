@@ -85,10 +85,18 @@ class ReportedCliff:
 #: the course's search tool: its Motivation section and its Test Setup.
 SGLANG_PR_13349 = ReportedCliff(
     engine="SGLang",
-    source="sgl-project/sglang pull request #13349, \"LoRA adapter switching profile\" (closed), Motivation and Test Setup",
-    slots=8, in_cache_adapters=8, in_cache_median_ttft_ms=39.65, eviction_adapters=16, eviction_median_ttft_ms=6278.0,
+    source='sgl-project/sglang pull request #13349, "LoRA adapter switching profile" (closed), Motivation and Test Setup',
+    slots=8,
+    in_cache_adapters=8,
+    in_cache_median_ttft_ms=39.65,
+    eviction_adapters=16,
+    eviction_median_ttft_ms=6278.0,
     claim="This represents a 156x throughput drop in production-like conditions.",
-    model="Llama 3.1 8B", hardware="2x H100 (TP=2)", requests=100, rate_per_s=4.0, input_tokens=4096,
+    model="Llama 3.1 8B",
+    hardware="2x H100 (TP=2)",
+    requests=100,
+    rate_per_s=4.0,
+    input_tokens=4096,
     output_tokens=2048,
 )
 
@@ -148,8 +156,13 @@ class SlotScenario:
 
     def workload(self) -> Workload:
         """The :class:`labcore.sim.workload.Workload` whose seeded trace drives the run."""
-        return Workload(tenants=self.active_adapters, requests=self.requests, zipf_s=self.zipf_s,
-                        rate_per_s=self.rate_per_s, seed=self.seed)
+        return Workload(
+            tenants=self.active_adapters,
+            requests=self.requests,
+            zipf_s=self.zipf_s,
+            rate_per_s=self.rate_per_s,
+            seed=self.seed,
+        )
 
 
 #: The chapter 15 story: 16 equally busy adapters, 8 slots, 4 requests/s (the request rate of SGLang PR #13349).
@@ -200,8 +213,9 @@ class SlotRun:
 
 
 @functools.lru_cache(maxsize=8)
-def _requests(workload: Workload, output_tokens: int,
-              base_share: float = 0.0) -> tuple[tuple[SlotRequest, ...], tuple[AdapterKey, ...]]:
+def _requests(
+    workload: Workload, output_tokens: int, base_share: float = 0.0
+) -> tuple[tuple[SlotRequest, ...], tuple[AdapterKey, ...]]:
     """The trace of ``workload`` as slot requests, and the adapter keys by popularity (kept for a few workloads).
 
     A seeded ``base_share`` of the requests names no adapter (the bare base model).
@@ -213,8 +227,13 @@ def _requests(workload: Workload, output_tokens: int,
     return tuple(requests_from(trace.arrival_ms, adapters, output_tokens=output_tokens)), keys
 
 
-def slot_run(scenario: SlotScenario = SLOT_CLIFF, *, fix: str = FIX_NONE, max_slots: int | None = None,
-             active_adapters: int | None = None) -> SlotRun:
+def slot_run(
+    scenario: SlotScenario = SLOT_CLIFF,
+    *,
+    fix: str = FIX_NONE,
+    max_slots: int | None = None,
+    active_adapters: int | None = None,
+) -> SlotRun:
     """Replay ``scenario``'s trace through slot schedulers, with one ``fix`` applied; return the :class:`SlotRun`.
 
     ``max_slots`` / ``active_adapters`` override the scenario's. Fixes: :data:`FIX_NONE` (one
@@ -248,9 +267,15 @@ def slot_run(scenario: SlotScenario = SLOT_CLIFF, *, fix: str = FIX_NONE, max_sl
     ttft = [0.0] * len(requests)
     waited = loads = evictions = peak = 0
     for group in groups:
-        scheduler = SlotScheduler(max_slots=slots, max_batch=s.max_batch, prefill_ms=s.prefill_ms,
-                                  decode_ms_per_token=s.decode_ms_per_token, load_ms=s.load_ms, pinned=pinned,
-                                  base_takes_slot=s.base_takes_slot)
+        scheduler = SlotScheduler(
+            max_slots=slots,
+            max_batch=s.max_batch,
+            prefill_ms=s.prefill_ms,
+            decode_ms_per_token=s.decode_ms_per_token,
+            load_ms=s.load_ms,
+            pinned=pinned,
+            base_takes_slot=s.base_takes_slot,
+        )
         for request in group:
             scheduler.submit(request)
         for outcome in scheduler.run():
@@ -263,16 +288,34 @@ def slot_run(scenario: SlotScenario = SLOT_CLIFF, *, fix: str = FIX_NONE, max_sl
     hot = [t for r, t in zip(requests, ttft, strict=True) if r.adapter in pinned_set]
     rest = [t for r, t in zip(requests, ttft, strict=True) if r.adapter not in pinned_set]
     return SlotRun(
-        fix=fix, max_slots=slots, active_adapters=s.active_adapters, replicas=replicas, requests=len(requests),
-        p50_ms=p50, p95_ms=p95, p99_ms=p99, max_ms=max(ttft), waited=waited, loads=loads, evictions=evictions,
-        peak_distinct=peak, adapters_per_replica=tuple(len({r.adapter for r in g}) for g in groups),
-        pinned=tuple(pinned), pinned_p99_ms=percentiles(hot, (99,))[0] if hot else None,
-        others_p99_ms=percentiles(rest, (99,))[0] if (pinned and rest) else None, ttft_ms=tuple(ttft),
+        fix=fix,
+        max_slots=slots,
+        active_adapters=s.active_adapters,
+        replicas=replicas,
+        requests=len(requests),
+        p50_ms=p50,
+        p95_ms=p95,
+        p99_ms=p99,
+        max_ms=max(ttft),
+        waited=waited,
+        loads=loads,
+        evictions=evictions,
+        peak_distinct=peak,
+        adapters_per_replica=tuple(len({r.adapter for r in g}) for g in groups),
+        pinned=tuple(pinned),
+        pinned_p99_ms=percentiles(hot, (99,))[0] if hot else None,
+        others_p99_ms=percentiles(rest, (99,))[0] if (pinned and rest) else None,
+        ttft_ms=tuple(ttft),
     )
 
 
-def slot_sweep(active_adapters: Sequence[int], *, scenario: SlotScenario = SLOT_CLIFF, fix: str = FIX_NONE,
-               max_slots: int | None = None) -> list[SlotRun]:
+def slot_sweep(
+    active_adapters: Sequence[int],
+    *,
+    scenario: SlotScenario = SLOT_CLIFF,
+    fix: str = FIX_NONE,
+    max_slots: int | None = None,
+) -> list[SlotRun]:
     """Run ``scenario`` once per number of active adapters: the data of the TTFT-against-adapters curve.
 
     >>> [r.waited for r in slot_sweep([4, 8])]

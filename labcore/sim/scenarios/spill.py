@@ -49,8 +49,11 @@ SPILL_TENANTS: tuple[int, ...] = (24, 32, 40, 48, 64, 80, 96, 128)
 #: The chapter 9 setup: a 32-adapter GPU pool over a 96-adapter host tier (16 MiB adapters).
 SPILL = SpillScenario(gpu_adapters=32, host_adapters=96, requests=20_000, seed=9, warmup=2_000)
 #: Every state the chapter's panel offers (its controls' values), around the chapter's own run.
-SPILL_GRID: dict[str, tuple[int, ...]] = {"tenants": SPILL_TENANTS + (160,), "host_adapters": (48, 96, 192),
-                                          "gpu_adapters": (16, 32, 48)}
+SPILL_GRID: dict[str, tuple[int, ...]] = {
+    "tenants": SPILL_TENANTS + (160,),
+    "host_adapters": (48, 96, 192),
+    "gpu_adapters": (16, 32, 48),
+}
 #: Every tenant's adapter in these runs: the simulator's (the lab's 16 MiB, by chapter 2's square formula).
 SPILL_ADAPTER_MB: float = Workload(tenants=1, requests=1).adapter_mb
 
@@ -66,15 +69,18 @@ def _sweep(tenants: tuple[int, ...], host_adapters: int | None, gpu_adapters: in
 
 
 @functools.lru_cache(maxsize=512)
-def spill_pair(tenants: int, *, host_adapters: int = SPILL.host_adapters,
-               gpu_adapters: int = SPILL.gpu_adapters) -> tuple[SimResult, SimResult]:
+def spill_pair(
+    tenants: int, *, host_adapters: int = SPILL.host_adapters, gpu_adapters: int = SPILL.gpu_adapters
+) -> tuple[SimResult, SimResult]:
     """Return ``(gpu_only, tiered)`` for ``tenants`` tenants on chapter 9's trace (``SPILL``'s requests and seed).
 
     The same GPU pool of ``gpu_adapters`` both times; ``tiered`` adds a host tier of ``host_adapters``.
     """
     count("tenants", tenants)
-    return (_sweep((tenants,), None, count("gpu_adapters", gpu_adapters))[tenants],
-            _sweep((tenants,), count("host_adapters", host_adapters), gpu_adapters)[tenants])
+    return (
+        _sweep((tenants,), None, count("gpu_adapters", gpu_adapters))[tenants],
+        _sweep((tenants,), count("host_adapters", host_adapters), gpu_adapters)[tenants],
+    )
 
 
 def spill_runs() -> tuple[dict[int, SimResult], dict[int, SimResult]]:

@@ -18,8 +18,9 @@ def registry(tenants: int = 40):
 @pytest.fixture(scope="module")
 def hot_runs() -> dict[str, FleetRun]:
     w = Workload(tenants=40, requests=12_000, zipf_s=1.0, rate_per_s=500.0, seed=1)
-    return compare_policies(make_trace(w), registry(40), "llama-3-8b", replicas=4, cache_budget_mb=12 * 16.0,
-                            warmup=2000, **REMOTE_LOAD)
+    return compare_policies(
+        make_trace(w), registry(40), "llama-3-8b", replicas=4, cache_budget_mb=12 * 16.0, warmup=2000, **REMOTE_LOAD
+    )
 
 
 def test_affinity_beats_spraying_on_hit_rate(hot_runs):
@@ -52,12 +53,12 @@ def test_same_trace_same_numbers():
 
 def test_run_policy_accepts_plain_refs_and_rejects_bad_warmup():
     refs = ["llama-3-8b:tenant-01", "llama-3-8b:tenant-02"] * 5
-    run = run_policy(refs, registry(2), "llama-3-8b", policy=POLICY_RENDEZVOUS, replicas=2,
-                     cache_budget_mb=64, spacing_ms=100.0)
+    run = run_policy(
+        refs, registry(2), "llama-3-8b", policy=POLICY_RENDEZVOUS, replicas=2, cache_budget_mb=64, spacing_ms=100.0
+    )
     assert run.requests == 10 and run.hit_rate == pytest.approx(0.8)
     with pytest.raises(ValueError, match="warmup"):
-        run_policy(refs, registry(2), "llama-3-8b", policy=POLICY_RENDEZVOUS, replicas=2,
-                   cache_budget_mb=64, warmup=10)
+        run_policy(refs, registry(2), "llama-3-8b", policy=POLICY_RENDEZVOUS, replicas=2, cache_budget_mb=64, warmup=10)
 
 
 def test_the_chapter_runs_every_policy_on_its_default_fleet():

@@ -10,8 +10,11 @@ def test_simulated_good_candidate_completes_and_bad_ones_abort_early():
     good = simulate_canary(VersionBehaviour(), requests=40_000, seed=0)
     assert good[-1].action == COMPLETE
     assert [d.fraction_after for d in good if d.action in (PROMOTE, COMPLETE)] == [0.25, 0.5, 1.0]
-    for bad in (VersionBehaviour(error_rate=0.03), VersionBehaviour(base_latency_ms=60.0),
-                VersionBehaviour(quality=0.75)):
+    for bad in (
+        VersionBehaviour(error_rate=0.03),
+        VersionBehaviour(base_latency_ms=60.0),
+        VersionBehaviour(quality=0.75),
+    ):
         log = simulate_canary(bad, requests=40_000, seed=0)
         assert log[-1].action == ABORT
         assert all(d.fraction_before == 0.05 for d in log)  # caught at 5%, never ramped

@@ -52,16 +52,19 @@ def test_the_right_design_holds_at_the_course_facts():
     assert r.adapters_that_fit == split.adapters_that_fit and r.sequences_needed == 20  # 19.5 req/s x 1 s
 
 
-@pytest.mark.parametrize(("design", "failed"), [
-    ({"flagship": "dynamic", "quiet": "dynamic", "replicas": 2}, ("load",)),   # 38.5 x 1.05 > 40
-    ({"flagship": "dynamic", "quiet": "dynamic", "replicas": 3}, ("budget",)),
-    ({"flagship": "merged", "quiet": "merged", "replicas": 0}, ("budget",)),
-    ({"sequences": 56}, ("memory", "p99")),                                    # the pool holds 57 of 95 adapters
-    ({"sequences": 57}, ("memory",)),                                          # base + KV exceed the engine's 0.9
-    ({"sequences": 12}, ("load",)),                                            # Little's law: 20 sequences needed
-    ({"replicas": 0}, ("load",)),
-    ({"replicas": 2}, ("budget",)),
-])
+@pytest.mark.parametrize(
+    ("design", "failed"),
+    [
+        ({"flagship": "dynamic", "quiet": "dynamic", "replicas": 2}, ("load",)),  # 38.5 x 1.05 > 40
+        ({"flagship": "dynamic", "quiet": "dynamic", "replicas": 3}, ("budget",)),
+        ({"flagship": "merged", "quiet": "merged", "replicas": 0}, ("budget",)),
+        ({"sequences": 56}, ("memory", "p99")),  # the pool holds 57 of 95 adapters
+        ({"sequences": 57}, ("memory",)),  # base + KV exceed the engine's 0.9
+        ({"sequences": 12}, ("load",)),  # Little's law: 20 sequences needed
+        ({"replicas": 0}, ("load",)),
+        ({"replicas": 2}, ("budget",)),
+    ],
+)
 def test_each_wrong_design_fails_on_its_constraint(design, failed):
     r = evaluate_design(RIGHT | design)
     assert r.failed == failed and not r.holds
@@ -79,14 +82,21 @@ def test_designs_are_read_and_checked():
     with pytest.raises(ValueError, match="a design is a dict"):
         CapstoneDesign.of([24, "merged"])
     with pytest.raises(ValueError, match="distinct names"):
-        DesignScenario(model="llama-3-8b", gpu="H100-80GB", gpu_hourly_usd=3.2, classes=(TenantClass(name="a", tenants=1, qps=1.0, rank=16, targets=("q_proj",)),) * 2, p99_target_ms=50, budget_usd=5000)
+        DesignScenario(
+            model="llama-3-8b",
+            gpu="H100-80GB",
+            gpu_hourly_usd=3.2,
+            classes=(TenantClass(name="a", tenants=1, qps=1.0, rank=16, targets=("q_proj",)),) * 2,
+            p99_target_ms=50,
+            budget_usd=5000,
+        )
     assert CAPSTONE_DESIGN.cls("quiet").total_qps == 19.0 and CAPSTONE_DESIGN["budget_usd"] == 5000.0
     with pytest.raises(KeyError, match="no tenant class 'vip'"):
         CAPSTONE_DESIGN.cls("vip")
 
 
 def test_the_p99_comes_from_the_simulator_and_a_small_pool_thrashes():
-    squeezed = evaluate_design(RIGHT | {"sequences": 55})   # the last KV pool that still holds the 95 adapters
+    squeezed = evaluate_design(RIGHT | {"sequences": 55})  # the last KV pool that still holds the 95 adapters
     assert squeezed.holds and squeezed.adapters_that_fit >= 95
     thrash = evaluate_design(RIGHT | {"sequences": 56})
     assert thrash.p99_ms > 100 and thrash.shared_needed_memory == 2

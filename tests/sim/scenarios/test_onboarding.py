@@ -24,8 +24,9 @@ def test_the_record_is_frozen_typed_and_read_by_key_too():
         ONBOARDING["pool_size"]
     with pytest.raises(ValueError, match="pool_adapters must be a positive int, got 0"):
         OnboardingScenario(tenants=41, pool_adapters=0, zipf_s=0.5, requests=10, rate_per_s=1.0, seed=1, warmup=0)
-    assert ONBOARDING == OnboardingScenario(tenants=41, pool_adapters=40, zipf_s=0.5, requests=20_000, rate_per_s=200.0,
-                                            seed=41, warmup=2_000)
+    assert ONBOARDING == OnboardingScenario(
+        tenants=41, pool_adapters=40, zipf_s=0.5, requests=20_000, rate_per_s=200.0, seed=41, warmup=2_000
+    )
     assert ONBOARDING.join_ms == 50_000.0
 
 

@@ -59,17 +59,21 @@ def test_the_quoted_figures_and_the_scenario_agree_on_what_they_share():
     assert (pr.slots, pr.in_cache_adapters, pr.eviction_adapters) == (8, 8, 16)
     assert (pr.in_cache_median_ttft_ms, pr.eviction_median_ttft_ms) == (39.65, 6278.0)
     assert (SLOT_CLIFF.max_slots, SLOT_CLIFF.active_adapters, SLOT_CLIFF.rate_per_s) == (
-        pr.slots, pr.eviction_adapters, pr.rate_per_s)
+        pr.slots,
+        pr.eviction_adapters,
+        pr.rate_per_s,
+    )
     assert "156x" in pr.claim and round(pr.median_ratio) == 158
 
 
 def test_base_traffic_costs_sglang_a_slot_and_vllm_none():
     """A fifth of the requests to the bare base: vLLM's rule needs the adapters' slots, SGLang's one more."""
 
-
     mixed = replace(SLOT_CLIFF, active_adapters=8, base_share=0.2)
     vllm, sglang = slot_run(mixed), slot_run(replace(mixed, base_takes_slot=True))
     assert vllm.waited == 0 and sglang.waited > 0 and sglang.p99_ms > 1000
     assert slot_run(replace(mixed, base_takes_slot=True), max_slots=9).waited == 0
-    assert vllm.requests == SLOT_CLIFF.requests and slot_run(SLOT_CLIFF).waited == slot_run(
-        replace(SLOT_CLIFF, base_takes_slot=True)).waited  # no base traffic: the rules agree
+    assert (
+        vllm.requests == SLOT_CLIFF.requests
+        and slot_run(SLOT_CLIFF).waited == slot_run(replace(SLOT_CLIFF, base_takes_slot=True)).waited
+    )  # no base traffic: the rules agree
