@@ -25,6 +25,7 @@ from pathlib import Path
 
 from benchmarks.results import Row, add_save_flag, save_if_asked
 from coursebuild.lite.runtime import KERNEL_PLUGIN
+from coursebuild.lite.site import build_site
 from labcore.site import LAB_NOTEBOOK, lab_live_url
 from tests.lite._pages import CHAPTERS, EXECUTED, ROOT, launch, serve
 
@@ -77,9 +78,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     wanted = [c for c in CHAPTERS if c.name[:2] in args.chapters.split(",")]
     opened = [c.name for c in wanted] + ([LAB_NOTEBOOK] if args.lab else [])
-    from playwright.async_api import async_playwright
-
-    from coursebuild.lite.site import build_site
+    from playwright.async_api import async_playwright  # optional: the browser tests' package
 
     work = Path(tempfile.mkdtemp())
     glue = "build" if all((EXECUTED / p.name).is_file() for p in wanted) else "note"

@@ -25,6 +25,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from playwright.sync_api import sync_playwright
+
 from .slides import SLIDES_DIR, SUFFIX
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,8 +92,6 @@ def print_decks(
         raise FileNotFoundError(f"no deck {missing} in {site / SLIDES_DIR} (decks there: {deck_names(site)})")
     out.mkdir(parents=True, exist_ok=True)
     if browser is None:
-        from playwright.sync_api import sync_playwright
-
         with sync_playwright() as pw:
             launched = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"], headless=True)
             try:

@@ -16,12 +16,30 @@ otherwise, see :func:`site_address`).
 
 from __future__ import annotations
 
+import html
 import inspect
 import re
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import nbformat
+import segno
+import yaml
+from IPython.display import HTML, Markdown
+
+from labcore import fleet_plan
+from labcore.capacity import memory_split
+from labcore.chapters import EXERCISES
+from labcore.fleet import GPU_QPS
+from labcore.kv_cache import kv_bytes_per_token
+from labcore.links import LINKS
+from labcore.model_config import exact_adapter_mb, load_model_config
+from labcore.panels import PANELS
+from labcore.sim.replay import single_replica_router
+
+from .lite.notebooks import glue_values
+from .myst_text import to_commonmark
 from .session_plans import BOOK_DIR, Plan, load_plans
 from .speaker_notes import source
 
@@ -70,23 +88,18 @@ def paper_wording(text: str) -> str:
 
 @cache
 def _chapter(stem: str, book: Path) -> tuple[list[str], dict[str, str]]:
-    import nbformat
-
-    from .lite.notebooks import glue_values
 
     nb = nbformat.read(book / f"{stem}.ipynb", as_version=4)
     return [source(c) for c in nb.cells if c.cell_type == "markdown"], glue_values(nb)
 
 
 def _exercise(label: str) -> Any:
-    from labcore.chapters import EXERCISES
 
     return next(e for e in EXERCISES if e.label == label)
 
 
 def exercise_text(label: str, *, book: Path = BOOK_DIR) -> str:
     """Return exercise ``label`` as the handout words it: the chapter's text, values filled in, cell steps out."""
-    from .myst_text import to_commonmark
 
     exercise = _exercise(label)
     cells, glue = _chapter(exercise.page, book)
@@ -102,7 +115,6 @@ def exercise_text(label: str, *, book: Path = BOOK_DIR) -> str:
 
 
 def _where(label: str) -> str:
-    from labcore.panels import PANELS
 
     exercise = _exercise(label)
     chapter = exercise.page.split("_", 1)[0].lstrip("0")
@@ -121,13 +133,6 @@ def givens(label: str) -> tuple[str, ...]:
     >>> givens("2.2")[:2]
     ('the H100 as its driver reports it: 79.6 GiB', "Llama-3-8B's weights in bf16: 15.0 GiB")
     """
-    from labcore import fleet_plan
-    from labcore.capacity import memory_split
-    from labcore.fleet import GPU_QPS
-    from labcore.kv_cache import kv_bytes_per_token
-    from labcore.links import LINKS
-    from labcore.model_config import exact_adapter_mb, load_model_config
-    from labcore.sim.replay import single_replica_router
 
     exercise = _exercise(label)
     kwargs, grade = dict(exercise.kwargs), exercise.grade.__name__
@@ -185,7 +190,6 @@ def givens_text(label: str) -> str:
 
 def site_address(config: Path = CONFIG_FILE) -> str:
     """Return the course site's address as ``_config.yml`` sets it (``html: baseurl``), or ``""`` when it sets none."""
-    import yaml
 
     raw = yaml.safe_load(config.read_text(encoding="utf-8")) or {}
     return str((raw.get("html") or {}).get("baseurl") or "").strip()
@@ -196,7 +200,6 @@ def site_card(address: str | None = None, *, config: Path = CONFIG_FILE) -> Any:
 
     >>> site_card("")
     """
-    from IPython.display import HTML
 
     address = site_address(config) if address is None else address
     if not address:
@@ -206,9 +209,6 @@ def site_card(address: str | None = None, *, config: Path = CONFIG_FILE) -> Any:
 
 def site_card_html(address: str) -> str:
     """Return the address as a link beside its QR code, an ``<img>`` of the code's SVG named by the address."""
-    import html
-
-    import segno
 
     uri = segno.make(address, error="m").svg_data_uri(scale=4, border=2)
     shown = html.escape(address)
@@ -253,7 +253,6 @@ def answer_key_markdown(plan: Plan) -> str:
 
 def show(key: str, *, answers: bool = False) -> Any:
     """Return plan ``key``'s handout (or, with ``answers``, its key) as Markdown a notebook displays."""
-    from IPython.display import Markdown
 
     plan = load_plans()[key]
     return Markdown(answer_key_markdown(plan) if answers else handout_markdown(plan))

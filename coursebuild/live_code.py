@@ -112,7 +112,6 @@ def guard_numpy_cell(source: str) -> str:
         x = np.ones(2)
         display(x.sum())
     """
-    import ast
 
     if not NUMPY_USE.search(source) or NUMPY_LINE in source:
         return source

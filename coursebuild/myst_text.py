@@ -27,6 +27,8 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 
+from myst_nb.core.variables import format_plain_text
+
 __all__ = ["ADMONITIONS", "GLUE_ROLE", "format_glue", "substitute_glue", "role_text", "to_commonmark"]
 
 #: Directives shown as a block quote with a bold title (the admonitions of MyST and Sphinx).
@@ -92,7 +94,6 @@ def format_glue(text: str, fmt_spec: str) -> str:
     >>> format_glue("97.5", ".0f"), format_glue("'H100'", "")
     ('98', 'H100')
     """
-    from myst_nb.core.variables import format_plain_text
 
     return format_plain_text(text, fmt_spec)
 

@@ -21,7 +21,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from docutils import nodes
+
 from labcore.site import VEGALITE_MIME
+
+from .vendor import DEFAULT_DEST, copy_assets
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: Scripts a panel page loads, in order (served from the site: vendor bundles, then our glue).
@@ -70,14 +74,12 @@ class VegaLitePage:
             return None
         if inline or data.mime_type != VEGALITE_MIME:
             return None
-        from docutils import nodes
 
         spec = data.content if isinstance(data.content, dict) else json.loads(data.content)
         return [nodes.raw("", panel_html(spec), format="html", classes=["output", "lc-panel-output"])]
 
 
 def _vendor(app: Any, config: Any) -> None:
-    from .vendor import DEFAULT_DEST, copy_assets
 
     extra = [Path(app.confdir, p) for p in config.html_extra_path]
     dest = next((p for p in extra if p.name == "_vendor"), DEFAULT_DEST)

@@ -16,8 +16,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from sphinx.util import logging
+
 from . import speaker_notes
 from .handouts import exercise_text, givens_text, site_address, site_card_html
+from .lite.notebooks import glue_values
+from .myst_text import to_commonmark
 from .session_plans import (
     BOOK_DIR,
     Plan,
@@ -29,6 +33,7 @@ from .session_plans import (
     heading_slides,
     load_plans,
 )
+from .slides import SLIDES_DIR, SUFFIX, DeckWriter
 from .speaker_notes import as_written, headings, minutes_text, retime
 
 __all__ = ["session_deck_notebook", "session_deck_sections", "write_session_decks"]
@@ -123,8 +128,6 @@ def _exercise_cells(slot: Slot, book: Path) -> list[dict[str, Any]]:
 
 def _summary(plan: Plan, book: Path) -> str:
     """Return the session deck's closing slide's bullets: each slot's takeaway, its numbers from its chapter's glue."""
-    from .lite.notebooks import glue_values
-    from .myst_text import to_commonmark
 
     lines = []
     for slot in plan.slots:
@@ -198,7 +201,6 @@ def write_session_decks(
     decks: Mapping[str, Mapping[str, Any]], slides_dir: Path, *, plans: Mapping[str, Plan] | None = None
 ) -> list[Path]:
     """Write the deck of every plan that names one (``deck:``) into ``slides_dir``; return their paths."""
-    from .slides import SUFFIX, DeckWriter
 
     plans = load_plans() if plans is None else plans
     writer = DeckWriter()
@@ -213,9 +215,6 @@ def _on_build_finished(app: Any, exception: Exception | None) -> None:
     """Write the plans' own decks beside the chapter decks (after coursebuild.slides has cleared stale ones)."""
     if exception is not None or app.builder.format != "html":
         return
-    from sphinx.util import logging
-
-    from .slides import SLIDES_DIR
 
     written = write_session_decks({}, Path(app.outdir) / SLIDES_DIR)
     logging.getLogger(__name__).info(f"[slides] {len(written)} session decks: {', '.join(p.name for p in written)}")
@@ -223,7 +222,6 @@ def _on_build_finished(app: Any, exception: Exception | None) -> None:
 
 def _say_site_address(app: Any) -> None:
     """Tell the builder whether the handouts and the session deck print the site's address (``html: baseurl``)."""
-    from sphinx.util import logging
 
     address = site_address()
     logger = logging.getLogger(__name__)

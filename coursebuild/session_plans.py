@@ -23,8 +23,17 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import nbformat
+import yaml
+
+from labcore.chapters import EXERCISES
+from labcore.chapters import chapter as manifest
+from labcore.contract import LAB_MODULES
+
 from . import speaker_notes
+from .lite.notebooks import glue_values
 from .slide_layout import slide_type
+from .slides import deck_notebook
 from .speaker_notes import headings, minutes_text
 
 __all__ = [
@@ -167,7 +176,6 @@ def heading_slides(deck: Mapping[str, Any]) -> tuple[list[tuple[str, int]], int]
 @cache
 def chapter_notebook(stem: str, book: Path) -> Any:
     """Return chapter ``stem``'s notebook as stored in ``book`` (read once); raise naming a chapter that is not there."""
-    import nbformat
 
     path = book / f"{stem}.ipynb"
     if not path.is_file():
@@ -178,8 +186,6 @@ def chapter_notebook(stem: str, book: Path) -> Any:
 @cache
 def chapter_deck(stem: str, book: Path) -> dict[str, Any]:
     """Return chapter ``stem``'s deck notebook as :func:`coursebuild.slides.deck_notebook` makes it (made once)."""
-    from .lite.notebooks import glue_values
-    from .slides import deck_notebook
 
     nb = chapter_notebook(stem, book)
     return deck_notebook(nb, glue_values(nb))
@@ -218,7 +224,6 @@ def _minutes(key: str, raw: Mapping[str, Any], start: float, kind: str) -> tuple
 
 
 def _lab_modules(key: str, raw: Mapping[str, Any], start: float) -> tuple[str, ...]:
-    from labcore.contract import LAB_MODULES
 
     modules = tuple(str(m) for m in raw.get("modules", []))
     if (
@@ -234,8 +239,6 @@ def _lab_modules(key: str, raw: Mapping[str, Any], start: float) -> tuple[str, .
 
 
 def _slot(key: str, raw: Mapping[str, Any], start: float, book: Path, notes: Mapping[str, Any]) -> Slot:
-    from labcore.chapters import EXERCISES
-    from labcore.chapters import chapter as manifest
 
     kind = str(raw.get("kind", "deck"))
     if kind not in KINDS:
@@ -300,7 +303,6 @@ def load_plans(
     path: Path = PLANS_FILE, *, book: Path = BOOK_DIR, notes: Mapping[str, Any] | None = None
 ) -> dict[str, Plan]:
     """Return every plan of ``path``, timed by the decks' notes; raise ``ValueError`` naming a plan that does not fit."""
-    import yaml
 
     notes = speaker_notes.load_notes() if notes is None else notes
     plans = {}

@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import re
@@ -192,7 +193,6 @@ def split_tall_prose(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
     The notes that follow the cell stay with its first part (its section's cue on the section's first slide).
     """
-    import copy
 
     out: list[dict[str, Any]] = []
     i = 0
@@ -227,7 +227,6 @@ def _slides(cells: list[dict[str, Any]]) -> list[list[int]]:
 
 
 def _as_subslide(cell: dict[str, Any], **changes: Any) -> dict[str, Any]:
-    import copy
 
     meta = copy.deepcopy(cell.get("metadata", {}))
     meta.setdefault("slideshow", {})["slide_type"] = "subslide"
@@ -246,7 +245,6 @@ def split_full_slides(cells: list[dict[str, Any]], *, budget: int = SLIDE_PX) ->
     >>> [slide_type(c) for c in split_full_slides([code(10, "slide"), code(20), code(4)])]
     ['slide', 'subslide', '-']
     """
-    import copy
 
     out: list[dict[str, Any]] = []
     for group in _slides(cells):
@@ -347,7 +345,6 @@ def split_table_html(html: str, *, budget: int = SLIDE_PX) -> list[str]:
 def split_tall_tables(cells: list[dict[str, Any]], *, budget: int = SLIDE_PX) -> list[dict[str, Any]]:
     """Return ``cells`` with a code cell whose one output is an HTML table taller than ``budget`` shown as its code,
     then the table's rows over as many slides as they need (each a sub-slide with the table's header)."""
-    import copy
 
     out: list[dict[str, Any]] = []
     for cell in cells:
@@ -440,7 +437,6 @@ def split_quizzes(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
     >>> len(split_quizzes([quiz(1)]))
     1
     """
-    import copy
 
     out: list[dict[str, Any]] = []
     i = 0

@@ -41,8 +41,16 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+import nbformat
+from nbconvert import SlidesExporter
+from sphinx.util import logging
+from traitlets.config import Config
+
 from labcore.site import VEGALITE_MIME
 
+from .lite import notebooks as lite_notebooks
+from .lite import site as lite_site
+from .myst_text import to_commonmark
 from .panels_site import SCRIPTS as PANEL_SCRIPTS
 from .panels_site import panel_html
 from .slide_layout import (
@@ -141,7 +149,6 @@ def deck_notebook(
     >>> [c["source"] for c in deck_notebook({"cells": cells, "metadata": {}}, {"n": "3"})["cells"]]
     ['# Title 3', 'Ask the room.']
     """
-    from .myst_text import to_commonmark
 
     deck: dict[str, Any] = copy.deepcopy(dict(nb))
     deck.setdefault("metadata", {}).pop("widgets", None)
@@ -191,8 +198,6 @@ class DeckWriter:
     """Export decks with one configured ``SlidesExporter`` (its templates and CSS are read once)."""
 
     def __init__(self) -> None:
-        from nbconvert import SlidesExporter
-        from traitlets.config import Config
 
         config = Config()
         exporter = config.SlidesExporter
@@ -214,7 +219,6 @@ class DeckWriter:
 
     def write(self, nb: Mapping[str, Any], out: Path) -> Path:
         """Write ``nb`` (a deck notebook, see :func:`deck_notebook`) as the reveal.js deck ``out``."""
-        import nbformat
 
         node = nbformat.from_dict(nb)
         panel_scripts = [posixpath.normpath(posixpath.join("../_static", s)) for s in PANEL_SCRIPTS]
@@ -291,10 +295,6 @@ def build_decks(
     A deck that cannot be made (a glue key with no value) raises, or, with ``on_error``, is reported
     and left out.
     """
-    import nbformat
-
-    from .lite import notebooks as lite_notebooks
-    from .lite import site as lite_site
 
     writer = DeckWriter()
     written = []
@@ -361,7 +361,6 @@ def _on_build_finished(app: Any, exception: Exception | None) -> None:
     """Write the decks of the pages that have slide metadata, from their stored outputs."""
     if exception is not None or app.builder.format != "html":
         return
-    from sphinx.util import logging
 
     logger = logging.getLogger(__name__)
     started = time.perf_counter()

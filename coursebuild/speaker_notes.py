@@ -19,6 +19,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import yaml
+
+from .lite.notebooks import glue_values
+from .myst_text import to_commonmark
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTES_DIR = ROOT / "scripts" / "speaker_notes"  # one <notebook stem>.yml per deck (see its README.md)
 NOTES_TAG = "speaker-notes"  # the tag of the notes cells slide_metadata.py writes (and replaces)
@@ -55,7 +60,6 @@ def headings(cell: Mapping[str, Any], level: int = 2) -> list[str]:
 
 def load_notes(folder: Path = NOTES_DIR) -> dict[str, Any]:
     """Return every deck's notes: ``{notebook stem: {"title": text, "sections": {heading: {minutes, notes}}}}``."""
-    import yaml
 
     return {path.stem: yaml.safe_load(path.read_text(encoding="utf-8")) or {} for path in sorted(folder.glob("*.yml"))}
 
@@ -101,8 +105,6 @@ def notes_cells_for(nb: Mapping[str, Any], entry: Mapping[str, Any], stem: str) 
     missing: a ``##`` section without notes, notes for a section the notebook no longer has, or an
     ``at`` snippet that no cell, or more than one, of its section holds.
     """
-    from .lite.notebooks import glue_values
-    from .myst_text import to_commonmark
 
     glue = glue_values(nb)
     sections = dict(entry.get("sections") or {})

@@ -76,6 +76,7 @@ def _parse(parser: argparse.ArgumentParser, words: list[str]) -> argparse.Namesp
 
 def vllm_verdict(command: dict[str, Any]) -> dict[str, Any]:
     """Parse one ``vllm serve`` command as the ``vllm`` program does, then build its engine and LoRA config."""
+    # optional: each engine is installed only in its own environment (scripts/engine_parsers.py)
     from vllm import envs
     from vllm.config.lora import LoRAConfig
     from vllm.engine.arg_utils import AsyncEngineArgs
@@ -116,6 +117,7 @@ def vllm_verdict(command: dict[str, Any]) -> dict[str, Any]:
 
 def sglang_verdict(command: dict[str, Any]) -> dict[str, Any]:
     """Parse one ``python -m sglang.launch_server`` command with SGLang's parser and run its LoRA argument checks."""
+    # optional: each engine is installed only in its own environment (scripts/engine_parsers.py)
     from sglang.srt.arg_groups.lora_hook import check_lora_server_args
     from sglang.srt.server_args import ServerArgs
 

@@ -46,7 +46,7 @@ def _file_of(site: Path, url: str) -> Path | None:
 
 
 async def _visit(site: Path, base: str, chapter: str) -> dict[str, object]:
-    from playwright.async_api import async_playwright
+    from playwright.async_api import async_playwright  # optional: the browser tests' package
 
     seen: dict[str, set[str]] = {"static": set(), "live": set()}
     phase = ["static"]

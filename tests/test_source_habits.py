@@ -1,4 +1,4 @@
-"""Two habits of the source that no linter checks, read from every module's syntax tree (as tests/test_layers.py does).
+"""Three habits of the source that no linter checks, read from every module's syntax tree (as tests/test_layers.py does).
 
 - Nothing edits ``sys.path`` when a module is imported: a script runs with ``python -m`` or with labcore installed
   (``-e .`` in requirements.txt), and tests find the packages through the root conftest's rootdir. Inside a function
@@ -6,6 +6,9 @@
 - A record (a dataclass or NamedTuple of labcore) of four or more fields is built by keyword: ``SlotRequest(id=0,
   arrival_ms=5.0, adapter="a", output_tokens=1)`` says what each number is; ``SlotRequest(0, 5.0, "a", 1)`` does
   not, and silently swaps two fields of one type.
+- An import sits inside a function only for an optional package (one the library or the build runs without:
+  :data:`OPTIONAL`) or to break a named cycle (a comment on the import or the line above it that says ``cycle``);
+  everything else is imported at the top, where a reader sees what a module needs.
 """
 
 from __future__ import annotations
@@ -24,6 +27,24 @@ POSITIONAL_OK = {"Adapter"}
 #: Files other sessions of issue 33 were rewriting when this check came in; each leaves this list when its
 #: constructions take keywords (the list can only shrink: a file listed here with none left fails the test).
 PENDING: tuple[str, ...] = ()
+#: Packages a module may import inside a function: labcore depends on nothing (IPython, matplotlib, ipywidgets,
+#: jupyterquiz and pytest are the kernel's or the book's), the browser tests' Playwright, the engines in their own
+#: environments (scripts/engine_parser_child.py).
+OPTIONAL = frozenset(
+    {
+        "IPython",
+        "matplotlib",
+        "matplotlib_inline",
+        "ipywidgets",
+        "jupyterquiz",
+        "pytest",
+        "playwright",
+        "vllm",
+        "sglang",
+    }
+)
+#: Folders held to it (the tests import what they test inside a test on purpose, where the import is the check).
+IMPORT_FOLDERS = ("labcore", "coursebuild", "scripts", "benchmarks")
 
 
 def sources() -> list[Path]:
@@ -178,3 +199,48 @@ def test_the_record_check_finds_a_positional_construction() -> None:
         "with pytest.raises(TypeError):\n    SlotRequest(0, 5.0, 'a', 1)\n"
     )
     assert positional_records(tree, {"SlotRequest", "Adapter", "CacheStats"}) == [(1, "SlotRequest")]
+
+
+def function_imports(tree: ast.Module, lines: list[str]) -> list[tuple[int, str]]:
+    """Return ``(line, module)`` of each import inside a function that is neither optional nor a named cycle."""
+    found = []
+    for fn in ast.walk(tree):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for node in ast.walk(fn):
+            if not isinstance(node, (ast.Import, ast.ImportFrom)):
+                continue
+            modules = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            if isinstance(node, ast.ImportFrom) and node.level:
+                modules = ["." * node.level + (node.module or "")]
+            said = " ".join(lines[max(0, node.lineno - 2) : node.end_lineno or node.lineno])
+            for module in modules:
+                if module.split(".")[0] not in OPTIONAL and "cycle" not in said:
+                    found.append((node.lineno, module))
+    return found
+
+
+def test_imports_inside_functions_are_optional_packages_or_named_cycles() -> None:
+    wrong = []
+    for path in sources():
+        if rel(path).split("/")[0] in IMPORT_FOLDERS and "skeleton" not in path.parts:
+            text = path.read_text(encoding="utf-8")
+            wrong += [
+                f"{rel(path)}:{line} imports {module}"
+                for line, module in function_imports(ast.parse(text), text.splitlines())
+            ]
+    assert not wrong, "import these at the top of the module (or name the cycle):\n" + "\n".join(wrong)
+
+
+@pytest.mark.parametrize(
+    ("source", "found"),
+    [
+        ("def f():\n    import json\n", [(2, "json")]),
+        ("def f():\n    from . import site\n", [(2, ".")]),
+        ("def f():\n    import matplotlib.pyplot\n", []),
+        ("def f():\n    # a cycle: site imports this module\n    from .site import x\n", []),
+        ("import json\n", []),
+    ],
+)
+def test_the_import_check_finds_a_function_import(source: str, found: list[tuple[int, str]]) -> None:
+    assert function_imports(ast.parse(source), source.splitlines()) == found

@@ -28,10 +28,14 @@ book's venv 3.11. Pyodide's own CPython under Node is the one interpreter here t
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import marshal
 import os
 import shutil
 import subprocess
+import sys
+import sysconfig
 import tempfile
 import zipfile
 from pathlib import Path, PurePosixPath
@@ -58,10 +62,6 @@ def add_bytecode(src: str, dst: str, *, keep_source: bool) -> int:
     ``/lib/python3.14/site-packages``), so tracebacks point there. A module that does not compile stays
     source only, as it would have failed at import anyway.
     """
-    import importlib.util
-    import marshal
-    import sys
-    import sysconfig
 
     # Pyodide's prefix is "/", so its purelib reads "//lib/python3.14/site-packages": POSIX keeps a leading "//" as a
     # root of its own, and a code object naming "//lib/..." made pytest and hypothesis fail to relate it to "/"

@@ -41,6 +41,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+import nbformat
+
 from labcore.chapters import CHAPTERS, LIVE_NEEDS
 from labcore.panels import spec_grid_key
 from labcore.plots.offline import cell_key
@@ -325,7 +327,6 @@ def add_setup_cells(notebooks: list[Path]) -> list[str]:
     Idempotent: a first code cell that starts with ``LIVE_MARKER`` is refreshed in place; returns
     the names of the notebooks that changed.
     """
-    import nbformat
 
     changed = []
     for path in notebooks:

@@ -11,6 +11,9 @@ which write a Live link only where there is a live site) ask the same question h
 
 from __future__ import annotations
 
+import importlib.util
+import os
+
 __all__ = ["LITE_MODULES", "missing_requirement"]
 
 #: what ``requirements-lite.txt`` installs that the live site's build imports
@@ -19,8 +22,6 @@ LITE_MODULES = ("jupyterlite_sphinx", "jupyterlite_core", "jupyterlite_pyodide_k
 
 def missing_requirement() -> str | None:
     """Return why the Lite site is not built (a requirement not installed, or ``COURSE_LITE=0``), or None."""
-    import importlib.util
-    import os
 
     if os.environ.get("COURSE_LITE", "1") == "0":
         return "COURSE_LITE=0 is set"

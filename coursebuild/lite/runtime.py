@@ -52,6 +52,10 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from jupyter_core.paths import jupyter_path
+from jupyterlite_pyodide_kernel.constants import PYODIDE_VERSION
+from packaging.requirements import Requirement
+
 from .. import vendor
 from .bytecode import compile_wheels
 from .wheels import find_wheel, log, normalize, pip_download, sha256_of
@@ -102,7 +106,6 @@ PYODIDE_MARKERS = {
 
 def pyodide_version() -> str:
     """Return the Pyodide version the installed ``jupyterlite-pyodide-kernel`` expects."""
-    from jupyterlite_pyodide_kernel.constants import PYODIDE_VERSION
 
     return PYODIDE_VERSION
 
@@ -156,7 +159,6 @@ def _metadata(whl: Path) -> tuple[Any, list[str]]:
 
 def wheel_requires(whl: Path, python: str) -> list[str]:
     """Return the distributions a wheel requires in Pyodide's kernel (markers evaluated, no extras)."""
-    from packaging.requirements import Requirement
 
     headers, _ = _metadata(whl)
     env = {**PYODIDE_MARKERS, "python_version": python, "python_full_version": f"{python}.0"}
@@ -243,7 +245,6 @@ def prepare_pyodide(out: Path, cache: Path) -> dict:
 
 def kernel_extension_wheels() -> list[Path]:
     """Return the wheels of :data:`KERNEL_WHEELS` the installed pyodide-kernel extension ships (its ``wheelDir``)."""
-    from jupyter_core.paths import jupyter_path
 
     for root in jupyter_path("labextensions"):
         package = Path(root) / "@jupyterlite" / "pyodide-kernel-extension" / "package.json"

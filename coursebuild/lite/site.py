@@ -36,6 +36,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+import nbclient
+import nbformat
+
 from labcore.chapters import EXERCISES
 from labcore.site import BOOK_BUILD, FIGURES_DIR, LAB_NOTEBOOK, PANELS_DIR, figures_index_path, grid_path
 
@@ -87,8 +90,6 @@ def prepare_runtime(lite_dir: Path, cache: Path, root: Path = ROOT) -> dict:
 
 def execute_for_glue(path: Path, timeout_s: int = 600) -> dict:
     """Execute a book notebook with nbclient (in its own folder) and return it, for its glue values."""
-    import nbclient
-    import nbformat
 
     log(f"executing {path.name} for its glue values (no book build output)")
     nb = nbformat.read(path, as_version=4)

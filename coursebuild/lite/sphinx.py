@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sphinx.util import logging
+
 from labcore.chapters import CHAPTERS
 from labcore.site import LAB_NOTEBOOK, lab_live_url
 
@@ -97,8 +99,6 @@ def setup(app):
     """Register the extension; without the Lite requirements, say so once and do nothing else."""
     missing = missing_requirement()
     if missing:
-        from sphinx.util import logging
-
         logging.getLogger(__name__).info(
             f"[lite] {missing}: building the book without its live (JupyterLite) site and Live buttons "
             "(pip install -r requirements-lite.txt to add them)"

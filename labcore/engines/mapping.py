@@ -19,8 +19,10 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import importlib
+import inspect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -109,8 +111,6 @@ def resolve_labcore_name(name: str) -> Any:
     ...
     LookupError: labcore.cache.AdapterCache has no parameter or field 'budget'
     """
-    import dataclasses
-    import inspect
 
     path, _, param = text("labcore name", name).partition(":")
     parts = path.split(".")
