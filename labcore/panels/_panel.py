@@ -299,6 +299,7 @@ class Panel:
 
         :func:`spec_grid_key` derives the same key from a displayed spec.
 
+        >>> from labcore.panels import spec_grid_key
         >>> p = Panel("toy_panel", title="t", controls=[Control("a", "a", values=(1, 2), default=1)],
         ...           compute=lambda a: {"y": a}, readout=str, chart=Lines("a", (), y_title="y"))
         >>> p.grid_key() == spec_grid_key({"usermeta": {"labcore_panel": "toy_panel", "controls": ["a"]},
