@@ -46,8 +46,11 @@ help:
 	@echo "make execute     re-execute every chapter and store its outputs (then review the diff)"
 	@echo "make lab         open the chapters live in JupyterLab"
 	@echo "make decks-pdf   print every deck to _build/decks-pdf/<deck>.pdf, one slide per page (a presenter's backup)"
-	@echo "make engines     read the vLLM and SGLang release wheels into labcore/data/engines (not part of make test)"
+	@echo "make engines     read the vLLM and SGLang release wheels into labcore/data/engines and run every printed"
+	@echo "                 command through each engine's own parser (several GB once; not part of make test)"
+	@echo "make engines-lorax LORAX_REPO=DIR  read LoRAX at its release tag from a git clone"
 	@echo "make clean       remove _build/ and the fetched Vega/MathJax assets"
+	@echo "make distclean   make clean, and remove the .venv"
 
 install: $(STAMP)
 
