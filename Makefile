@@ -40,7 +40,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 help:
 	@echo "make book        build the course into $(SITE) (fails on any warning)"
 	@echo "make test        build the book, then run every test (unit, nbval over book/, browser)"
-	@echo "make test-quick  unit tests + nbval, no book build and no browser"
+	@echo "make test-quick  lint, unit tests + nbval: no book build, no browser, no test marked slow"
 	@echo "make lint        ruff (lint and format check) and mypy, as pyproject.toml configures them"
 	@echo "make rebuild     rebuild the book even if nothing changed"
 	@echo "make execute     re-execute every chapter and store its outputs (then review the diff)"
@@ -121,7 +121,7 @@ lint: $(STAMP)
 
 test-quick: $(STAMP)
 	@$(MAKE) --no-print-directory lint
-	$(BIN)/python -m pytest -m "not browser" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m "not browser and not slow" $(PYTEST_ARGS)
 
 # The engines' facts at the releases the course cites (labcore/engines/releases.py RELEASES): pip download each
 # wheel once into ENGINE_CACHE (vLLM 0.33.0 is 336 MB, SGLang 0.5.23 39 MB), read its source without importing it,

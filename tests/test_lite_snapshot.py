@@ -121,6 +121,7 @@ def test_the_site_serves_the_snapshot_and_the_boot_module(runtime) -> None:
     assert (folder / lite_hypothesis.TABLES_FILE).is_file()
 
 
+@pytest.mark.slow  # left out of make test-quick; make test runs it
 def test_a_restored_kernel_holds_what_a_plain_boot_holds(runtime, tmp_path: Path) -> None:
     plain = _boot(runtime, "pyodide.mjs", tmp_path)
     restored = _boot(runtime, lite_snapshot.BOOT_MODULE, tmp_path)
@@ -216,6 +217,7 @@ def runtime_copy(runtime, tmp_path: Path) -> Path:
     return folder
 
 
+@pytest.mark.slow  # left out of make test-quick; make test runs it
 def test_a_snapshot_with_a_file_still_open_is_refused(runtime_copy: Path, tmp_path: Path) -> None:
     with pytest.raises(
         RuntimeError,

@@ -94,6 +94,7 @@ def _project(root: Path, modules: list[str]) -> Path:
     return root
 
 
+@pytest.mark.slow  # left out of make test-quick; make test runs it
 def test_the_wheel_follows_the_sources_not_their_mtimes_nor_an_earlier_build(tmp_path: Path) -> None:
     project = _project(tmp_path / "src", ["kept", "deleted"])
     first = lite_wheels.build_wheel(project, tmp_path / "first")

@@ -82,6 +82,7 @@ def _close(section: str, got: object, want: object) -> bool:
     return math.isclose(got, want, rel_tol=tol, abs_tol=1e-9)
 
 
+@pytest.mark.slow  # left out of make test-quick; make test runs it
 def test_rerun_reproduces_every_deterministic_field(rerun: dict) -> None:
     committed = json.loads(COMMITTED.read_text())
     assert rerun["format"] == committed["format"]
@@ -106,6 +107,7 @@ def test_rerun_reproduces_every_deterministic_field(rerun: dict) -> None:
     assert rerun["deterministic"]["adapter"]["base_digest"] == digests["A"]
 
 
+@pytest.mark.slow  # left out of make test-quick; make test runs it
 def test_the_story_holds_in_the_rerun(rerun: dict) -> None:
     d = rerun["deterministic"]
     m = d["metrics"]
