@@ -118,36 +118,27 @@ def main(argv: list[str] | None = None) -> None:
             f"{t['first output'] / t['shown']:13.1f}x "
             f"{suite}"
         )
-    by = {(v, n, a): t["first output"] for v, n, a, t in results}
-    suites = {(v, n, a): t["suite"] for v, n, a, t in results if "suite" in t}
-    ratios = [by[("snapshot", n, a)] / by[("no snapshot", n, a)] for v, n, a, _t in results if v == "snapshot"]
+    timed = {(v, n, a): t for v, n, a, t in results}
+    ratios = [
+        t["first output"] / timed[("no snapshot", n, a)]["first output"] for v, n, a, t in results if v == "snapshot"
+    ]
     print(f"first output with the snapshot / without it, same run: {min(ratios):.2f}-{max(ratios):.2f}x")
+    measures = (("first output", "open to first output"), ("suite", "open to the suite's first table"))
     save_if_asked(
         args,
         "bench_live_start",
         [
             Row(
-                f"{n}, open {a + 1}: open to first output",
-                t["first output"],
+                f"{n}, open {a + 1}: {label}",
+                t[key],
                 "s",
                 peer="the same without the fast start",
-                peer_result=by[("no snapshot", n, a)],
+                peer_result=timed[("no snapshot", n, a)][key],
                 goal="< 8 s",
             )
+            for key, label in measures
             for v, n, a, t in results
-            if v == "snapshot"
-        ]
-        + [
-            Row(
-                f"{n}, open {a + 1}: open to the suite's first table",
-                t["suite"],
-                "s",
-                peer="the same without the fast start",
-                peer_result=suites[("no snapshot", n, a)],
-                goal="< 8 s",
-            )
-            for v, n, a, t in results
-            if v == "snapshot" and "suite" in t
+            if v == "snapshot" and key in t
         ],
         measure="a Live chapter opened in Chromium, Run All, to its first cell's output (the Live tests' site)",
     )
