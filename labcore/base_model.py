@@ -177,16 +177,16 @@ def base_param_breakdown(config: ModelConfig | Mapping[str, Any] | str) -> BaseP
     (0, 1235814400)
     """
     cfg = _config(config)
-    h, q, kv, hd = cfg.hidden_size, cfg.q_dim, cfg.kv_dim, cfg.head_dim
+    h, q, kv, hd = cfg.hidden_size, cfg.q_dim, cfg.kv_dim, cfg.head_width
     vocab = _vocab(cfg)
     attention = h * q + 2 * h * kv + q * h
     if cfg.attention_bias:
         attention += q + 2 * kv
     if cfg.qk_norm:
-        attention += 2 * hd  # type: ignore[operator]
+        attention += 2 * hd
     expert = experts = router = 0
     if cfg.is_moe:
-        expert = 3 * h * cfg.moe_intermediate_size  # type: ignore[operator]
+        expert = 3 * h * cfg.expert_width
         experts = cfg.num_experts * expert
         router = h * cfg.num_experts
         mlp = experts + router
@@ -323,13 +323,13 @@ def moe_lora_targets(config: ModelConfig | Mapping[str, Any] | str) -> MoeTarget
     ((2048, 4096), (768, 2048), 128)
     """
     cfg = _moe(config)
-    h, q, kv, e = cfg.hidden_size, cfg.q_dim, cfg.kv_dim, cfg.moe_intermediate_size
+    h, q, kv, e = cfg.hidden_size, cfg.q_dim, cfg.kv_dim, cfg.expert_width
     names, router = _MOE_NAMES[cfg.model_type]
     shapes = {"gate_proj": (h, e), "up_proj": (h, e), "down_proj": (e, h)}
     return MoeTargets(
         cfg.name,
         attention={"q_proj": (h, q), "k_proj": (h, kv), "v_proj": (h, kv), "o_proj": (q, h)},
-        experts={names[k]: shapes[k] for k in _EXPERT},  # type: ignore[misc]
+        experts={names[k]: shapes[k] for k in _EXPERT},
         router=(router, (h, cfg.num_experts)),
         num_experts=cfg.num_experts,
         num_experts_per_tok=cfg.num_experts_per_tok,

@@ -84,7 +84,7 @@ def kv_layer_windows(model: ModelConfig | Mapping[str, Any] | str) -> tuple[int 
 
 def _token_bytes_per_layer(cfg: ModelConfig, dtype_bytes: int) -> int:
     count("dtype_bytes", dtype_bytes)
-    return cfg.num_key_value_heads * cfg.head_dim * 2 * dtype_bytes  # type: ignore[operator]
+    return cfg.kv_dim * 2 * dtype_bytes
 
 
 def kv_bytes_per_sequence(

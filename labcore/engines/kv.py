@@ -80,7 +80,7 @@ def vllm_kv_bytes_per_sequence(
     """
     raw = raw_model_config(model) if isinstance(model, str) else model
     cfg = ModelConfig.from_dict(raw)
-    kv_dim = max(1, cfg.num_key_value_heads // tp) * cfg.head_dim  # type: ignore[operator]
+    kv_dim = max(1, cfg.num_key_value_heads // tp) * cfg.head_width
     block = VLLM_BLOCK_TOKENS * kv_dim * 2 * dtype_bytes  # K and V of 16 tokens in one layer
     in_flight = VLLM_CONCURRENT_BATCHES * vllm_batched_tokens(gpu)
     kv_bytes_per_sequence(raw, context_tokens, dtype_bytes=dtype_bytes)  # validates the context and dtype
