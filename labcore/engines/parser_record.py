@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
+from importlib.resources.abc import Traversable
 from typing import Any
 
+from .._validate import choice
 from ..gpus import known_gpus
 from ..model_config.config import known_models
 from .adapters import adapter_loading
 from .launch import served_name
 from .plan import fit_options, serving_plan
-from .releases import RELEASES
+from .releases import RELEASES, release_file
 
 __all__ = [
     "SAMPLE_ROUTES",
@@ -45,7 +46,7 @@ SAMPLE_ROUTES: tuple[tuple[str, tuple[str, ...] | None, int], ...] = (
 )
 SAMPLE_TENANTS = 4
 SAMPLE_CONTEXT = 8192
-_FOLDER = Path(__file__).resolve().parent.parent / "data" / "engines" / "parsed"
+_FOLDER = "data/engines/parsed"
 
 
 def _cases() -> Iterator[dict[str, Any]]:
@@ -87,8 +88,7 @@ def _cases() -> Iterator[dict[str, Any]]:
 
 def sample_commands(engine: str) -> list[dict[str, Any]]:
     """Return ``engine``'s printed command for every sampled plan, as ``{"case", "env", "argv"}`` dicts."""
-    if engine not in RELEASES:
-        raise ValueError(f"engine must be one of {sorted(RELEASES)}, got {engine!r}")
+    choice("engine", engine, sorted(RELEASES))
     out = []
     for case in _cases():
         plans = serving_plan(
@@ -130,14 +130,13 @@ def command_key(command: dict[str, Any]) -> str:
     return " ".join([*(f"{k}={v}" for k, v in sorted(command["env"].items())), *command["argv"]])
 
 
-def parser_record_path(engine: str) -> Path:
-    """Return the newest committed record for ``engine`` at the cited release."""
-    if engine not in RELEASES:
-        raise ValueError(f"engine must be one of {sorted(RELEASES)}, got {engine!r}")
-    names = sorted(_FOLDER.glob(f"{engine}-{RELEASES[engine]}-*.json"))
-    if not names:
-        raise FileNotFoundError(f"no parser record for {engine} {RELEASES[engine]} in {_FOLDER}: run make engines")
-    return names[-1]
+def parser_record_path(engine: str) -> Traversable:
+    """Return the newest committed record for ``engine`` at the cited release.
+
+    >>> parser_record_path("vllm").name.startswith(f"vllm-{RELEASES['vllm']}-")
+    True
+    """
+    return release_file(engine, _FOLDER, versions=RELEASES)
 
 
 def parser_record(engine: str) -> dict[str, Any]:

@@ -20,11 +20,13 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
+from .._validate import choice
 from .allocation import SGLANG_ENGINE, VLLM_ENGINE
 
-__all__ = ["RELEASES", "TAGGED_RELEASES", "release_facts", "release_facts_name", "flag_fact"]
+__all__ = ["RELEASES", "TAGGED_RELEASES", "release_facts", "release_facts_name", "release_file", "flag_fact"]
 
 #: The release of each engine the course's facts are stated and cited at.
 RELEASES: Mapping[str, str] = {VLLM_ENGINE: "0.33.0", SGLANG_ENGINE: "0.5.23"}
@@ -34,27 +36,37 @@ TAGGED_RELEASES: Mapping[str, str] = {"lorax": "0.12.1"}
 _DATA = "data/engines"
 
 
+def release_file(engine: str, folder: str = _DATA, *, versions: Mapping[str, str] | None = None) -> Traversable:
+    """Return ``engine``'s committed file at its release in ``labcore/<folder>``: the latest date read, if several.
+
+    ``versions`` are the releases the folder holds files of (default: :data:`RELEASES` and :data:`TAGGED_RELEASES`).
+    Files are named ``<engine>-<version>-<date>.json``, the date as ``YYYY-MM-DD``, so the last name sorts newest.
+
+    >>> release_file("sglang", "data/engines/parsed", versions=RELEASES).name.startswith("sglang-0.5.23-")
+    True
+    """
+    versions = {**RELEASES, **TAGGED_RELEASES} if versions is None else versions
+    choice("engine", engine, sorted(versions))
+    prefix = f"{engine}-{versions[engine]}-"
+    found = resources.files("labcore").joinpath(folder)
+    names = sorted(p.name for p in found.iterdir() if p.name.startswith(prefix) and p.name.endswith(".json"))
+    if not names:
+        raise FileNotFoundError(f"no file of {engine} {versions[engine]} in labcore/{folder}: run make engines")
+    return found.joinpath(names[-1])
+
+
 def release_facts_name(engine: str) -> str:
     """Return the committed facts file of ``engine``'s release (the latest date read, if several).
 
     >>> release_facts_name("vllm")
     'vllm-0.33.0-2026-12-05.json'
     """
-    versions = {**RELEASES, **TAGGED_RELEASES}
-    if engine not in versions:
-        raise ValueError(f"engine must be one of {sorted(versions)}, got {engine!r}")
-    prefix = f"{engine}-{versions[engine]}-"
-    folder = resources.files("labcore").joinpath(_DATA)
-    names = sorted(p.name for p in folder.iterdir() if p.name.startswith(prefix) and p.name.endswith(".json"))
-    if not names:
-        raise FileNotFoundError(f"no facts for {engine} {versions[engine]} in labcore/{_DATA}: run make engines")
-    return names[-1]
+    return release_file(engine).name
 
 
 def release_facts(engine: str) -> dict[str, Any]:
     """Return the facts ``make engines`` read in ``engine``'s released wheel (parsed JSON)."""
-    name = release_facts_name(engine)
-    return json.loads(resources.files("labcore").joinpath(_DATA, name).read_text(encoding="utf-8"))
+    return json.loads(release_file(engine).read_text(encoding="utf-8"))
 
 
 def flag_fact(engine: str, flag: str) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from labcore.engines import (
 )
 from labcore.engines.adapters import SGLANG_PORT, VLLM_ENV, VLLM_PORT
 from labcore.engines.kv import KV_SOURCES, vllm_kv_bytes_per_sequence
-from labcore.engines.releases import RELEASES, flag_fact, release_facts, release_facts_name
+from labcore.engines.releases import RELEASES, flag_fact, release_facts, release_facts_name, release_file
 from labcore.gpus import known_gpus
 from labcore.model_config import known_models
 
@@ -98,6 +98,14 @@ def _plan(*argv: str) -> str:
     with redirect_stdout(out):
         assert main(["plan", *argv]) == 0
     return out.getvalue()
+
+
+def test_the_newest_dated_file_is_the_one_read():
+    assert release_file("vllm", versions={"vllm": RELEASES["vllm"]}).name == release_facts_name("vllm")
+    with pytest.raises(ValueError, match="engine must be one of 'sglang', 'vllm', got 'tgi'"):
+        release_file("tgi", versions=RELEASES)
+    with pytest.raises(FileNotFoundError, match="no file of vllm 9.9.9 in labcore/data/engines: run make engines"):
+        release_file("vllm", versions={"vllm": "9.9.9"})
 
 
 def test_the_files_are_the_releases_named_with_their_date():
