@@ -249,18 +249,7 @@ def _print_shortfall(args: argparse.Namespace, plans: Sequence[EnginePlan], usab
             f"the engine may take by {p.short_mib:,.0f} MiB"
         )
     print("what would fit, one change at a time:")
-    for option in fit_options(
-        args.model,
-        args.gpu,
-        tenants=args.tenants,
-        rank=args.rank,
-        context_tokens=args.context,
-        target_modules=args.targets,
-        slots=args.slots,
-        memory_fraction=args.memory_fraction,
-        tp=args.tp,
-        usable_mib=usable_mib,
-    ):
+    for option in fit_options(plan_assumptions(args, usable_mib=usable_mib)):
         print(f"  {option}")
 
 

@@ -44,8 +44,8 @@ from .adapter import tenant_adapters
 from .base_model import base_weights_gib
 from .engines.adapters import AdapterLoading
 from .engines.allocation import ALLOCATING_ENGINES, VLLM_ENGINE
-from .engines.launch import DEFAULT_SLOTS
-from .engines.plan import EnginePlan, PlanInputs, plan_fleet, serving_plan
+from .engines.inputs import PlanInputs
+from .engines.plan import EnginePlan, plan_fleet, serving_plan
 from .fleet import GPU_QPS, FleetPlan, fleet_plan
 from .gpus import load_gpu
 from .kv_cache import kv_bytes_per_sequence, kv_bytes_per_token
@@ -85,14 +85,15 @@ def _engine_plans(a: ServingAssumptions) -> tuple[EnginePlan, ...]:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ServingAssumptions:
-    """Hold the inputs of every capacity number: model, GPU, adapters, context, the engine's share and slots.
+class ServingAssumptions(PlanInputs):
+    """Hold the inputs of every capacity number: a plan's inputs, the engine read, and the chapters' KV pool.
 
-    ``target_modules`` None means every module the engine supports; ``slots`` None as many as the tenants, at most
-    eight (:data:`labcore.engines.DEFAULT_SLOTS`). ``kv_sequences`` None means the KV cache takes all the engine's
+    The fields are :class:`labcore.engines.PlanInputs`' (checked there), forty tenants by default: ``target_modules``
+    None means every module the engine supports; ``slots`` None as many as the tenants, at most eight
+    (:data:`labcore.engines.DEFAULT_SLOTS`). ``kv_sequences`` None means the KV cache takes all the engine's
     plan leaves (:attr:`sequences` is then the plan's); a number keeps the KV pool to that many sequences and leaves
     the rest to resident adapters, the chapters' simplification (:data:`TEACHING`). Build one by keyword, or from
-    another with :meth:`but`.
+    another with :meth:`but`; it is itself the value :func:`labcore.engines.serving_plan` takes.
 
     >>> a = ServingAssumptions(model="llama-3.1-8b", gpu="H100-80GB", rank=16, context_tokens=8192)
     >>> a.sequences, round(a.plan.lora_mib, 1), a.modules
@@ -101,42 +102,12 @@ class ServingAssumptions:
     55
     """
 
-    model: str
-    gpu: str
-    rank: int
-    context_tokens: int
-    target_modules: tuple[str, ...] | None = None
     tenants: int = 40
-    slots: int | None = None
-    memory_fraction: float = 0.9
     engine: str = VLLM_ENGINE
     kv_sequences: int | None = None
-    dtype_bytes: int = 2
-    tp: int = 1
-    usable_mib: float | None = None
 
     def __post_init__(self) -> None:
-        text("model", self.model)
-        if self.target_modules is not None:
-            if isinstance(self.target_modules, str):
-                raise ValueError(
-                    f"target_modules must be a list of module names, got the string {self.target_modules!r}"
-                )
-            object.__setattr__(self, "target_modules", tuple(self.target_modules))
-        # PlanInputs validates the GPU, the counts, the memory fraction and the rank (vLLM's allowed ranks)
-        PlanInputs(
-            model=self.model,
-            gpu=self.gpu,
-            tenants=self.tenants,
-            rank=self.rank,
-            context_tokens=self.context_tokens,
-            target_modules=self.target_modules,
-            slots=self.slots,
-            memory_fraction=self.memory_fraction,
-            tp=self.tp,
-            dtype_bytes=self.dtype_bytes,
-            usable_mib=self.usable_mib,
-        )
+        PlanInputs.__post_init__(self)  # the model, the GPU, the counts, the memory fraction, vLLM's ranks
         choice("engine", self.engine, ALLOCATING_ENGINES)
         if self.kv_sequences is not None:
             count("kv_sequences", self.kv_sequences, minimum=0)
@@ -150,20 +121,7 @@ class ServingAssumptions:
 
         The plans are :func:`labcore.engines.serving_plan`'s at exactly these assumptions.
         """
-        return serving_plan(
-            self.model,
-            self.gpu,
-            tenants=self.tenants,
-            rank=self.rank,
-            context_tokens=self.context_tokens,
-            target_modules=self.target_modules,
-            slots=self.slots,
-            memory_fraction=self.memory_fraction,
-            dtype_bytes=self.dtype_bytes,
-            tp=self.tp,
-            adapters=adapters,
-            usable_mib=self.usable_mib,
-        )
+        return serving_plan(self, adapters=adapters)
 
     @property
     def plans(self) -> tuple[EnginePlan, ...]:
@@ -179,11 +137,6 @@ class ServingAssumptions:
     def sequences(self) -> int:
         """Return the KV cache's sequences of ``context_tokens``: ``kv_sequences``, or all the engine's plan leaves."""
         return self.plan.sequences if self.kv_sequences is None else self.kv_sequences
-
-    @property
-    def slot_count(self) -> int:
-        """Return the adapter slots vLLM keeps on the GPU (``--max-loras``): ``slots``, or the tenants up to eight."""
-        return min(self.tenants, DEFAULT_SLOTS) if self.slots is None else self.slots
 
     @property
     def targets(self) -> tuple[str, ...]:

@@ -10,7 +10,7 @@ import pytest
 
 import labcore
 from labcore.__main__ import main
-from labcore.engines import serving_plan
+from labcore.engines import PlanInputs, serving_plan
 from labcore.engines.plan import plan_fleet
 from labcore.gpus import known_gpus
 from labcore.model_config import known_models
@@ -173,7 +173,7 @@ def test_every_number_the_plan_prints_follows_from_its_table(model):
     """For every GPU: the flags' costs, the shortfall and the fleet line are the table's numbers, same inputs."""
     for gpu in known_gpus():
         out = _plan_out("--model", model, "--gpu", gpu, "--tenants", "40", "--rank", "24", "--context", "16384")
-        plans = serving_plan(model, gpu, tenants=40, rank=24, context_tokens=16384)
+        plans = serving_plan(PlanInputs(model=model, gpu=gpu, tenants=40, rank=24, context_tokens=16384))
         rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if line.startswith(("vllm ", "sglang "))}
         for p in plans:
             lora, kv, tokens, sequences = (_number(v) for v in rows[p.engine])

@@ -2,9 +2,9 @@
 
 ``mapping`` holds the production mapping (each labcore concept next to the engine setting that plays
 its part), ``summary`` its short version for a slide, ``allocation`` the LoRA buffers vLLM and SGLang
-preallocate, ``kv`` one sequence's KV cache as vLLM reserves it, ``launch`` the launch commands with the
-memory each flag costs, ``adapters`` how the tenants' adapters reach the engine, ``plan`` one GPU's memory
-plan per engine (and what fits when it does not), ``measured`` the reader's own nvidia-smi and vllm bench
+preallocate, ``kv`` one sequence's KV cache as vLLM reserves it, ``inputs`` the one value a plan takes and
+the memory it implies, ``launch`` the launch commands with the memory each flag costs, ``adapters`` how the
+tenants' adapters reach the engine, ``plan`` one GPU's memory plan per engine (and what fits when it does not), ``measured`` the reader's own nvidia-smi and vllm bench
 files, ``releases`` the engine releases the facts are read at (``make engines``), and ``parser_record`` what each
 engine's own argument parser said of every command the plan prints.
 
@@ -12,7 +12,7 @@ engine's own argument parser said of every command the plan prints.
 576
 """
 
-from . import adapters, allocation, kv, launch, mapping, measured, plan, releases, summary
+from . import adapters, allocation, inputs, kv, launch, mapping, measured, plan, releases, summary
 from .adapters import (
     ADAPTER_MODES,
     DEFAULT_ADAPTER_DIR,
@@ -35,19 +35,16 @@ from .allocation import (
     lora_buffers,
     lora_slot_bytes,
 )
-from .kv import KV_SOURCES, VLLM_BLOCK_TOKENS, VLLM_CONCURRENT_BATCHES, vllm_batched_tokens, vllm_kv_bytes_per_sequence
-from .launch import (
-    DEFAULT_SLOTS,
-    FLAG_DEFAULTS,
-    LaunchCommand,
-    LaunchFlag,
-    host_adapter_bytes,
+from .inputs import DEFAULT_SLOTS, EngineMemory, PlanInputs, engine_memory, model_inputs, served_name, vllm_rank
+from .kv import (
+    KV_SOURCES,
+    VLLM_BLOCK_TOKENS,
+    VLLM_CONCURRENT_BATCHES,
     kv_bytes_per_gpu,
-    launch_commands,
-    model_inputs,
-    served_name,
-    vllm_rank,
+    vllm_batched_tokens,
+    vllm_kv_bytes_per_sequence,
 )
+from .launch import FLAG_DEFAULTS, LaunchCommand, LaunchFlag, host_adapter_bytes, launch_commands
 from .mapping import (
     ENGINES,
     KINDS,
@@ -78,8 +75,8 @@ from .measured import (
     read_vllm_bench,
     reader_files,
 )
-from .plan import TP_CHOICES, EnginePlan, PlanInputs, fit_options, plan_fleet, serving_plan
-from .releases import RELEASES, TAGGED_RELEASES, flag_fact, release_facts, release_facts_name
+from .plan import TP_CHOICES, EnginePlan, fit_options, plan_fleet, serving_plan
+from .releases import RELEASES, TAGGED_RELEASES, flag_fact, release_facts, release_facts_name, release_file
 from .summary import mapping_summary_html, summary_rows
 
 # Every public name of the modules, in their own order: today's mapping names first.
@@ -87,6 +84,7 @@ __all__ = [
     *mapping.__all__,
     *summary.__all__,
     *allocation.__all__,
+    *inputs.__all__,
     *launch.__all__,
     *plan.__all__,
     *adapters.__all__,

@@ -30,6 +30,7 @@ __all__ = [
     "KV_SOURCES",
     "vllm_batched_tokens",
     "vllm_kv_bytes_per_sequence",
+    "kv_bytes_per_gpu",
 ]
 
 #: Where each rule was read in the vLLM 0.33.0 wheel.
@@ -91,3 +92,16 @@ def vllm_kv_bytes_per_sequence(
         else:
             total += (_cdiv(min(window - 1 + in_flight, context_tokens), VLLM_BLOCK_TOKENS) + 1) * block
     return total
+
+
+def kv_bytes_per_gpu(
+    raw: Mapping[str, Any], cfg: ModelConfig, context_tokens: int, *, tp: int = 1, dtype_bytes: int = 2
+) -> float:
+    """Return one sequence's KV cache on each of ``tp`` GPUs: the KV heads split, one each when fewer than ``tp``.
+
+    >>> raw = raw_model_config("llama-3-8b")
+    >>> kv_bytes_per_gpu(raw, ModelConfig.from_dict(raw), 8192, tp=2) / 2**20
+    512.0
+    """
+    heads = cfg.num_key_value_heads
+    return kv_bytes_per_sequence(raw, context_tokens, dtype_bytes=dtype_bytes) * max(1, heads // tp) / heads

@@ -14,7 +14,7 @@ SGLang counts the base model's requests as one more adapter in a batch (``--max-
 ``sglang/srt/arg_groups/fields/lora.py``), so it gets one slot more than vLLM for the same adapters
 (:class:`labcore.slots.SlotScheduler` with ``base_takes_slot=True`` plays that rule).
 
->>> cmds = launch_commands("llama-3.1-8b", "H100-80GB", tenants=40, rank=16, context_tokens=8192)
+>>> cmds = launch_commands(PlanInputs(model="llama-3.1-8b", gpu="H100-80GB", tenants=40, rank=16, context_tokens=8192))
 >>> cmds["vllm"].command.split()[:4]
 ['vllm', 'serve', 'meta-llama/Llama-3.1-8B', '--enable-lora']
 >>> [f.value for f in cmds["sglang"].flags if f.flag == "--max-loras-per-batch"]
@@ -23,39 +23,26 @@ SGLang counts the base model's requests as one more adapter in a batch (``--max-
 
 from __future__ import annotations
 
-import json
 import shlex
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
-from .._validate import between, count, instance, number, text
+from .._validate import instance, text
 from ..errors import ModelConfigError
-from ..gpus import load_gpu
-from ..kv_cache import kv_bytes_per_sequence
-from ..model_config.config import ModelConfig, hub_id, known_models, raw_model_config
+from ..model_config.config import ModelConfig
 from .adapters import SGLANG_PORT, VLLM_ENV, VLLM_PORT, AdapterLoading, adapter_loading, load_call
 from .allocation import SGLANG_ENGINE, VLLM_ENGINE, VLLM_MAX_LORA_RANKS, lora_slot_bytes
-from .kv import vllm_kv_bytes_per_sequence
+from .inputs import MIB, PlanInputs, engine_memory, model_inputs, served_name, vllm_rank
 
 __all__ = [
     "FLAG_DEFAULTS",
-    "DEFAULT_SLOTS",
     "LaunchFlag",
     "LaunchCommand",
     "launch_commands",
-    "served_name",
-    "model_inputs",
-    "vllm_rank",
-    "kv_bytes_per_gpu",
     "host_adapter_bytes",
 ]
 
-MIB = 2**20
 _DECODER = ("qkv_proj", "o_proj", "gate_up_proj", "down_proj")
-#: Adapter slots per batch when the tenants outnumber them: SGLang's default --max-loras-per-batch.
-DEFAULT_SLOTS = 8
 _V = "vllm-0.33.0 "
 _S = "sglang-0.5.23 "
 
@@ -198,63 +185,6 @@ def _flag(engine: str, flag: str, value: object, cost_bytes: float | None = None
     )
 
 
-def vllm_rank(rank: int) -> int:
-    """Return the smallest ``--max-lora-rank`` vLLM allows that holds ``rank`` (its ``MaxLoRARanks``).
-
-    >>> vllm_rank(24), vllm_rank(64)
-    (32, 64)
-    """
-    count("rank", rank)
-    for allowed in VLLM_MAX_LORA_RANKS:
-        if allowed >= rank:
-            return allowed
-    raise ValueError(f"rank must be at most vLLM's largest --max-lora-rank {VLLM_MAX_LORA_RANKS[-1]}, got {rank}")
-
-
-def model_inputs(model: str) -> tuple[Mapping[str, Any], ModelConfig]:
-    """Return a model's parsed config.json and its :class:`ModelConfig`: a shipped name, or a local folder or file.
-
-    >>> model_inputs("llama-3-8b")[1].num_key_value_heads
-    8
-    """
-    text("model", model)
-    if model in known_models():
-        raw = raw_model_config(model)
-        return raw, ModelConfig.from_dict(raw, name=model)
-    path = Path(model)
-    path = path / "config.json" if path.is_dir() else path
-    if not path.is_file():
-        raise ModelConfigError(f"{model}: neither a known model {list(known_models())} nor a folder with a config.json")
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        raise ModelConfigError(f"{path}: not valid JSON: {exc}") from exc
-    return raw, ModelConfig.from_dict(raw, name=model)
-
-
-def served_name(model: str) -> str | None:
-    """Return what the engines are told to serve: a shipped config's Hub id, or the local path as given.
-
-    None for a shipped config with no published repository (the course's demo model).
-
-    >>> served_name("qwen3-8b"), served_name("tiny-llama-demo")
-    ('Qwen/Qwen3-8B', None)
-    """
-    return hub_id(model) if model in known_models() else model
-
-
-def kv_bytes_per_gpu(
-    raw: Mapping[str, Any], cfg: ModelConfig, context_tokens: int, *, tp: int = 1, dtype_bytes: int = 2
-) -> float:
-    """Return one sequence's KV cache on each of ``tp`` GPUs: the KV heads split, one each when fewer than ``tp``.
-
-    >>> kv_bytes_per_gpu(raw_model_config("llama-3-8b"), model_inputs("llama-3-8b")[1], 8192, tp=2) / 2**20
-    512.0
-    """
-    heads = cfg.num_key_value_heads
-    return kv_bytes_per_sequence(raw, context_tokens, dtype_bytes=dtype_bytes) * max(1, heads // tp) / heads
-
-
 def host_adapter_bytes(
     model: ModelConfig | str,
     *,
@@ -293,88 +223,63 @@ def _adapter_flags(engine: str, adapters: AdapterLoading) -> tuple[list[LaunchFl
     )
 
 
-def launch_commands(
-    model: str,
-    gpu: str,
-    *,
-    tenants: int,
-    rank: int,
-    context_tokens: int,
-    target_modules: Iterable[str] | None = None,
-    slots: int | None = None,
-    memory_fraction: float = 0.9,
-    dtype_bytes: int = 2,
-    tp: int = 1,
-    adapters: AdapterLoading | None = None,
-    usable_mib: float | None = None,
-) -> dict[str, LaunchCommand]:
+def launch_commands(inputs: PlanInputs, /, *, adapters: AdapterLoading | None = None) -> dict[str, LaunchCommand]:
     """Return the vLLM and SGLang launch commands (keyed ``'vllm'``, ``'sglang'``) for one GPU (or ``tp`` of them).
 
-    ``model`` is a shipped config (served by its Hub id) or a local folder (served by that path);
-    ``slots`` adapter slots (default: as many as tenants, at most :data:`DEFAULT_SLOTS`), every
-    tenant's adapter kept in host memory, ranks up to ``rank`` (vLLM rounds up to its next allowed
+    ``inputs.model`` is a shipped config (served by its Hub id) or a local folder (served by that path);
+    ``slots`` adapter slots (default: as many as tenants, at most :data:`~labcore.engines.inputs.DEFAULT_SLOTS`),
+    every tenant's adapter kept in host memory, ranks up to ``rank`` (vLLM rounds up to its next allowed
     value and the command says so), ``context_tokens`` per sequence, ``memory_fraction`` of the
-    driver-reported memory (``usable_mib``: the reader's own nvidia-smi total; default the course's figure),
-    ``adapters`` the route (default: the tenants as a fixed list in ``/adapters``).
+    driver-reported memory (``usable_mib``: the reader's own nvidia-smi total; default the course's figure);
+    ``adapters`` is the route (default: the tenants as a fixed list in ``/adapters``). What each flag costs is
+    :func:`engine_memory`'s.
 
-    >>> cmds = launch_commands("llama-3-8b", "H100-80GB", tenants=4, rank=16, context_tokens=4096,
-    ...                        target_modules=["q_proj", "v_proj"])
+    >>> cmds = launch_commands(PlanInputs(model="llama-3-8b", gpu="H100-80GB", tenants=4, rank=16,
+    ...                                   context_tokens=4096, target_modules=("q_proj", "v_proj")))
     >>> [(f.flag, f.value, f.cost) for f in cmds["vllm"].flags][1]
     ('--max-loras', '4', '72 MiB of GPU memory')
     """
-    raw, cfg = model_inputs(model)
-    served = served_name(model)
+    i = instance("inputs", inputs, PlanInputs)
+    _, cfg = model_inputs(i.model)
+    served = served_name(i.model)
     if served is None:
         raise ModelConfigError(
-            f"{model} has no published Hub repository; give --model the local folder of its config.json and weights"
+            f"{i.model} has no published Hub repository; give --model the local folder of its config.json and weights"
         )
-    card = load_gpu(gpu)
-    count("tenants", tenants)
-    count("rank", rank)
-    count("context_tokens", context_tokens)
-    count("tp", tp)
-    number("memory_fraction", memory_fraction)
-    between("memory_fraction", memory_fraction, 0, 1)
     adapters = (
-        adapter_loading("static", tenants)
+        adapter_loading("static", i.tenants)
         if adapters is None
         else instance("adapters", adapters, AdapterLoading, error=ValueError)
     )
-    if len(adapters.names) != tenants:
-        raise ValueError(f"adapters must name the {tenants} tenants, got {len(adapters.names)} names")
-    slots = min(tenants, DEFAULT_SLOTS) if slots is None else count("slots", slots)
-    targets = None if target_modules is None else list(target_modules)
+    if len(adapters.names) != i.tenants:
+        raise ValueError(f"adapters must name the {i.tenants} tenants, got {len(adapters.names)} names")
+    memory = engine_memory(i)
+    slots = i.slot_count
+    targets = None if i.target_modules is None else list(i.target_modules)
     names = " ".join(targets) if targets else ""
-    host = host_adapter_bytes(cfg, tenants=tenants, rank=rank, target_modules=targets, dtype_bytes=dtype_bytes)
-    usable = card.usable_bytes if usable_mib is None else number("usable_mib", usable_mib) * MIB
-    budget = usable * memory_fraction
-    seq = kv_bytes_per_gpu(raw, cfg, context_tokens, tp=tp, dtype_bytes=dtype_bytes)
-    v_seq = vllm_kv_bytes_per_sequence(raw, context_tokens, gpu=gpu, tp=tp, dtype_bytes=dtype_bytes)
+    host = host_adapter_bytes(cfg, tenants=i.tenants, rank=i.rank, target_modules=targets, dtype_bytes=i.dtype_bytes)
 
     v, s = VLLM_ENGINE, SGLANG_ENGINE
-    v_rank = vllm_rank(rank)
-    v_bytes = lora_slot_bytes(
-        v, cfg, slots=slots, max_rank=v_rank, target_modules=targets, tp=tp, dtype_bytes=dtype_bytes
-    )
+    v_rank = vllm_rank(i.rank)
     v_adapters, v_notes = _adapter_flags(v, adapters)
     v_flags = [
         _flag(v, "--enable-lora", True),
-        _flag(v, "--max-loras", slots, v_bytes, "gpu"),
+        _flag(v, "--max-loras", slots, memory[v].lora, "gpu"),
         _flag(v, "--max-lora-rank", v_rank),
-        _flag(v, "--max-cpu-loras", max(tenants, slots), host, "host"),
+        _flag(v, "--max-cpu-loras", max(i.tenants, slots), host, "host"),
     ]
     if targets:
         v_flags.append(_flag(v, "--lora-target-modules", names))
     v_flags += v_adapters
-    if tp > 1:
-        v_flags.append(_flag(v, "--tensor-parallel-size", tp))
+    if i.tp > 1:
+        v_flags.append(_flag(v, "--tensor-parallel-size", i.tp))
     v_flags += [
-        _flag(v, "--gpu-memory-utilization", memory_fraction, budget, "gpu"),
-        _flag(v, "--max-model-len", context_tokens, v_seq, "gpu"),
+        _flag(v, "--gpu-memory-utilization", i.memory_fraction, memory[v].budget, "gpu"),
+        _flag(v, "--max-model-len", i.context_tokens, memory[v].sequence, "gpu"),
     ]
-    if v_rank != rank:
+    if v_rank != i.rank:
         v_notes = (
-            f"rank {rank} -> --max-lora-rank {v_rank}, the next value vLLM allows "
+            f"rank {i.rank} -> --max-lora-rank {v_rank}, the next value vLLM allows "
             f"({', '.join(map(str, VLLM_MAX_LORA_RANKS))})",
             *v_notes,
         )
@@ -383,23 +288,20 @@ def launch_commands(
         v_env += (("VLLM_LORA_RESOLVER_CACHE_DIR", adapters.directory),)
 
     s_slots = slots + 1  # the base model's requests take one
-    s_bytes = lora_slot_bytes(
-        s, cfg, slots=s_slots, max_rank=rank, target_modules=targets or ["all"], tp=tp, dtype_bytes=dtype_bytes
-    )
     s_adapters, s_notes = _adapter_flags(s, adapters)
     s_flags = [
         _flag(s, "--enable-lora", True),
-        _flag(s, "--max-loras-per-batch", s_slots, s_bytes, "gpu"),
-        _flag(s, "--max-lora-rank", rank),
-        _flag(s, "--max-loaded-loras", max(tenants, s_slots), host, "host"),
+        _flag(s, "--max-loras-per-batch", s_slots, memory[s].lora, "gpu"),
+        _flag(s, "--max-lora-rank", i.rank),
+        _flag(s, "--max-loaded-loras", max(i.tenants, s_slots), host, "host"),
         _flag(s, "--lora-target-modules", names or "all"),
         *s_adapters,
     ]
-    if tp > 1:
-        s_flags.append(_flag(s, "--tp-size", tp))
+    if i.tp > 1:
+        s_flags.append(_flag(s, "--tp-size", i.tp))
     s_flags += [
-        _flag(s, "--mem-fraction-static", memory_fraction, budget, "gpu"),
-        _flag(s, "--context-length", context_tokens, seq, "gpu"),
+        _flag(s, "--mem-fraction-static", i.memory_fraction, memory[s].budget, "gpu"),
+        _flag(s, "--context-length", i.context_tokens, memory[s].sequence, "gpu"),
     ]
     return {
         v: LaunchCommand(engine=v, program=("vllm", "serve", served), flags=tuple(v_flags), env=v_env, notes=v_notes),

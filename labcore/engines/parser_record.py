@@ -22,7 +22,7 @@ from .._validate import choice
 from ..gpus import known_gpus
 from ..model_config.config import known_models
 from .adapters import adapter_loading
-from .launch import served_name
+from .inputs import PlanInputs, served_name
 from .plan import fit_options, serving_plan
 from .releases import RELEASES, release_file
 
@@ -60,26 +60,17 @@ def _cases() -> Iterator[dict[str, Any]]:
             continue
         for gpu in known_gpus():
             for mode, targets, rank in SAMPLE_ROUTES:
+                inputs = PlanInputs(
+                    model=model,
+                    gpu=gpu,
+                    tenants=SAMPLE_TENANTS,
+                    rank=rank,
+                    context_tokens=SAMPLE_CONTEXT,
+                    target_modules=targets,
+                )
                 tp = 1
-                if not all(
-                    p.fits
-                    for p in serving_plan(
-                        model,
-                        gpu,
-                        tenants=SAMPLE_TENANTS,
-                        rank=rank,
-                        context_tokens=SAMPLE_CONTEXT,
-                        target_modules=targets,
-                    )
-                ):
-                    first = fit_options(
-                        model,
-                        gpu,
-                        tenants=SAMPLE_TENANTS,
-                        rank=rank,
-                        context_tokens=SAMPLE_CONTEXT,
-                        target_modules=targets,
-                    )[0]
+                if not all(p.fits for p in serving_plan(inputs)):
+                    first = fit_options(inputs)[0]
                     if "--tp " not in first:
                         continue
                     tp = int(first.split("--tp ")[1].split(":")[0])
@@ -91,16 +82,16 @@ def sample_commands(engine: str) -> list[dict[str, Any]]:
     choice("engine", engine, sorted(RELEASES))
     out = []
     for case in _cases():
-        plans = serving_plan(
-            case["model"],
-            case["gpu"],
+        inputs = PlanInputs(
+            model=case["model"],
+            gpu=case["gpu"],
             tenants=SAMPLE_TENANTS,
             rank=case["rank"],
             context_tokens=SAMPLE_CONTEXT,
             target_modules=case["targets"],
             tp=case["tp"],
-            adapters=adapter_loading(case["mode"], SAMPLE_TENANTS),
         )
+        plans = serving_plan(inputs, adapters=adapter_loading(case["mode"], SAMPLE_TENANTS))
         cmd = next(p.command for p in plans if p.engine == engine)
         if cmd is None:
             continue

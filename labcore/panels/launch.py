@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..capacity import COURSE
-from ..engines import LaunchCommand, fit_options, serving_plan
+from ..engines import LaunchCommand, PlanInputs, fit_options, serving_plan
 from ..engines.launch import host_adapter_bytes
 from ..plots import OKABE_ITO
 from ._panel import Control, Lines, Panel, Series, Text
@@ -43,7 +43,8 @@ def command_text(cmd: LaunchCommand) -> str:
     Its environment comes first, its notes last, as comment lines.
 
     >>> from labcore.engines import launch_commands
-    >>> print(command_text(launch_commands("llama-3-8b", "L4-24GB", tenants=2, rank=8, context_tokens=2048)["vllm"]))
+    >>> inputs = PlanInputs(model="llama-3-8b", gpu="L4-24GB", tenants=2, rank=8, context_tokens=2048)
+    >>> print(command_text(launch_commands(inputs)["vllm"]))
     vllm serve meta-llama/Meta-Llama-3-8B \\
       --enable-lora \\
       --max-loras 2 \\
@@ -73,26 +74,19 @@ def costs_text(cmd: LaunchCommand) -> str:
 
 
 def _launch_state(rank: int, model: str, gpu: str, tenants: int, context_tokens: int, targets: str) -> dict[str, Any]:
-    vllm, sglang = serving_plan(
-        model,
-        gpu,
+    inputs = PlanInputs(
+        model=model,
+        gpu=gpu,
         tenants=tenants,
         rank=rank,
         context_tokens=context_tokens,
         target_modules=LAUNCH_TARGETS[targets],
         memory_fraction=MEMORY_FRACTION,
     )
+    vllm, sglang = serving_plan(inputs)
     if vllm.command is None or sglang.command is None:
         short = max(vllm.short_mib, sglang.short_mib)
-        options = fit_options(
-            model,
-            gpu,
-            tenants=tenants,
-            rank=rank,
-            context_tokens=context_tokens,
-            target_modules=LAUNCH_TARGETS[targets],
-            memory_fraction=MEMORY_FRACTION,
-        )
+        options = fit_options(inputs)
         why = (
             f"no command: the weights, the slot buffers and one sequence exceed the engine's share by {short:,.0f} "
             "MiB. What would fit, one change at a time:\n" + "\n".join(f"- {o}" for o in options)

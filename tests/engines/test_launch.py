@@ -10,6 +10,7 @@ Every flag name and default here was read in the released wheels (vLLM 0.33.0: `
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -17,6 +18,7 @@ from labcore.engines import (
     DEFAULT_SLOTS,
     FLAG_DEFAULTS,
     LaunchFlag,
+    PlanInputs,
     adapter_loading,
     fit_options,
     launch_commands,
@@ -56,7 +58,9 @@ SOURCE_TABLE = {
 @pytest.mark.parametrize("targets", [None, ["q_proj", "v_proj"]])
 def test_every_emitted_flag_and_default_is_in_the_source_table(targets):
     cmds = launch_commands(
-        "llama-3.1-8b", "H100-80GB", tenants=40, rank=16, context_tokens=8192, target_modules=targets
+        PlanInputs(
+            model="llama-3.1-8b", gpu="H100-80GB", tenants=40, rank=16, context_tokens=8192, target_modules=targets
+        )
     )
     for engine, cmd in cmds.items():
         for f in cmd.flags:
@@ -65,7 +69,7 @@ def test_every_emitted_flag_and_default_is_in_the_source_table(targets):
 
 
 def test_the_commands_enable_lora_and_size_the_slots():
-    cmds = launch_commands("llama-3.1-8b", "H100-80GB", tenants=40, rank=16, context_tokens=8192)
+    cmds = launch_commands(PlanInputs(model="llama-3.1-8b", gpu="H100-80GB", tenants=40, rank=16, context_tokens=8192))
     v, s = cmds["vllm"], cmds["sglang"]
     modules = " ".join(f"tenant-{i:02d}=/adapters/tenant-{i:02d}" for i in range(1, 41))
     assert v.command == (
@@ -89,14 +93,18 @@ def test_the_commands_enable_lora_and_size_the_slots():
 
 
 def test_vllm_rounds_the_rank_up_to_an_allowed_value_and_few_tenants_get_few_slots():
-    cmds = launch_commands("llama-3-8b", "L4-24GB", tenants=3, rank=20, context_tokens=4096, target_modules=["q_proj"])
+    cmds = launch_commands(
+        PlanInputs(
+            model="llama-3-8b", gpu="L4-24GB", tenants=3, rank=20, context_tokens=4096, target_modules=["q_proj"]
+        )
+    )
     vflags = {f.flag: f.value for f in cmds["vllm"].flags}
     assert vflags["--max-lora-rank"] == "32" and vflags["--max-loras"] == "3"
     assert vflags["--lora-target-modules"] == "q_proj"
     assert {f.flag: f.value for f in cmds["sglang"].flags}["--max-lora-rank"] == "20"
     assert cmds["vllm"].notes[0].startswith("rank 20 -> --max-lora-rank 32, the next value vLLM allows")
     assert not any("rank" in n for n in cmds["sglang"].notes)  # SGLang takes any rank as given
-    exact = launch_commands("llama-3-8b", "L4-24GB", tenants=3, rank=32, context_tokens=4096)
+    exact = launch_commands(PlanInputs(model="llama-3-8b", gpu="L4-24GB", tenants=3, rank=32, context_tokens=4096))
     assert not exact["vllm"].notes
 
 
@@ -105,11 +113,7 @@ def test_each_route_says_how_the_adapters_arrive():
 
     def cmds(mode):
         return launch_commands(
-            "qwen3-8b",
-            "H100-80GB",
-            tenants=3,
-            rank=16,
-            context_tokens=8192,
+            PlanInputs(model="qwen3-8b", gpu="H100-80GB", tenants=3, rank=16, context_tokens=8192),
             adapters=adapter_loading(mode, 3, directory="/srv/lora"),
         )
 
@@ -147,48 +151,59 @@ def test_the_commands_serve_the_hub_id_or_the_local_folder(tmp_path):
         if served is None:
             assert model == "tiny-llama-demo"
             with pytest.raises(ModelConfigError, match="tiny-llama-demo has no published Hub repository"):
-                launch_commands(model, "L4-24GB", tenants=1, rank=8, context_tokens=512)
+                launch_commands(PlanInputs(model=model, gpu="L4-24GB", tenants=1, rank=8, context_tokens=512))
             continue
         assert "/" in served and served in SHIPPED[model]["_source"] + SHIPPED[model].get(
             "_published_params_source", ""
         )
     (tmp_path / "config.json").write_text(json.dumps(SHIPPED["llama-3.1-8b"]))
-    local = launch_commands(str(tmp_path), "L4-24GB", tenants=2, rank=8, context_tokens=2048)
-    hub = launch_commands("llama-3.1-8b", "L4-24GB", tenants=2, rank=8, context_tokens=2048)
+    local = launch_commands(PlanInputs(model=str(tmp_path), gpu="L4-24GB", tenants=2, rank=8, context_tokens=2048))
+    hub = launch_commands(PlanInputs(model="llama-3.1-8b", gpu="L4-24GB", tenants=2, rank=8, context_tokens=2048))
     assert local["vllm"].argv[2] == str(tmp_path) and local["sglang"].argv[4] == str(tmp_path)
     assert [f.cost_mib for f in local["vllm"].flags] == [f.cost_mib for f in hub["vllm"].flags]
 
 
 def test_a_plan_that_does_not_fit_has_no_command_and_says_what_would():
-    vllm, sglang = serving_plan("mixtral-8x7b", "H100-80GB", tenants=40, rank=16, context_tokens=8192)
+    vllm, sglang = serving_plan(
+        PlanInputs(model="mixtral-8x7b", gpu="H100-80GB", tenants=40, rank=16, context_tokens=8192)
+    )
     assert vllm.command is None and sglang.command is None
     assert vllm.short_mib == pytest.approx(vllm.base_mib + vllm.lora_mib + vllm.sequence_mib - vllm.budget_mib)
     assert round(vllm.short_mib) == 20413
-    options = fit_options("mixtral-8x7b", "H100-80GB", tenants=40, rank=16, context_tokens=8192)
+    options = fit_options(PlanInputs(model="mixtral-8x7b", gpu="H100-80GB", tenants=40, rank=16, context_tokens=8192))
     assert options[:2] == ["tensor parallel 2 (--tp 2: two H100-80GB)", "a larger GPU: H200-141GB"]
     assert all(
         p.fits and p.command
-        for p in serving_plan("mixtral-8x7b", "H100-80GB", tenants=40, rank=16, context_tokens=8192, tp=2)
+        for p in serving_plan(
+            PlanInputs(model="mixtral-8x7b", gpu="H100-80GB", tenants=40, rank=16, context_tokens=8192, tp=2)
+        )
     )
-    assert all(p.fits for p in serving_plan("mixtral-8x7b", "H200-141GB", tenants=40, rank=16, context_tokens=8192))
+    assert all(
+        p.fits
+        for p in serving_plan(
+            PlanInputs(model="mixtral-8x7b", gpu="H200-141GB", tenants=40, rank=16, context_tokens=8192)
+        )
+    )
     # slots and rank: a plan short by less than its slot buffers fits with fewer slots or a lower rank
-    tight = dict(tenants=8, rank=256, context_tokens=8192, target_modules=None)
-    assert not all(p.fits for p in serving_plan("llama-3.1-8b", "L4-24GB", **tight))
-    options = fit_options("llama-3.1-8b", "L4-24GB", **tight)
+    tight = PlanInputs(model="llama-3.1-8b", gpu="L4-24GB", tenants=8, rank=256, context_tokens=8192)
+    assert not all(p.fits for p in serving_plan(tight))
+    options = fit_options(tight)
     slots = int(options[2].split("--slots ")[1])
     rank = int(options[3].split("--rank ")[1])
-    assert all(p.fits for p in serving_plan("llama-3.1-8b", "L4-24GB", **{**tight, "slots": slots}))
-    assert not all(p.fits for p in serving_plan("llama-3.1-8b", "L4-24GB", **{**tight, "slots": slots + 1}))
-    assert all(p.fits for p in serving_plan("llama-3.1-8b", "L4-24GB", **{**tight, "rank": rank}))
+    assert all(p.fits for p in serving_plan(replace(tight, slots=slots)))
+    assert not all(p.fits for p in serving_plan(replace(tight, slots=slots + 1)))
+    assert all(p.fits for p in serving_plan(replace(tight, rank=rank)))
 
 
 def test_the_plan_leaves_the_kv_cache_what_weights_and_buffers_do_not_take():
-    vllm, sglang = serving_plan("llama-3.1-8b", "H100-80GB", tenants=40, rank=16, context_tokens=8192)
+    vllm, sglang = serving_plan(
+        PlanInputs(model="llama-3.1-8b", gpu="H100-80GB", tenants=40, rank=16, context_tokens=8192)
+    )
     assert vllm.usable_mib == 81559 and vllm.budget_mib == pytest.approx(81559 * 0.9)
     assert vllm.kv_mib == pytest.approx(vllm.budget_mib - vllm.base_mib - vllm.lora_mib)
     assert vllm.sequences == int(vllm.kv_mib * MIB // (1024 * MIB)) and vllm.fits
     assert sglang.lora_mib > vllm.lora_mib  # one more slot for the base model
-    tight = serving_plan("llama-3.1-70b", "A100-40GB", tenants=4, rank=16, context_tokens=8192)
+    tight = serving_plan(PlanInputs(model="llama-3.1-70b", gpu="A100-40GB", tenants=4, rank=16, context_tokens=8192))
     assert not any(p.fits for p in tight) and all(p.kv_mib == 0 and p.command is None for p in tight)
 
 
@@ -207,7 +222,16 @@ def test_the_plan_leaves_the_kv_cache_what_weights_and_buffers_do_not_take():
 def test_bad_plan_arguments_are_refused_by_name(kwargs, match):
     args = {"model": "llama-3-8b", "gpu": "H100-80GB", "tenants": 4, "rank": 16, "context_tokens": 4096, **kwargs}
     with pytest.raises(LabcoreError if "gpu" in kwargs or "model" in kwargs else ValueError, match=match):
-        launch_commands(args.pop("model"), args.pop("gpu"), **args)
+        launch_commands(PlanInputs(**args))
+
+
+def test_the_functions_take_one_plan_value():
+    with pytest.raises(TypeError, match="inputs must be a PlanInputs, got str: 'llama-3-8b'"):
+        launch_commands("llama-3-8b")
+    with pytest.raises(TypeError, match="inputs must be a PlanInputs, got str"):
+        fit_options("llama-3-8b")
+    with pytest.raises(TypeError):
+        PlanInputs("llama-3-8b", "L4-24GB", 4, 16, 4096)  # keyword only
 
 
 def test_flag_records_validate():

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from labcore.__main__ import main
-from labcore.engines import serving_plan
+from labcore.engines import PlanInputs, serving_plan
 from labcore.engines.measured import BENCH_FIELDS, parse_nvidia_smi, parse_vllm_bench
 
 SMI_H100 = "name, memory.total [MiB]\nNVIDIA H100 80GB HBM3, 81559 MiB\n"
@@ -48,8 +48,10 @@ def test_the_plan_takes_the_readers_memory_throughput_and_latency(capsys, files)
     assert f"  GPU memory 81,000 MiB: from {smi} (NVIDIA H100 80GB HBM3)" in out
     assert f"  one GPU's throughput 17.25 requests/s: from {bench}" in out
     assert f"  base latency: TTFT mean 52.4 ms, p99 181 ms; ITL mean 11.2 ms, p99 30.5 ms: from {bench}" in out
-    mine = serving_plan("llama-3.1-8b", "H100-80GB", tenants=40, rank=16, context_tokens=8192, usable_mib=81000)
-    course = serving_plan("llama-3.1-8b", "H100-80GB", tenants=40, rank=16, context_tokens=8192)
+    mine = serving_plan(
+        PlanInputs(model="llama-3.1-8b", gpu="H100-80GB", tenants=40, rank=16, context_tokens=8192, usable_mib=81000)
+    )
+    course = serving_plan(PlanInputs(model="llama-3.1-8b", gpu="H100-80GB", tenants=40, rank=16, context_tokens=8192))
     assert mine[0].kv_mib == pytest.approx(course[0].kv_mib - 559 * 0.9)  # the 559 MiB less, at 0.9
     assert f"vllm    704.6                  {mine[0].kv_mib:,.0f}" in out
     assert (

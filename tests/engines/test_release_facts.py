@@ -24,6 +24,7 @@ from labcore.engines import (
     SOURCES,
     VLLM,
     VLLM_MAX_LORA_RANKS,
+    PlanInputs,
     adapter_loading,
     launch_commands,
     lora_buffers,
@@ -171,12 +172,14 @@ def test_every_printed_command_passes_the_release_flag_table(model):
 
 def test_sglang_target_modules_and_the_route_without_paths_are_the_releases():
     cmds = launch_commands(
-        "qwen3-8b",
-        "H100-80GB",
-        tenants=3,
-        rank=16,
-        context_tokens=8192,
-        target_modules=["q_proj", "k_proj", "v_proj", "o_proj"],
+        PlanInputs(
+            model="qwen3-8b",
+            gpu="H100-80GB",
+            tenants=3,
+            rank=16,
+            context_tokens=8192,
+            target_modules=["q_proj", "k_proj", "v_proj", "o_proj"],
+        ),
         adapters=adapter_loading("runtime", 3),
     )
     used = check_command("sglang", cmds["sglang"].command)
@@ -289,7 +292,9 @@ def test_vllm_kv_reservation_as_the_cited_source_writes_it(model, gpu, context, 
     block_bytes = 16 * config["num_key_value_heads"] * head_dim * 2 * 2
     assert vllm_kv_bytes_per_sequence(model, context, gpu=gpu) == blocks * block_bytes
     assert FACTS["vllm"]["cited_files"]["vllm/v1/kv_cache_interface.py"]  # read at the release
-    plans = {p.engine: p for p in serving_plan(model, gpu, tenants=4, rank=16, context_tokens=context)}
+    plans = {
+        p.engine: p for p in serving_plan(PlanInputs(model=model, gpu=gpu, tenants=4, rank=16, context_tokens=context))
+    }
     assert plans["vllm"].sequence_mib * MIB == blocks * block_bytes
 
 

@@ -1,13 +1,20 @@
 """labcore.panels.launch: both engines' launch commands for every state, ready to copy, with what each flag costs."""
 
-from labcore.engines import FLAG_DEFAULTS, launch_commands, serving_plan
+from labcore.engines import FLAG_DEFAULTS, PlanInputs, launch_commands, serving_plan
 from labcore.panels.launch import command_text, launch_panel
 
 
 def test_the_default_state_is_the_calculators_fleet_and_the_engines_own_plan():
     row = launch_panel().row()
     vllm, sglang = serving_plan(
-        "llama-3.1-8b", "H100-80GB", tenants=40, rank=16, context_tokens=8192, target_modules=["q_proj", "v_proj"]
+        PlanInputs(
+            model="llama-3.1-8b",
+            gpu="H100-80GB",
+            tenants=40,
+            rank=16,
+            context_tokens=8192,
+            target_modules=["q_proj", "v_proj"],
+        )
     )
     assert (row["vllm_sequences"], row["sglang_sequences"]) == (vllm.sequences, sglang.sequences)
     assert row["vllm_lora_mib"] == round(vllm.lora_mib, 6) and row["sglang_lora_mib"] == round(sglang.lora_mib, 6)
@@ -16,7 +23,7 @@ def test_the_default_state_is_the_calculators_fleet_and_the_engines_own_plan():
 
 def test_each_command_is_the_engines_command_one_flag_a_line():
     row = launch_panel().row(targets="all", rank=64)
-    cmds = launch_commands("llama-3.1-8b", "H100-80GB", tenants=40, rank=64, context_tokens=8192)
+    cmds = launch_commands(PlanInputs(model="llama-3.1-8b", gpu="H100-80GB", tenants=40, rank=64, context_tokens=8192))
     for engine in ("vllm", "sglang"):
         text = row[f"{engine}_command"]
         assert text == command_text(cmds[engine])
@@ -73,12 +80,14 @@ def test_a_model_too_big_for_the_gpu_is_refused_in_words():
     assert all(
         p.fits
         for p in serving_plan(
-            "qwen3-14b",
-            "L4-24GB",
-            tenants=state["tenants"],
-            rank=state["rank"],
-            context_tokens=state["context_tokens"],
-            target_modules=("q_proj", "v_proj"),
-            tp=2,
+            PlanInputs(
+                model="qwen3-14b",
+                gpu="L4-24GB",
+                tenants=state["tenants"],
+                rank=state["rank"],
+                context_tokens=state["context_tokens"],
+                target_modules=("q_proj", "v_proj"),
+                tp=2,
+            )
         )
     )
