@@ -47,6 +47,7 @@ __all__ = [
     "POLICY_RENDEZVOUS",
     "POLICY_BOUNDED",
     "POLICIES",
+    "LOAD_BOUNDED_POLICIES",
     "rendezvous_ranking",
     "rendezvous_owner",
     "modulo_owner",
@@ -64,6 +65,8 @@ POLICY_LEAST_LOADED = "least-loaded"
 POLICY_RENDEZVOUS = "rendezvous"
 POLICY_BOUNDED = "bounded-rendezvous"
 POLICIES = (POLICY_ROUND_ROBIN, POLICY_LEAST_LOADED, POLICY_RENDEZVOUS, POLICY_BOUNDED)
+#: The policies that read ``load_factor`` (the bound c); the others place every request the same whatever c is.
+LOAD_BOUNDED_POLICIES = (POLICY_BOUNDED,)
 
 
 def _check_replicas(replicas: Sequence[str]) -> None:

@@ -126,6 +126,7 @@ def test_the_story_holds_in_the_rerun(rerun: dict) -> None:
     assert head["serving_bf16_bytes"] == s["serving_bf16_bytes"] + 2 * tiny["vocab_size"] * tiny["hidden_size"]
 
 
+@pytest.mark.slow  # left out of make test-quick; make test runs it
 def test_timings_are_present_and_positive(rerun: dict) -> None:
     t = rerun["timings"]
     for key in ("base_forward_ms", "merged_forward_ms", "unmerged_forward_ms", "pretrain_s", "lora_train_s", "total_s"):

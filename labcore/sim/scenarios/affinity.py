@@ -14,8 +14,8 @@ import functools
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol, cast
 
-from ..._validate import count
-from ...affinity import POLICIES, AffinityFleet, FleetRun
+from ..._validate import count, number
+from ...affinity import LOAD_BOUNDED_POLICIES, POLICIES, AffinityFleet, FleetRun
 from ...refs import ModelRef
 from ...registry import AdapterRegistry
 from ...tiers import single_tier_cache
@@ -138,21 +138,39 @@ def affinity_runs(
     >>> runs["rendezvous"].hit_rate > runs["round-robin"].hit_rate
     True
     """
-    w = Workload(
-        tenants=tenants, requests=requests, zipf_s=float(zipf_s), rate_per_s=rate_per_replica_s * replicas, seed=seed
-    )
+    trace = (tenants, requests, float(zipf_s), rate_per_replica_s * replicas, seed)
+    bound = number("load_factor", load_factor, minimum=1.0, inclusive=True)  # checked even if no policy reads it
+    return {
+        p: _policy_run(p, trace, int(replicas), bound if p in LOAD_BOUNDED_POLICIES else None, cache_adapters, warmup)
+        for p in policies
+    }
+
+
+@functools.lru_cache(maxsize=512)
+def _policy_run(
+    policy: str,
+    trace: tuple[int, int, float, float, int],  # tenants, requests, zipf_s, rate_per_s, seed
+    replicas: int,
+    load_factor: float | None,
+    cache_adapters: int,
+    warmup: int,
+) -> FleetRun:
+    """One policy's run of :func:`affinity_runs`, kept: ``load_factor`` is ``None`` for a policy that does not read
+    it, so a panel's states that differ only in the bound share the unbounded policies' runs."""
+    tenants, requests, zipf_s, rate_per_s, seed = trace
+    w = Workload(tenants=tenants, requests=requests, zipf_s=zipf_s, rate_per_s=rate_per_s, seed=seed)
     budget_mb = cache_adapters * w.adapter_mb
-    registry = single_replica_router(w, budget_mb=budget_mb).registry
-    return compare_policies(
+    options: dict[str, Any] = {} if load_factor is None else {"load_factor": load_factor}
+    return run_policy(
         _trace(w),
-        registry,
+        single_replica_router(w, budget_mb=budget_mb).registry,
         w.base_model,
-        replicas=int(replicas),
+        policy=policy,
+        replicas=replicas,
         cache_budget_mb=budget_mb,
         warmup=warmup,
-        load_factor=float(load_factor),
-        policies=policies,
         cache_factory=lambda: single_tier_cache(budget_mb),
+        **options,
     )
 
 

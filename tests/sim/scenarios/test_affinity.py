@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from labcore.affinity import POLICY_BOUNDED, POLICY_LEAST_LOADED, POLICY_RENDEZVOUS, POLICY_ROUND_ROBIN, FleetRun
+from labcore.affinity import (
+    LOAD_BOUNDED_POLICIES,
+    POLICY_BOUNDED,
+    POLICY_LEAST_LOADED,
+    POLICY_RENDEZVOUS,
+    POLICY_ROUND_ROBIN,
+    FleetRun,
+)
 from labcore.sim import Workload, make_trace, single_replica_router
 from labcore.sim.scenarios.affinity import AFFINITY_DEFAULTS, affinity_runs, compare_policies, run_policy
 
@@ -67,3 +74,23 @@ def test_the_chapter_runs_every_policy_on_its_default_fleet():
     assert all(r.replicas == AFFINITY_DEFAULTS["replicas"] and r.requests == 2_500 for r in runs.values())
     assert runs[POLICY_RENDEZVOUS].hit_rate > runs[POLICY_ROUND_ROBIN].hit_rate
     assert list(affinity_runs(requests=1_000, warmup=100, policies=(POLICY_BOUNDED,))) == [POLICY_BOUNDED]
+
+
+def test_only_the_load_bounded_policies_read_the_bound():
+    """What lets affinity_runs share the other policies' runs across the panel's bound values."""
+    trace = make_trace(Workload(tenants=20, requests=3000, zipf_s=1.0, rate_per_s=500.0, seed=5))
+    for policy in (POLICY_ROUND_ROBIN, POLICY_LEAST_LOADED, POLICY_RENDEZVOUS, POLICY_BOUNDED):
+        tight, loose = (
+            run_policy(trace, registry(20), "llama-3-8b", policy=policy, replicas=3, cache_budget_mb=96, load_factor=c)
+            for c in (1.05, 3.0)
+        )
+        assert (tight == loose) == (policy not in LOAD_BOUNDED_POLICIES), policy
+
+
+def test_chapter_runs_that_differ_only_in_the_bound_share_the_unbounded_runs():
+    tight = affinity_runs(requests=1_500, warmup=300, load_factor=1.1)
+    loose = affinity_runs(requests=1_500, warmup=300, load_factor=2.0)
+    assert tight[POLICY_RENDEZVOUS] is loose[POLICY_RENDEZVOUS]
+    assert tight[POLICY_BOUNDED] != loose[POLICY_BOUNDED]
+    with pytest.raises(ValueError, match=r"load_factor must be a finite number >= 1, got 0.5"):
+        affinity_runs(requests=1_500, warmup=300, load_factor=0.5, policies=(POLICY_ROUND_ROBIN,))

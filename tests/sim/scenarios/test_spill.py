@@ -42,3 +42,10 @@ def test_one_state_is_the_sweeps_run_and_is_kept(runs):
     assert spill_pair(64) == (gpu_only[64], tiered[64])
     assert spill_pair(64) is spill_pair(64)  # the panel, the chapter and the checks share one computation
     assert spill_pair(48, host_adapters=48)[1].p99_ms < 50 < spill_pair(64, host_adapters=48)[1].p99_ms
+
+
+def test_the_gpu_only_run_is_shared_by_every_host_tier_size():
+    """The host tier does not enter the GPU-only run, so the panel's host values reuse it."""
+    small, large = spill_pair(64, host_adapters=48), spill_pair(64, host_adapters=192)
+    assert small[0] is large[0]
+    assert small[1] != large[1]
