@@ -9,7 +9,8 @@ write ``labcore/data/engines/<engine>-<version>-<date>.json`` with
   ``sglang/srt/arg_groups/fields/*.py``) with its default, its choices and the file it was read in;
 * the LoRA module declarations of every architecture the course ships (``packed_modules_mapping``,
   ``embedding_modules``, ``supported_lora_modules``), found through the engine's model registry;
-* the environment variables and general plugins the adapters' routes use, and the config fields the LoRA code reads.
+* the environment variables and general plugins the adapters' routes use, and the config fields the LoRA code reads;
+* what keys a LoRA request's KV blocks in vLLM's prefix cache (``_gen_lora_extra_hash_keys``: chapter 15).
 
 Run: ``python scripts/engine_facts.py --cache ~/.cache/labcore-engines --out labcore/data/engines``.
 """
@@ -508,6 +509,24 @@ def sglang_architectures(wheel: Wheel, architectures: list[str]) -> dict[str, di
     return out
 
 
+def vllm_lora_block_key(wheel: Wheel) -> dict[str, Any]:
+    """Return what keys a LoRA request's KV blocks in vLLM's prefix cache: ``_gen_lora_extra_hash_keys``, read.
+
+    Its return expressions as source text, the attributes it reads, and its docstring (chapter 15 quotes them).
+    """
+    path = "vllm/v1/core/kv_cache_utils.py"
+    tree = ast.parse(wheel.zip.read(path).decode("utf-8"), filename=path)
+    fn = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "_gen_lora_extra_hash_keys")
+    returns = [ast.unparse(r.value) for r in ast.walk(fn) if isinstance(r, ast.Return) and r.value is not None]
+    return {
+        "source": path,
+        "function": fn.name,
+        "returns": sorted(returns),
+        "attributes_read": sorted({n.attr for n in ast.walk(fn) if isinstance(n, ast.Attribute)}),
+        "docstring": ast.get_docstring(fn, clean=False),
+    }
+
+
 def cited_files(wheel: Wheel, engine: str, course: Path) -> dict[str, list[str]]:
     """Return the names each engine file the course cites defines (classes, functions, ``Class.member``, constants).
 
@@ -588,6 +607,7 @@ def facts(engine: str, version: str, wheel_path: Path, today: str, cache: Path) 
         layers = sorted(n for n in wheel.names if n.startswith("vllm/lora/layers/") and n.endswith(".py"))
         # vLLM's LoRA layers size their buffers from the wrapped layer, which the model built from its config
         out["config_reads"] = config_reads(wheel, layers, frozenset({"base_layer"}))
+        out["lora_block_hash_key"] = vllm_lora_block_key(wheel)
     else:
         out["flags"] = sglang_flags(wheel)
         out["architectures"] = sglang_architectures(wheel, archs)
