@@ -26,14 +26,31 @@ ValueError: base_model must be a non-empty string, got ' '
 Traceback (most recent call last):
 ...
 ValueError: engine must be one of 'vllm', 'sglang', got 'tgi'
+>>> distinct("replica names", ["r0", "r1", "r0"])
+Traceback (most recent call last):
+...
+ValueError: replica names must be distinct, got ['r0', 'r1', 'r0'] ('r0' repeats)
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import TypeVar
 
-__all__ = ["number", "count", "between", "fraction", "text", "flag", "instance", "choice"]
+__all__ = [
+    "number",
+    "count",
+    "between",
+    "fraction",
+    "text",
+    "flag",
+    "instance",
+    "choice",
+    "identifier",
+    "items",
+    "distinct",
+]
 
 _T = TypeVar("_T")
 
@@ -43,18 +60,61 @@ def _is_real(value: object) -> bool:
 
 
 def number(
-    name: str, value: object, *, minimum: float = 0.0, inclusive: bool = False, error: type[Exception] = ValueError
+    name: str,
+    value: object,
+    *,
+    minimum: float | None = 0.0,
+    inclusive: bool = False,
+    error: type[Exception] = ValueError,
 ) -> float:
-    """Return ``value`` as a float if it is a finite real above ``minimum`` (or equal, if ``inclusive``)."""
-    if not _is_real(value) or value < minimum or (value == minimum and not inclusive):  # type: ignore[operator]
+    """Return ``value`` as a float if it is a finite real above ``minimum`` (or equal, if ``inclusive``; any, if None).
+
+    >>> number("intercept_us", -2.5, minimum=None)
+    -2.5
+    >>> number("intercept_us", float("nan"), minimum=None)
+    Traceback (most recent call last):
+    ...
+    ValueError: intercept_us must be a finite number, got nan
+    """
+    if minimum is None:
+        if not _is_real(value):
+            raise error(f"{name} must be a finite number, got {value!r}")
+    elif not _is_real(value) or value < minimum or (value == minimum and not inclusive):  # type: ignore[operator]
         raise error(f"{name} must be a finite number {'>=' if inclusive else '>'} {minimum:g}, got {value!r}")
     return float(value)  # type: ignore[arg-type]
 
 
-def count(name: str, value: object, *, minimum: int = 1, error: type[Exception] = ValueError) -> int:
-    """Return ``value`` if it is an int (not a bool) of at least ``minimum``."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        what = "a positive int" if minimum == 1 else f"an int >= {minimum}"
+def count(
+    name: str,
+    value: object,
+    *,
+    minimum: int | None = 1,
+    maximum: float | None = None,
+    error: type[Exception] = ValueError,
+) -> int:
+    """Return ``value`` if it is an int (not a bool) of at least ``minimum`` (any, if None) and at most ``maximum``.
+
+    >>> count("replaced_tenant", 9, maximum=8)
+    Traceback (most recent call last):
+    ...
+    ValueError: replaced_tenant must be an int in [1, 8], got 9
+    >>> count("seed", True, minimum=None)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be an int, got True
+    """
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or (minimum is not None and value < minimum)
+        or (maximum is not None and value > maximum)
+    ):
+        if minimum is None:
+            what = "an int" if maximum is None else f"an int <= {maximum:g}"
+        elif maximum is not None:
+            what = f"an int in [{minimum}, {maximum:g}]"
+        else:
+            what = "a positive int" if minimum == 1 else f"an int >= {minimum}"
         raise error(f"{name} must be {what}, got {value!r}")
     return value
 
@@ -65,13 +125,26 @@ def between(
     low: float,
     high: float,
     *,
+    low_inclusive: bool = True,
     high_inclusive: bool = True,
     error: type[Exception] = ValueError,
 ) -> float:
-    """Return ``value`` as a float if it is a finite real in ``[low, high]`` (``[low, high)`` if not ``high_inclusive``)."""
-    if not _is_real(value) or not low <= value <= high or (value == high and not high_inclusive):  # type: ignore[operator]
+    """Return ``value`` as a float if it is a finite real in ``[low, high]`` (an end left out if not ``..._inclusive``).
+
+    >>> between("memory_gb", 0, 0, 10_000, low_inclusive=False, high_inclusive=False)
+    Traceback (most recent call last):
+    ...
+    ValueError: memory_gb must be a finite number in (0, 10000), got 0
+    """
+    if (
+        not _is_real(value)
+        or not low <= value <= high  # type: ignore[operator]
+        or (value == low and not low_inclusive)
+        or (value == high and not high_inclusive)
+    ):
         raise error(
-            f"{name} must be a finite number in [{low:g}, {high:g}{']' if high_inclusive else ')'}, got {value!r}"
+            f"{name} must be a finite number in {'[' if low_inclusive else '('}{low:g}, "
+            f"{high:g}{']' if high_inclusive else ')'}, got {value!r}"
         )
     return float(value)  # type: ignore[arg-type]
 
@@ -103,11 +176,20 @@ def flag(name: str, value: object, *, error: type[Exception] = ValueError) -> bo
     return value
 
 
-def instance(name: str, value: object, kind: type[_T], *, error: type[Exception] = TypeError) -> _T:
-    """Return ``value`` if it is a ``kind``; otherwise raise ``TypeError`` naming the type and the value."""
+def instance(
+    name: str, value: object, kind: type[_T] | tuple[type[_T], ...], *, error: type[Exception] = TypeError
+) -> _T:
+    """Return ``value`` if it is a ``kind`` (or one of a tuple of kinds); otherwise raise naming the type and the value.
+
+    >>> instance("question", "2 + 2?", (int, float))
+    Traceback (most recent call last):
+    ...
+    TypeError: question must be an int or float, got str: '2 + 2?'
+    """
     if not isinstance(value, kind):
-        article = "an" if kind.__name__[:1].lower() in "aeiou" else "a"
-        raise error(f"{name} must be {article} {kind.__name__}, got {type(value).__name__}: {value!r}")
+        names = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
+        article = "an" if names[:1].lower() in "aeiou" else "a"
+        raise error(f"{name} must be {article} {names}, got {type(value).__name__}: {value!r}")
     return value
 
 
@@ -116,3 +198,55 @@ def choice(name: str, value: _T, options: tuple[_T, ...] | list[_T], *, error: t
     if not any(type(value) is type(o) and value == o for o in options):
         raise error(f"{name} must be one of {', '.join(repr(o) for o in options)}, got {value!r}")
     return value
+
+
+def identifier(name: str, value: object, *, error: type[Exception] = ValueError) -> str:
+    """Return ``value`` if it is a string that is a Python identifier (a name a reader can type after a dot).
+
+    >>> identifier("panel name", "cache-panel")
+    Traceback (most recent call last):
+    ...
+    ValueError: panel name must be a Python identifier, got 'cache-panel'
+    """
+    if not isinstance(value, str) or not value.isidentifier():
+        raise error(f"{name} must be a Python identifier, got {value!r}")
+    return value
+
+
+def items(name: str, value: object, *, error: type[Exception] = ValueError) -> tuple[object, ...]:
+    """Return ``value`` as a tuple if it is an iterable other than a string (a lone name is a common slip).
+
+    >>> items("targets", ["q_proj", "v_proj"])
+    ('q_proj', 'v_proj')
+    >>> items("targets", "q_proj")
+    Traceback (most recent call last):
+    ...
+    ValueError: targets must be a list or tuple, got the string 'q_proj' (write ('q_proj',))
+    """
+    if isinstance(value, (str, bytes)):
+        raise error(f"{name} must be a list or tuple, got the string {value!r} (write ({value!r},))")
+    if not isinstance(value, Iterable):
+        raise error(f"{name} must be a list or tuple, got {type(value).__name__}: {value!r}")
+    return tuple(value)
+
+
+def distinct(
+    name: str, values: Iterable[_T], *, nonempty: bool = False, error: type[Exception] = ValueError
+) -> tuple[_T, ...]:
+    """Return ``values`` as a tuple if no two are equal (and, if ``nonempty``, there is at least one).
+
+    >>> distinct("pinned adapters", [], nonempty=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: pinned adapters must be one or more distinct values, got []
+    """
+    found = tuple(values)
+    seen: list[_T] = []
+    repeats: list[_T] = []
+    for v in found:
+        (repeats if v in seen else seen).append(v)
+    if repeats or (nonempty and not found):
+        what = "one or more distinct values" if nonempty else "distinct"
+        said = f" ({repeats[0]!r} repeats)" if repeats else ""
+        raise error(f"{name} must be {what}, got {list(found)!r}{said}")
+    return found

@@ -31,7 +31,7 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from ._validate import choice, fraction, number
+from ._validate import choice, distinct, fraction, number
 from ._validate import count as _count  # ``count`` is an argument name here
 from .cache import AdapterCache
 from .capacity import DYNAMIC_OVERHEAD
@@ -70,10 +70,7 @@ LOAD_BOUNDED_POLICIES = (POLICY_BOUNDED,)
 
 
 def _check_replicas(replicas: Sequence[str]) -> None:
-    if not replicas:
-        raise ValueError("need at least one replica name, got none")
-    if len(set(replicas)) != len(replicas):
-        raise ValueError(f"replica names must be unique, got {list(replicas)!r}")
+    distinct("replica names", replicas, nonempty=True)
 
 
 def rendezvous_ranking(key: str, replicas: Sequence[str]) -> list[str]:

@@ -109,10 +109,8 @@ class BatchCostModel:
     def __post_init__(self) -> None:
         number("single_us", self.single_us, minimum=1e-9, inclusive=True)
         number("extra_us_per_rank", self.extra_us_per_rank, inclusive=True)
-        if not math.isfinite(self.extra_us_intercept):
-            raise ValueError(f"extra_us_intercept must be finite, got {self.extra_us_intercept!r}")
-        if count("reference_batch", self.reference_batch) < 2:
-            raise ValueError(f"reference_batch must be >= 2, got {self.reference_batch!r}")
+        number("extra_us_intercept", self.extra_us_intercept, minimum=None)
+        count("reference_batch", self.reference_batch, minimum=2)
         number("single_adapter_overhead", self.single_adapter_overhead, inclusive=True)
         if self.max_loras is not None:
             count("max_loras", self.max_loras)

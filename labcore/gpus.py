@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from ._validate import between, count, text
 from .errors import LabcoreError
 
 __all__ = ["Gpu", "UnknownGpuError", "known_gpus", "load_gpu"]
@@ -62,17 +63,12 @@ class Gpu:
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
             raise ValueError(f"a GPU needs a name, got {self.name!r}")
-        ok = isinstance(self.memory_gb, (int, float)) and not isinstance(self.memory_gb, bool)
-        if not ok or not 0 < self.memory_gb < 10_000:
-            raise ValueError(f"{self.name}: memory_gb must be a number of GB in (0, 10000), got {self.memory_gb!r}")
+        between(f"{self.name}: memory_gb", self.memory_gb, 0, 10_000, low_inclusive=False, high_inclusive=False)
         for key in ("memory_type", "source"):
-            if not isinstance(getattr(self, key), str) or not getattr(self, key).strip():
-                raise ValueError(f"{self.name}: {key} must be a non-empty string, got {getattr(self, key)!r}")
+            text(f"{self.name}: {key}", getattr(self, key))
         if self.usable_mib is not None:
-            limit = self.memory_gb * 1024  # the spec figure read as GiB: no driver reports more
-            mib = self.usable_mib
-            if isinstance(mib, bool) or not isinstance(mib, int) or not 0 < mib <= limit:
-                raise ValueError(f"{self.name}: usable_mib must be an int of MiB in (0, {limit:g}], got {mib!r}")
+            # the spec figure read as GiB: no driver reports more
+            count(f"{self.name}: usable_mib", self.usable_mib, maximum=self.memory_gb * 1024)
         if not isinstance(self.usable_source, str) or (self.usable_mib is not None and not self.usable_source.strip()):
             raise ValueError(
                 f"{self.name}: usable_source must name where the driver total was seen, got {self.usable_source!r}"

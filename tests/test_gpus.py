@@ -82,7 +82,7 @@ def test_an_unknown_gpu_names_the_valid_ones() -> None:
         ({"memory_gb": 0}, "memory_gb must be"),
         ({"memory_gb": True}, "memory_gb must be"),
         ({"source": " "}, "source must be"),
-        ({"usable_mib": 0}, r"usable_mib must be an int of MiB in \(0, 1024\]"),
+        ({"usable_mib": 0}, r"X: usable_mib must be an int in \[1, 1024\], got 0"),
         ({"usable_mib": 2000, "usable_source": "x"}, r"got 2000"),
         ({"usable_mib": 900}, "usable_source must name"),
     ],

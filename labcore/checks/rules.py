@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .._validate import fraction, number
 from .verdict import UNANSWERED, Mistake, Verdict, _close
 
 __all__ = ["TEXTS", "SINGULAR", "NumberRule", "ChoiceRule", "ListRule", "Rule", "graded", "rule_of", "rule_from_json"]
@@ -64,14 +65,8 @@ class NumberRule:
     singular: bool = False
 
     def __post_init__(self) -> None:
-        if (
-            isinstance(self.expected, bool)
-            or not isinstance(self.expected, (int, float))
-            or not math.isfinite(self.expected)
-        ):
-            raise ValueError(f"a number rule's expected value must be a finite number, got {self.expected!r}")
-        if not 0 <= self.rel_tol < 1:
-            raise ValueError(f"rel_tol must be in [0, 1), got {self.rel_tol!r}")
+        number("a number rule's expected value", self.expected, minimum=None)
+        fraction("rel_tol", self.rel_tol, high_inclusive=False)
         object.__setattr__(self, "mistakes", tuple((float(v), str(h)) for v, h in self.mistakes))
 
     def verdict(self, answer: Any) -> Verdict:

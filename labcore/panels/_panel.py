@@ -36,6 +36,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._validate import distinct, identifier, number
 from ..site import GRIDS_ENV, VEGALITE_MIME, grid_path
 from ._chart import lines_layer
 from ._grid import grid_key
@@ -79,14 +80,9 @@ class Control:
     step: float | None = field(init=False)
 
     def __post_init__(self) -> None:
-        if not self.name.isidentifier():
-            raise ValueError(f"control name must be a Python identifier, got {self.name!r}")
-        values = tuple(self.values)
+        identifier("control name", self.name)
+        values = distinct(f"control {self.name!r}: values", self.values, nonempty=True)
         object.__setattr__(self, "values", values)
-        if not values:
-            raise ValueError(f"control {self.name!r}: give at least one value, got {self.values!r}")
-        if len(set(values)) != len(values):
-            raise ValueError(f"control {self.name!r}: values repeat: {values!r}")
         if self.default not in values:
             raise ValueError(f"control {self.name!r}: default {self.default!r} is not one of {values!r}")
         if self.labels and len(self.labels) != len(values):
@@ -185,11 +181,8 @@ class Panel:
         texts: Sequence[Text] = (),
         curve: Callable[..., Mapping[str, Any]] | None = None,
     ) -> None:
-        if not name.isidentifier():
-            raise ValueError(f"panel name must be a Python identifier, got {name!r}")
-        names = [c.name for c in controls]
-        if len(set(names)) != len(names) or not names:
-            raise ValueError(f"{name}: controls need distinct names, got {names}")
+        identifier("panel name", name)
+        names = list(distinct(f"{name}: control names", [c.name for c in controls], nonempty=True))
         if chart.x not in names:
             raise ValueError(f"{name}: the chart's x {chart.x!r} is not a control ({names})")
         size = math.prod(len(c.values) for c in controls)
@@ -423,7 +416,5 @@ def _shown(value: Any) -> str:
 
 def _json_number(v: Any) -> Any:
     if isinstance(v, float):
-        if not math.isfinite(v):
-            raise ValueError(f"a panel measure must be finite, got {v!r}")
-        return round(v, 6)
+        return round(number("a panel measure", v, minimum=None), 6)
     return v

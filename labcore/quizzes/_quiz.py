@@ -27,7 +27,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from .._validate import instance, number, text
+from .._validate import distinct, flag, identifier, instance, number, text
 from ..progress import quiz_hook
 
 __all__ = ["Choice", "MultipleChoice", "Numeric", "Quiz", "QUIZ_COLORS"]
@@ -72,8 +72,7 @@ class Choice:
 
     def __post_init__(self) -> None:
         text("choice text", self.text)
-        if not isinstance(self.correct, bool):
-            raise ValueError(f"choice {self.text!r}: correct must be True or False, got {self.correct!r}")
+        flag(f"choice {self.text!r}: correct", self.correct)
         text(f"choice {self.text!r}: feedback", self.feedback)
 
 
@@ -96,8 +95,7 @@ class MultipleChoice:
                 f"{self.question!r}: exactly one choice must be correct, got "
                 f"{[c.text for c in self.choices if c.correct]}"
             )
-        if len({c.text for c in self.choices}) != len(self.choices):
-            raise ValueError(f"{self.question!r}: choices repeat")
+        distinct(f"{self.question!r}: choice texts", [c.text for c in self.choices])
 
     def grade(self, answer: str) -> tuple[bool, str]:
         """Return (correct, feedback) for picking the choice whose text is ``answer``."""
@@ -197,15 +195,13 @@ class Quiz:
     questions: tuple[Question, ...]
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name.isidentifier():
-            raise ValueError(f"quiz name must be a Python identifier, got {self.name!r}")
+        identifier("quiz name", self.name)
         text("quiz title", self.title)
         object.__setattr__(self, "questions", tuple(self.questions))
         if not self.questions:
             raise ValueError(f"quiz {self.name!r} has no questions")
         for q in self.questions:
-            if not isinstance(q, (MultipleChoice, Numeric)):
-                raise ValueError(f"quiz {self.name!r}: a question must be MultipleChoice or Numeric, got {q!r}")
+            instance(f"quiz {self.name!r}: a question", q, (MultipleChoice, Numeric), error=ValueError)
 
     def grade(self, index: int, answer: Any) -> tuple[bool, str]:
         """Return (correct, feedback) for ``answer`` to question ``index``, exactly as the page shows it."""

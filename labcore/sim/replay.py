@@ -192,12 +192,9 @@ def simulate(
         router = router()
     count("windows", windows, minimum=0)
     n = len(trace)
-    if isinstance(warmup, bool) or not isinstance(warmup, int) or not 0 <= warmup < max(n, 1):
-        raise ValueError(f"warmup must be an int in [0, {max(n - 1, 0)}] for a trace of {n} requests, got {warmup!r}")
+    count(f"warmup (a trace of {n} requests)", warmup, minimum=0, maximum=max(n - 1, 0))
     count("progress_every", progress_every)
-    bounds = sorted(float(b) for b in phases)
-    if any(not 0 < b < math.inf for b in bounds):
-        raise ValueError(f"phases must be times in ms inside the trace, got {tuple(phases)!r}")
+    bounds = sorted(number("each of phases (a time in ms)", float(b)) for b in phases)
     if hold_ms is None:
         log = _run_plain(router, trace, progress, progress_every)
     else:

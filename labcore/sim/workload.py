@@ -80,8 +80,7 @@ class Workload:
         count("requests", self.requests)
         object.__setattr__(self, "zipf_s", number("zipf_s", self.zipf_s, inclusive=True))
         object.__setattr__(self, "rate_per_s", number("rate_per_s", self.rate_per_s))
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
-            raise ValueError(f"seed must be an int, got {self.seed!r}")
+        count("seed", self.seed, minimum=None)
         object.__setattr__(self, "adapter_mb", number("adapter_mb", self.adapter_mb))
         count("rank", self.rank)
         joins = tuple(self.joins)

@@ -43,7 +43,7 @@ def test_control_kind_follows_its_values():
     "bad, match",
     [
         (dict(name="not an id"), "identifier"),
-        (dict(values=()), "at least one"),
+        (dict(values=()), "must be one or more distinct values, got \\[\\]"),
         (dict(values=(1, 1, 2)), "repeat"),
         (dict(default=9), "not one of"),
         (dict(labels=("one",)), "labels for"),

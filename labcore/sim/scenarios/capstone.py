@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..._validate import choice, count, instance, number, text
+from ..._validate import choice, count, distinct, instance, number, text
 from ...adapter import Adapter
 from ...capacity import COURSE_CONTEXT_TOKENS, DYNAMIC_OVERHEAD, TEACHING, ServingAssumptions, memory_split
 from ...fleet import GPU_QPS, fleet_plan
@@ -203,9 +203,7 @@ class DesignScenario(ByName):
         object.__setattr__(self, "classes", tuple(self.classes))
         for c in self.classes:
             instance("each tenant class", c, TenantClass, error=ValueError)
-        names = [c.name for c in self.classes]
-        if not names or len(set(names)) != len(names):
-            raise ValueError(f"classes must be at least one, with distinct names, got {names}")
+        distinct("the tenant classes' names", [c.name for c in self.classes], nonempty=True)
         for name in ("gpu_hourly_usd", "p99_target_ms", "budget_usd", "request_s", "gpu_qps", "hours_per_month"):
             number(name, getattr(self, name))
         count("context_tokens", self.context_tokens)

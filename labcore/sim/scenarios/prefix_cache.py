@@ -56,9 +56,7 @@ class PrefixScenario:
         number("rate_per_s", self.rate_per_s)
         count("prompts_per_tenant", self.prompts_per_tenant)
         count("capacity_entries", self.capacity_entries)
-        count("replaced_tenant", self.replaced_tenant)
-        if self.replaced_tenant > self.tenants:
-            raise ValueError(f"replaced_tenant must be one of 1..{self.tenants}, got {self.replaced_tenant}")
+        count("replaced_tenant", self.replaced_tenant, maximum=self.tenants)
         Adapter("probe", self.new_version, DEFAULT_BASE, DEFAULT_BASE_DIGEST, rank=16, vram_mb=16.0)  # a valid semver
         fraction("replace_at", self.replace_at)
         count("seed", self.seed, minimum=0)

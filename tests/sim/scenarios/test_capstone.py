@@ -81,7 +81,7 @@ def test_designs_are_read_and_checked():
         CapstoneDesign.of(RIGHT | {"quiet": "both"})
     with pytest.raises(ValueError, match="a design is a dict"):
         CapstoneDesign.of([24, "merged"])
-    with pytest.raises(ValueError, match="distinct names"):
+    with pytest.raises(ValueError, match="names must be one or more distinct values"):
         DesignScenario(
             model="llama-3-8b",
             gpu="H100-80GB",

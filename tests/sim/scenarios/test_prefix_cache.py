@@ -29,7 +29,7 @@ def test_the_chapter_scenario():
 
 
 def test_scenario_and_run_records_validate():
-    with pytest.raises(ValueError, match="replaced_tenant must be one of 1..8"):
+    with pytest.raises(ValueError, match=r"replaced_tenant must be an int in \[1, 8\], got 9"):
         PrefixScenario(replaced_tenant=9)
     with pytest.raises(ValueError, match="replace_at must be a fraction"):
         PrefixScenario(replace_at=1.5)
