@@ -39,7 +39,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ._validate import choice, count, number, text
+from ._validate import between, choice, count, number, text
 from .adapter import tenant_adapters
 from .base_model import base_weights_gib
 from .engines.adapters import AdapterLoading
@@ -270,8 +270,7 @@ def memory_split(
     count("context_tokens", context_tokens)
     number("adapter_mb", adapter_mb)
     number("memory_fraction", memory_fraction)
-    if memory_fraction > 1:
-        raise ValueError(f"memory_fraction must be in (0, 1], got {memory_fraction!r}")
+    between("memory_fraction", memory_fraction, 0, 1)
     card = load_gpu(gpu)
     kv_bytes = kv_bytes_per_sequence(model, context_tokens, dtype_bytes=dtype_bytes) * sequences
     return MemorySplit(

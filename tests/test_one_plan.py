@@ -17,7 +17,8 @@ import re
 import pytest
 
 from labcore.__main__ import main
-from labcore.capacity import COURSE, DYNAMIC_OVERHEAD, TEACHING, ServingAssumptions, fleet_quote
+from labcore.capacity import COURSE, DYNAMIC_OVERHEAD, TEACHING, ServingAssumptions, fleet_quote, memory_split
+from labcore.engines import PlanInputs, serving_plan
 from labcore.fleet import GPU_QPS
 from labcore.gpus import known_gpus
 from labcore.model_config import known_models
@@ -157,3 +158,11 @@ def test_assumptions_refuse_a_bad_value_by_name() -> None:
         COURSE.but(kv_sequences=-1)
     with pytest.raises(TypeError):
         ServingAssumptions("llama-3-8b", "H100-80GB", 16, 8192)  # keyword only
+    with pytest.raises(ValueError, match=r"memory_fraction must be a finite number in \[0, 1\], got 1.5"):
+        memory_split(memory_fraction=1.5)
+
+
+def test_the_assumptions_are_the_plan_inputs_the_engines_take() -> None:
+    """ServingAssumptions is a PlanInputs: serving_plan takes it as it is, and its engine and KV pool change no plan."""
+    inputs = PlanInputs(model=COURSE.model, gpu=COURSE.gpu, tenants=COURSE.tenants, rank=16, context_tokens=8192)
+    assert serving_plan(inputs) == serving_plan(COURSE) == COURSE.plans == TEACHING.but(target_modules=None).plans

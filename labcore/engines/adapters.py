@@ -29,7 +29,7 @@ import posixpath
 import shlex
 from dataclasses import dataclass
 
-from .._validate import count, text
+from .._validate import choice, count, text
 from ..adapter import tenant_adapters
 
 __all__ = [
@@ -68,7 +68,7 @@ class AdapterLoading:
     >>> AdapterLoading("by post", "/a", ("a",))
     Traceback (most recent call last):
     ...
-    ValueError: adapter loading must be one of ('static', 'resolver', 'runtime'), got 'by post'
+    ValueError: adapter loading must be one of 'static', 'resolver', 'runtime', got 'by post'
     """
 
     mode: str
@@ -76,8 +76,7 @@ class AdapterLoading:
     names: tuple[str, ...]
 
     def __post_init__(self) -> None:
-        if self.mode not in ADAPTER_MODES:
-            raise ValueError(f"adapter loading must be one of {ADAPTER_MODES}, got {self.mode!r}")
+        choice("adapter loading", self.mode, ADAPTER_MODES)
         text("adapter directory", self.directory)
         if not self.names or len(set(self.names)) != len(self.names):
             raise ValueError(f"adapter names must be distinct and at least one, got {self.names!r}")

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .._validate import count, instance, text
+from .._validate import choice, count, instance, text
 from ..errors import UnknownEngineError, UnsupportedModelError
 from ..model_config import ModelConfig, load_model_config
 
@@ -117,8 +117,7 @@ class LoraBuffer:
     source: str
 
     def __post_init__(self) -> None:
-        if self.engine not in ALLOCATING_ENGINES:
-            raise UnknownEngineError(f"engine must be one of {list(ALLOCATING_ENGINES)}, got {self.engine!r}")
+        choice("engine", self.engine, ALLOCATING_ENGINES, error=UnknownEngineError)
         text("module", self.module)
         instance("part", self.part, str, error=ValueError)
         for name in ("a_shape", "b_shape"):
@@ -324,15 +323,13 @@ def lora_buffers(
     ...     "vllm", "llama-3-8b", slots=8, max_rank=16, target_modules=["k_proj"])][1]
     ('qkv_proj', 'k', (8, 1, 16, 4096), (8, 1, 1024, 16))
     """
-    if engine not in ALLOCATING_ENGINES:
-        raise UnknownEngineError(f"engine must be one of {list(ALLOCATING_ENGINES)}, got {engine!r}")
+    choice("engine", engine, ALLOCATING_ENGINES, error=UnknownEngineError)
     cfg = _config(model)
     count("slots", slots)
     count("max_rank", max_rank)
-    if engine == VLLM_ENGINE and max_rank not in VLLM_MAX_LORA_RANKS:
-        raise ValueError(f"max_rank must be one of vLLM's {list(VLLM_MAX_LORA_RANKS)}, got {max_rank!r}")
-    if dtype_bytes not in (1, 2, 4) or isinstance(dtype_bytes, bool):
-        raise ValueError(f"dtype_bytes must be 1, 2 or 4, got {dtype_bytes!r}")
+    if engine == VLLM_ENGINE:
+        choice("vLLM's max_rank", max_rank, VLLM_MAX_LORA_RANKS)
+    choice("dtype_bytes", dtype_bytes, (1, 2, 4))
     _check_tp(cfg, tp)
     _moe_check(cfg)
     build = _vllm_buffers if engine == VLLM_ENGINE else _sglang_buffers

@@ -27,7 +27,7 @@ import shlex
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from .._validate import instance, text
+from .._validate import choice, instance, text
 from ..errors import ModelConfigError
 from ..model_config.config import ModelConfig
 from .adapters import SGLANG_PORT, VLLM_ENV, VLLM_PORT, AdapterLoading, adapter_loading, load_call
@@ -121,8 +121,7 @@ class LaunchFlag:
         instance("value", self.value, str, error=ValueError)
         if not self.flag.startswith("--"):
             raise ValueError(f"flag must start with '--', got {self.flag!r}")
-        if self.memory not in ("gpu", "host", ""):
-            raise ValueError(f"memory must be 'gpu', 'host' or '', got {self.memory!r}")
+        choice("memory", self.memory, ("gpu", "host", ""))
         if (self.cost_mib is None) != (self.memory == ""):
             raise ValueError(
                 f"{self.flag}: a cost needs its memory ('gpu' or 'host') and only then, "

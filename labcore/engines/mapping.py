@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .._validate import flag, instance, text
+from .._validate import choice, flag, instance, text
 from .allocation import lora_slot_bytes
 
 __all__ = [
@@ -85,12 +85,10 @@ class EngineSetting:
     verified: bool = True
 
     def __post_init__(self) -> None:
-        if self.engine not in ENGINES + (NONE,):
-            raise ValueError(f"engine must be one of {ENGINES + (NONE,)}, got {self.engine!r}")
+        choice("engine", self.engine, (*ENGINES, NONE))
         for name in ("version", "setting", "does", "concept", "source"):
             text(name, getattr(self, name))
-        if self.kind not in KINDS:
-            raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}")
+        choice("kind", self.kind, KINDS)
         instance("default", self.default, str, error=ValueError)
         instance("note", self.note, str, error=ValueError)
         names = tuple(instance("labcore", self.labcore, tuple, error=ValueError))
@@ -603,8 +601,7 @@ def settings_for(engine: str, records: Iterable[EngineSetting] | None = None) ->
     >>> [r.setting for r in settings_for("LoRAX")][:2]
     ['--max-active-adapters', '--adapter-memory-fraction']
     """
-    if engine not in ENGINES + (NONE,):
-        raise ValueError(f"engine must be one of {ENGINES + (NONE,)}, got {engine!r}")
+    choice("engine", engine, (*ENGINES, NONE))
     return tuple(r for r in (production_mapping() if records is None else records) if r.engine == engine)
 
 

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .._validate import number
 from ..fleet import GPU_QPS
 from ..gpus import load_gpu
 
@@ -145,12 +146,7 @@ def parse_vllm_bench(text: str, *, source: str = "the vllm bench file") -> Bench
             f"{source} lacks {', '.join(missing)}: save it with vllm bench serve --save-result (its "
             "default percentiles include p99)"
         )
-    values = {}
-    for field in BENCH_FIELDS:
-        value = data[field]
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-            raise ValueError(f"{source}: {field} must be a positive number, got {value!r}")
-        values[field] = float(value)
+    values = {field: number(f"{source}: {field}", data[field]) for field in BENCH_FIELDS}
     return BenchReading(**values, model_id=str(data.get("model_id", "")), source=source)
 
 

@@ -109,7 +109,7 @@ def test_without_files_the_output_says_every_number_is_the_courses(capsys):
             "--vllm-bench",
             "bench.json",
             json.dumps({**BENCH, "request_throughput": 0}),
-            "request_throughput must be a positive number, got 0",
+            "request_throughput must be a finite number > 0, got 0",
         ),
         ("--vllm-bench", "bench.json", json.dumps([BENCH]), "is JSON but not one benchmark result"),
     ],
