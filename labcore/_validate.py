@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import TypeVar
+from typing import TypeVar, overload
 
 __all__ = [
     "number",
@@ -213,6 +213,10 @@ def identifier(name: str, value: object, *, error: type[Exception] = ValueError)
     return value
 
 
+@overload
+def items(name: str, value: Iterable[_T], *, error: type[Exception] = ...) -> tuple[_T, ...]: ...
+@overload
+def items(name: str, value: object, *, error: type[Exception] = ...) -> tuple[object, ...]: ...
 def items(name: str, value: object, *, error: type[Exception] = ValueError) -> tuple[object, ...]:
     """Return ``value`` as a tuple if it is an iterable other than a string (a lone name is a common slip).
 

@@ -49,7 +49,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from ._validate import count, flag, instance, number, text
+from ._validate import count, distinct, flag, instance, number, text
 from .cache import EvictionPolicy, LruPolicy
 from .engines import VLLM_ENGINE, lora_slot_bytes
 from .model_config import ModelConfig
@@ -191,8 +191,7 @@ class SlotScheduler:
         self.decode_ms_per_token = number("decode_ms_per_token", decode_ms_per_token, inclusive=True)
         self.load_ms = number("load_ms", load_ms, inclusive=True)
         pins = tuple(_adapter_label("each pinned adapter", p) for p in instance("pinned", tuple(pinned), tuple))
-        if len(set(pins)) != len(pins):
-            raise ValueError(f"pinned adapters must be distinct, got {list(pins)}")
+        distinct("pinned adapters", pins)
         if len(pins) > max_pinned(self.max_slots):
             raise ValueError(
                 f"at most max_slots - 1 = {max_pinned(self.max_slots)} adapters may be pinned "

@@ -104,7 +104,9 @@ def test_registries_are_the_manifests_and_cover_labcore() -> None:
 def test_a_bad_manifest_is_refused_naming_the_value() -> None:
     with pytest.raises(ValueError, match="slug must be lower-case"):
         Chapter(number=4, slug="The Cache")
-    with pytest.raises(ValueError, match=re.escape("live must be a tuple, got the string 'figures'")):
+    with pytest.raises(
+        ValueError, match=re.escape("live must be a list or tuple, got the string 'figures' (write ('figures',))")
+    ):
         Chapter(number=4, slug="the_cache", live="figures")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="a live need must be one of 'suite', 'figures', got 'ipywidgets'"):
         Chapter(number=4, slug="the_cache", live=("ipywidgets",))

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .._validate import choice, count, instance
+from .._validate import choice, count, instance, items
 from ..checks.exercise import Exercise
 
 __all__ = ["Chapter", "LIVE_NEEDS", "DECLARED_NEEDS"]
@@ -61,12 +61,9 @@ class Chapter:
         if not isinstance(self.slug, str) or not _SLUG.fullmatch(self.slug):
             raise ValueError(f"chapter slug must be lower-case letters, digits and _ (a file name), got {self.slug!r}")
         for field_name in ("panels", "exercises", "plan_sections", "live"):
-            if isinstance(getattr(self, field_name), str):
-                raise ValueError(
-                    f"chapter {self.notebook}: {field_name} must be a tuple, got the string "
-                    f"{getattr(self, field_name)!r} (write ({getattr(self, field_name)!r},))"
-                )
-            object.__setattr__(self, field_name, tuple(getattr(self, field_name)))
+            object.__setattr__(
+                self, field_name, items(f"chapter {self.notebook}: {field_name}", getattr(self, field_name))
+            )
         for panel in self.panels:
             if not callable(panel) or not panel.__name__.endswith("_panel"):
                 raise ValueError(f"chapter {self.notebook}: panels are labcore panel factories, got {panel!r}")

@@ -18,7 +18,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .._validate import count
+from .._validate import count, flag
 from ..errors import ModelConfigError
 
 __all__ = ["ModelConfig", "known_models", "load_model_config", "raw_model_config", "hub_id"]
@@ -70,19 +70,13 @@ class ModelConfig:
         if self.vocab_size is not None:
             count(f"{self.name}: vocab_size", self.vocab_size, error=ModelConfigError)
         for key in ("tie_word_embeddings", "attention_bias", "qk_norm"):
-            if not isinstance(getattr(self, key), bool):
-                raise ModelConfigError(f"{self.name}: {key} must be true or false, got {getattr(self, key)!r}")
+            flag(f"{self.name}: {key}", getattr(self, key), error=ModelConfigError)
         count(f"{self.name}: norms_per_layer", self.norms_per_layer, error=ModelConfigError)
         for key in ("num_experts", "num_experts_per_tok", "shared_expert_intermediate_size"):
-            value = getattr(self, key)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ModelConfigError(f"{self.name}: {key} must be an int >= 0, got {value!r}")
+            count(f"{self.name}: {key}", getattr(self, key), minimum=0, error=ModelConfigError)
         if self.num_experts:
-            if not 1 <= self.num_experts_per_tok <= self.num_experts:
-                raise ModelConfigError(
-                    f"{self.name}: num_experts_per_tok must be between 1 and num_experts {self.num_experts}, "
-                    f"got {self.num_experts_per_tok!r}"
-                )
+            name = f"{self.name}: num_experts_per_tok (at most num_experts)"
+            count(name, self.num_experts_per_tok, maximum=self.num_experts, error=ModelConfigError)
             if self.moe_intermediate_size is None:
                 object.__setattr__(self, "moe_intermediate_size", self.intermediate_size)  # Mixtral's convention
             count(f"{self.name}: moe_intermediate_size", self.moe_intermediate_size, error=ModelConfigError)

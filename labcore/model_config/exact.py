@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .._validate import choice, count
+from .._validate import choice, count, distinct, items
 from ..errors import ModelConfigError
 from ..sizing import MIB, adapter_vram_mb
 from .config import ModelConfig, load_model_config
@@ -68,13 +68,10 @@ def target_dims(config: ModelConfig | Mapping[str, Any] | str, target: str) -> t
 
 
 def _targets(targets: Iterable[str] | str) -> tuple[str, ...]:
-    if isinstance(targets, str):
-        raise ModelConfigError(f"targets must be a list of module names, got the string {targets!r}")
-    names = tuple(_target(t) for t in targets)
+    given = items("targets", targets, error=ModelConfigError)
+    names = distinct("targets (as module names)", [_target(t) for t in given], error=ModelConfigError)
     if not names:
         raise ModelConfigError(f"targets must name at least one of {list(TARGETS)}")
-    if len(set(names)) != len(names):
-        raise ModelConfigError(f"targets name a module twice: {list(targets)}")
     return names
 
 
@@ -98,8 +95,7 @@ def exact_adapter_mb(
     >>> exact_adapter_mb("llama-2-7b", 16, ["q", "v"])     # no GQA: equals the naive 16.0
     16.0
     """
-    if isinstance(bytes, bool) or not isinstance(bytes, int) or bytes <= 0:
-        raise ModelConfigError(f"bytes per parameter must be a positive int, got {bytes!r}")
+    count("bytes per parameter", bytes, error=ModelConfigError)
     return lora_params(config, rank, targets) * bytes / MIB
 
 

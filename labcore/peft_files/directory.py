@@ -23,6 +23,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .._validate import items
 from ..adapter import Adapter
 from ..errors import AdapterFileError, UnsafeAdapterFormatError
 from ..sizing import MIB
@@ -227,13 +228,12 @@ def _serving_dtype_bytes(dtype: str) -> int:
         raise ValueError(f"serving dtype {dtype!r} is not one of {sorted(SERVING_DTYPE_BYTES)}") from None
 
 
-def _roles(include: object) -> frozenset[str]:
-    if isinstance(include, str) or not isinstance(include, Collection):
-        raise ValueError(f"include must be a collection of roles from {list(TENSOR_ROLES)}, got {include!r}")
-    unknown = sorted(set(include) - set(TENSOR_ROLES))
+def _roles(include: Collection[str]) -> frozenset[str]:
+    roles = items(f"include (roles from {list(TENSOR_ROLES)})", include)
+    unknown = sorted(set(roles) - set(TENSOR_ROLES))
     if unknown:
         raise ValueError(f"include names unknown roles {unknown}; valid: {list(TENSOR_ROLES)}")
-    return frozenset(include)
+    return frozenset(roles)
 
 
 def read_peft_adapter(
