@@ -35,7 +35,7 @@ export HF_HUB_DISABLE_PROGRESS_BARS := 1
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help install book rebuild execute test test-quick lint lab chromium clean distclean engines engines-lorax decks-pdf
+.PHONY: help install book rebuild execute test test-quick lint lab serve chromium clean distclean engines engines-lorax decks-pdf
 
 help:
 	@echo "make book        build the course into $(SITE) (fails on any warning)"
@@ -45,6 +45,7 @@ help:
 	@echo "make rebuild     rebuild the book even if nothing changed"
 	@echo "make execute     re-execute every chapter and store its outputs (then review the diff)"
 	@echo "make lab         open the chapters live in JupyterLab"
+	@echo "make serve       serve the built site to a room from this laptop, gzip-compressed (PORT=8000; prints the address)"
 	@echo "make decks-pdf   print every deck to _build/decks-pdf/<deck>.pdf, one slide per page (a presenter's backup)"
 	@echo "make engines     read the vLLM and SGLang release wheels into labcore/data/engines and run every printed"
 	@echo "                 command through each engine's own parser (several GB once; not part of make test)"
@@ -147,6 +148,13 @@ decks-pdf: $(SITE) chromium
 # JupyterLab with RISE (requirements.txt): present a chapter with its RISE button, or open /rise/<chapter>.ipynb.
 lab: $(STAMP)
 	$(BIN)/jupyter lab book/
+
+# The built site served to a room from this laptop (coursebuild/serve.py: WhiteNoise on Waitress), on every network
+# of the laptop at PORT: each file that compresses is gzipped once into _build/html-gzip and sent compressed to
+# every browser that accepts it. It prints the addresses learners open. Ctrl+C stops it.
+PORT ?= 8000
+serve: $(SITE)
+	$(BIN)/python -m coursebuild.serve --site _build/html --port $(PORT)
 
 clean:
 	rm -rf _build

@@ -3,10 +3,10 @@
 :func:`first_visit` reads what one browser downloads on its first visit (``results/first_visit.json``, measured
 on the built site by ``scripts/measure_first_visit.py``); :func:`message_markdown` is the message the instructors'
 page gives to send a week before, with the site's address when ``_config.yml`` sets one (and none otherwise);
-:data:`SERVE_COMMAND` serves a built site from the instructor's laptop.
+:data:`SERVE_COMMAND` serves a built site from the instructor's laptop (:mod:`coursebuild.serve`, gzip-compressed).
 
 >>> SERVE_COMMAND
-'python -m http.server --directory _build/html --bind 0.0.0.0 8000'
+'make serve'
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ __all__ = ["FIRST_VISIT_FILE", "SERVE_COMMAND", "CHECK_PAGE", "FirstVisit", "fir
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST_VISIT_FILE = ROOT / "results" / "first_visit.json"
-#: serve the built site to the room, from the repository's folder (Python's own web server, nothing to install)
-SERVE_COMMAND = "python -m http.server --directory _build/html --bind 0.0.0.0 8000"
+#: serve the built site to the room, from the repository's folder (coursebuild/serve.py, on every network, port 8000)
+SERVE_COMMAND = "make serve"
 #: the page a learner opens before the day (book/check_laptop.md), from the site's root
 CHECK_PAGE = "book/check_laptop.html"
 
@@ -38,6 +38,10 @@ class FirstVisit:
     site_bytes: int
     lite_bytes: int
     measured: str
+    #: the response bodies the room's server sent (``make serve``): compressed, and with its compression off
+    static_sent_bytes: int = 0
+    live_sent_bytes: int = 0
+    live_sent_plain_bytes: int = 0
 
     def __post_init__(self) -> None:
         for name in ("static_bytes", "live_bytes", "site_bytes", "lite_bytes"):
@@ -53,6 +57,11 @@ class FirstVisit:
         """Return what the instructor's laptop serves when ``people`` browsers each visit for the first time."""
         return people * self.total_bytes
 
+    @property
+    def sent_bytes(self) -> int:
+        """Return what the room's server sends one learner's browser, compressed, for the page and the Live version."""
+        return self.static_sent_bytes + self.live_sent_bytes
+
 
 def first_visit(path: Path = FIRST_VISIT_FILE) -> FirstVisit:
     """Return the recorded first visit (``scripts/measure_first_visit.py`` writes it)."""
@@ -65,6 +74,9 @@ def first_visit(path: Path = FIRST_VISIT_FILE) -> FirstVisit:
         raw["site_bytes"],
         raw["lite_bytes"],
         raw["measured"],
+        raw.get("static_sent_bytes", 0),
+        raw.get("live_sent_bytes", 0),
+        raw.get("live_sent_plain_bytes", 0),
     )
 
 
