@@ -29,7 +29,7 @@ import posixpath
 import shlex
 from dataclasses import dataclass
 
-from .._validate import choice, count, text
+from .._validate import choice, count, distinct, text
 from ..adapter import tenant_adapters
 
 __all__ = [
@@ -78,8 +78,7 @@ class AdapterLoading:
     def __post_init__(self) -> None:
         choice("adapter loading", self.mode, ADAPTER_MODES)
         text("adapter directory", self.directory)
-        if not self.names or len(set(self.names)) != len(self.names):
-            raise ValueError(f"adapter names must be distinct and at least one, got {self.names!r}")
+        distinct("adapter names", self.names, nonempty=True)
         for word in (self.directory, *self.names):
             if _BAD_CHARS & set(word):
                 raise ValueError(f"adapter directory and names take no spaces, '=' or ',', got {word!r}")

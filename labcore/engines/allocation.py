@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .._validate import choice, count, instance, text
+from .._validate import choice, count, instance, items, text
 from ..errors import UnknownEngineError, UnsupportedModelError
 from ..model_config import ModelConfig, load_model_config
 
@@ -281,8 +281,7 @@ def _select(
 ) -> list[LoraBuffer]:
     if target_modules is None:
         return every
-    if isinstance(target_modules, str):
-        raise ValueError(f"target_modules must be a list of module names, got the string {target_modules!r}")
+    items("target_modules", target_modules)
     names = list(target_modules)
     if engine == SGLANG_ENGINE and names == ["all"]:
         return every

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .._validate import between, count, instance, number, text
+from .._validate import between, count, instance, items, number, text
 from ..base_model import base_params
 from ..errors import ModelConfigError
 from ..gpus import load_gpu
@@ -60,7 +60,7 @@ class PlanInputs:
     >>> PlanInputs(model="llama-3-8b", gpu="L4-24GB", tenants=4, rank=16, context_tokens=4096, target_modules="q_proj")
     Traceback (most recent call last):
     ...
-    ValueError: target_modules must be a list of module names, got the string 'q_proj'
+    ValueError: target_modules must be a list or tuple, got the string 'q_proj' (write ('q_proj',))
     """
 
     model: str
@@ -82,11 +82,7 @@ class PlanInputs:
             count(name, getattr(self, name))
         vllm_rank(self.rank)
         if self.target_modules is not None:
-            if isinstance(self.target_modules, str):
-                raise ValueError(
-                    f"target_modules must be a list of module names, got the string {self.target_modules!r}"
-                )
-            object.__setattr__(self, "target_modules", tuple(self.target_modules))
+            object.__setattr__(self, "target_modules", items("target_modules", self.target_modules))
         if self.slots is not None:
             count("slots", self.slots)
         number("memory_fraction", self.memory_fraction)

@@ -201,7 +201,7 @@ def test_the_breakdown_rows_add_up():
         ({"tp": 3}, ValueError, r"tp must divide llama-3-8b's num_attention_heads 32, got 3"),
         ({"dtype_bytes": 3}, ValueError, r"dtype_bytes must be one of 1, 2, 4, got 3"),
         ({"target_modules": ["foo"]}, ValueError, r"no LoRA buffer for target module 'foo' of llama-3-8b"),
-        ({"target_modules": "q_proj"}, ValueError, r"a list of module names, got the string 'q_proj'"),
+        ({"target_modules": "q_proj"}, ValueError, r"target_modules must be a list or tuple, got the string 'q_proj'"),
         ({"target_modules": []}, ValueError, r"target_modules must name at least one of"),
         (
             {"model": "qwen2.5-7b", "target_modules": ["lm_head"]},

@@ -17,6 +17,7 @@ import pytest
 from labcore.engines import (
     DEFAULT_SLOTS,
     FLAG_DEFAULTS,
+    AdapterLoading,
     LaunchFlag,
     PlanInputs,
     adapter_loading,
@@ -239,3 +240,19 @@ def test_flag_records_validate():
         LaunchFlag("vllm", "max-loras", "8", "1", None, "", "src")
     with pytest.raises(ValueError, match=r"a cost needs its memory"):
         LaunchFlag("vllm", "--max-loras", "8", "1", 1.0, "", "src")
+    with pytest.raises(ValueError, match=r"memory must be one of 'gpu', 'host', '', got 'disk'"):
+        LaunchFlag("vllm", "--max-loras", "8", "1", 1.0, "disk", "src")
+
+
+@pytest.mark.parametrize(
+    ("args", "match"),
+    [
+        (("by post", "/a", ("a",)), r"adapter loading must be one of 'static', 'resolver', 'runtime', got 'by post'"),
+        (("static", "/a", ("a", "a")), r"adapter names must be one or more distinct values, got \['a', 'a'\]"),
+        (("static", "/a", ()), r"adapter names must be one or more distinct values, got \[\]"),
+        (("static", "/a b", ("a",)), r"take no spaces, '=' or ',', got '/a b'"),
+    ],
+)
+def test_an_adapter_route_is_refused_by_name(args, match):
+    with pytest.raises(ValueError, match=match):
+        AdapterLoading(*args)
