@@ -229,6 +229,7 @@ def _lines(site: Path, host: str, port: int, counts: dict[str, int] | None) -> I
     yield f"  on this laptop:  http://localhost:{port}/   (Live works here: localhost may start a service worker)"
     for address in room_addresses(port) if host in ("0.0.0.0", "") else [f"http://{host}:{port}/"]:
         yield f"  learners open:   {address}"
+    yield "After a new build of the site, stop this and start it again (it lists the site's files when it starts)."
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -7,6 +7,9 @@ from __future__ import annotations
 import gzip
 import http.client
 import os
+import re
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -128,3 +131,22 @@ def test_the_recorded_first_visit_sent_less_compressed() -> None:
     assert visit.live_sent_bytes < visit.live_sent_plain_bytes and visit.static_sent_bytes < visit.static_bytes
     assert abs(visit.live_sent_plain_bytes - visit.live_bytes) < 0.02 * visit.live_bytes
     assert visit.sent_bytes == visit.static_sent_bytes + visit.live_sent_bytes
+
+
+def test_the_command_compresses_serves_and_says_where(site: Path, tmp_path: Path) -> None:
+    """``python -m coursebuild.serve`` (what ``make serve`` runs): copies made, the site served, its address printed."""
+    command = [sys.executable, "-m", "coursebuild.serve", "--site", str(site), "--bind", "127.0.0.1", "--port", "0"]
+    server = subprocess.Popen(
+        [*command, "--compressed", str(tmp_path / "gzip")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    try:
+        assert server.stdout is not None
+        lines = [server.stdout.readline() for _ in range(4)]
+        assert lines[0].startswith("gzip copies: 3 made now, 0 kept, 1 not worth it"), lines
+        found = re.search(r"learners open:\s+http://127\.0\.0\.1:(\d+)/", "".join(lines))
+        assert found, lines
+        status, headers, body = get(("127.0.0.1", int(found[1])), "/index.html", Accept_Encoding="gzip")
+        assert status == 200 and headers["content-encoding"] == "gzip" and gzip.decompress(body).startswith(b"<html>")
+    finally:
+        server.terminate()
+        server.wait(10)
