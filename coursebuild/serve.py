@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import socket
 from collections.abc import Callable, Iterable, Iterator
@@ -201,6 +202,9 @@ def create_server(app: WsgiApp, *, host: str, port: int, threads: int = 8) -> An
     Waitress sends the files from its main loop; its ``threads`` only answer requests, so 30 browsers with six
     connections each fit (``connection_limit`` 400, ``poll`` instead of ``select``'s 1,024 descriptors).
     """
+    # a room's browsers ask for many files at once: Waitress warns of every request that waits for a thread (for
+    # milliseconds); the instructor's terminal keeps only errors
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     return waitress.create_server(
         app, host=host, port=port, threads=threads, connection_limit=400, asyncore_use_poll=True, ident="coursebuild"
     )
