@@ -31,7 +31,7 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from ._validate import choice, distinct, fraction, number
+from ._validate import choice, distinct, fraction, number, one_each
 from ._validate import count as _count  # ``count`` is an argument name here
 from .cache import AdapterCache
 from .capacity import DYNAMIC_OVERHEAD
@@ -209,10 +209,7 @@ class FleetRun:
 
     def __post_init__(self) -> None:
         choice("policy", self.policy, POLICIES)
-        if len(self.requests_per_replica) != self.replicas:
-            raise ValueError(
-                f"requests_per_replica has {len(self.requests_per_replica)} entries for {self.replicas} replicas"
-            )
+        one_each("requests_per_replica", self.requests_per_replica, self.replicas, "replica")
         fraction("hit_rate", self.hit_rate)
 
 

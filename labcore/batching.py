@@ -199,9 +199,9 @@ def expected_distinct(batch_size: int, popularity: Sequence[float]) -> float:
     count("batch_size", batch_size)
     if not popularity:
         raise ValueError("popularity needs at least one adapter share")
-    total = math.fsum(popularity)
-    if any(p < 0 for p in popularity) or not total > 0:
-        raise ValueError(f"popularity shares must be >= 0 with a positive sum, got {list(popularity)[:5]!r}...")
+    total = math.fsum(number("each popularity share", p, minimum=0, inclusive=True) for p in popularity)
+    if not total > 0:
+        raise ValueError(f"popularity shares need a positive sum, got {list(popularity)[:5]!r}...")
     return math.fsum(1.0 - (1.0 - p / total) ** batch_size for p in popularity)
 
 

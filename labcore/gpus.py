@@ -61,8 +61,7 @@ class Gpu:
     usable_source: str = ""
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name.strip():
-            raise ValueError(f"a GPU needs a name, got {self.name!r}")
+        text("a GPU's name", self.name)
         between(f"{self.name}: memory_gb", self.memory_gb, 0, 10_000, low_inclusive=False, high_inclusive=False)
         for key in ("memory_type", "source"):
             text(f"{self.name}: {key}", getattr(self, key))

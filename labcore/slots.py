@@ -49,7 +49,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from ._validate import count, distinct, flag, instance, number, text
+from ._validate import count, distinct, flag, instance, number, one_each, text
 from .cache import EvictionPolicy, LruPolicy
 from .engines import VLLM_ENGINE, lora_slot_bytes
 from .model_config import ModelConfig
@@ -408,8 +408,7 @@ def requests_from(
     >>> [r.adapter for r in requests_from([0.0, 3.0], ["a@1.0.0", None], output_tokens=4)]
     ['a@1.0.0', None]
     """
-    if len(arrival_ms) != len(adapters):
-        raise ValueError(f"need one adapter per arrival, got {len(arrival_ms)} arrivals and {len(adapters)} adapters")
+    one_each("adapters", adapters, len(arrival_ms), "arrival")
     return [
         SlotRequest(id=i, arrival_ms=t, adapter=a, output_tokens=output_tokens)
         for i, (t, a) in enumerate(zip(arrival_ms, adapters, strict=True))

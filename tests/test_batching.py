@@ -81,6 +81,8 @@ def test_expected_distinct_limits():
     assert expected_distinct(32, uniform) < 32
     with pytest.raises(ValueError, match="positive sum"):
         expected_distinct(4, [0.0, 0.0])
+    with pytest.raises(ValueError, match="each popularity share must be a finite number >= 0, got -0.1"):
+        expected_distinct(4, [0.5, -0.1])
 
 
 def test_skew_lowers_distinct_adapters_and_overhead():

@@ -78,7 +78,7 @@ def test_an_unknown_gpu_names_the_valid_ones() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        ({"name": ""}, "needs a name"),
+        ({"name": ""}, "a GPU's name must be a non-empty string, got ''"),
         ({"memory_gb": 0}, "memory_gb must be"),
         ({"memory_gb": True}, "memory_gb must be"),
         ({"source": " "}, "source must be"),

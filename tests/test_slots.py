@@ -136,7 +136,7 @@ def test_request_records_validate():
         SlotRequest(id=0, arrival_ms=0.0, adapter="a", output_tokens=0)
     with pytest.raises(ValueError, match="adapter must be a non-empty string"):
         SlotRequest(id=0, arrival_ms=0.0, adapter="", output_tokens=1)
-    with pytest.raises(ValueError, match="one adapter per arrival"):
+    with pytest.raises(ValueError, match=r"adapters must be 1 long \(one per arrival\), got 0"):
         requests_from([0.0], [], output_tokens=1)
 
 

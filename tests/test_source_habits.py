@@ -9,6 +9,11 @@
 - An import sits inside a function only for an optional package (one the library or the build runs without:
   :data:`OPTIONAL`) or to break a named cycle (a comment on the import or the line above it that says ``cycle``);
   everything else is imported at the top, where a reader sees what a module needs.
+- An argument check goes through ``labcore/_validate.py`` (``count("tenants", n)``), so every bad value is refused
+  with one message shape; a hand-written ``raise ValueError/TypeError("... must be ...")`` in labcore or coursebuild
+  is one of :data:`HAND_WRITTEN` (a check no helper says: two fields at once, a grammar, an order) or it fails.
+  labcore's own error classes (``ModelConfigError``, ``AdapterFileError`` ...) are not scanned: most of theirs
+  describe a file being parsed, not an argument.
 """
 
 from __future__ import annotations
@@ -244,3 +249,105 @@ def test_imports_inside_functions_are_optional_packages_or_named_cycles() -> Non
 )
 def test_the_import_check_finds_a_function_import(source: str, found: list[tuple[int, str]]) -> None:
     assert function_imports(ast.parse(source), source.splitlines()) == found
+
+
+#: The hand-written ``raise ValueError/TypeError("... must be ...")`` that stay, as (file, words of the message), each
+#: with why no helper of ``labcore/_validate.py`` says it. The list can only shrink: an entry that matches no raise
+#: fails the test.
+HAND_WRITTEN = (
+    # two fields (or two arguments) at once
+    ("labcore/canary.py", "must be a ramp step below 100%"),  # the split's fraction against the ramp
+    ("labcore/sim/workload.py", "at least one tenant must be active at t=0"),  # the joins against the tenants
+    ("labcore/tiers.py", "must be at least gpu_budget_mb"),
+    ("labcore/quizzes/_quiz.py", "exactly one choice must be correct"),  # across the choices
+    # an order of a sequence (two places: not yet a helper)
+    ("labcore/canary.py", "ramp must be strictly increasing fractions ending at 1.0"),
+    ("labcore/sim/workload.py", "arrival_ms must be non-decreasing"),
+    # a grammar or a naming convention, with its own remedy in the message
+    ("labcore/canary.py", "tenant must be an adapter name without ':' or '@'"),  # the model-ref separators
+    ("labcore/chapters/_chapter.py", "chapter slug must be lower-case letters, digits and _"),  # a file name
+    ("labcore/chapters/_chapter.py", "quiz must be a labcore quiz factory"),  # a callable named *_quiz
+    ("labcore/checks/exercise.py", "grade must be a labcore grade_ function"),  # a callable named grade_*
+    ("labcore/sizing.py", "targets must be a count or a sequence of module names"),  # one of two kinds
+    # not an argument: the chapter's own computed run, read back for a quiz
+    ("labcore/quizzes/canary.py", "reason must be one error-rate clause"),
+    # coursebuild imports only labcore's public names (tests/test_layers.py), and _validate is private
+    ("coursebuild/lab_links.py", "the lab role's target must be one of"),
+    ("coursebuild/workshop.py", "must be positive"),
+)
+#: Files other sessions of issue 33 were rewriting (raises included) when this check came in: not scanned until they
+#: are done. Each leaves when no hand-written "must be" raise is left in it (a listed prefix with none fails the test)
+#: or when its remaining ones join :data:`HAND_WRITTEN`.
+CHECKS_PENDING = ("labcore/engines/", "labcore/kv_cache.py", "coursebuild/lite/")
+CHECK_FOLDERS = ("labcore", "coursebuild")
+
+
+def _message_words(call: ast.Call) -> str:
+    """Return the literal text of a call's arguments (an f-string's fixed parts, joined)."""
+    return "".join(
+        n.value for arg in call.args for n in ast.walk(arg) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    )
+
+
+def hand_written_checks(tree: ast.Module) -> list[tuple[int, str]]:
+    """Return ``(line, message words)`` of each ``raise ValueError/TypeError(...)`` whose message says "must be"."""
+    found = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Raise)
+            and isinstance(node.exc, ast.Call)
+            and isinstance(node.exc.func, ast.Name)
+            and node.exc.func.id in ("ValueError", "TypeError")
+        ):
+            words = _message_words(node.exc)
+            if "must be" in words:
+                found.append((node.lineno, words))
+    return found
+
+
+def test_argument_checks_go_through_validate() -> None:
+    unlisted, matched = [], set()
+    for path in sources():
+        where = rel(path)
+        if (
+            where.split("/")[0] not in CHECK_FOLDERS
+            or where == "labcore/_validate.py"
+            or where.startswith(CHECKS_PENDING)
+        ):
+            continue
+        for line, words in hand_written_checks(ast.parse(path.read_text(encoding="utf-8"))):
+            allowed = [entry for entry in HAND_WRITTEN if entry[0] == where and entry[1] in words]
+            matched.update(allowed)
+            if not allowed:
+                unlisted.append(f"{where}:{line} {words!r}")
+    assert not unlisted, (
+        "check these arguments with labcore/_validate.py (count, number, between, fraction, text, flag, instance, "
+        "choice, identifier, items, distinct, one_each), or add the raise to HAND_WRITTEN with why no helper says "
+        "it:\n" + "\n".join(unlisted)
+    )
+    stale = [entry for entry in HAND_WRITTEN if entry not in matched]
+    assert not stale, f"no hand-written raise matches these HAND_WRITTEN entries any more: drop them: {stale}"
+    pending = [p for p in sources() if rel(p).startswith(CHECKS_PENDING)]
+    done = [
+        prefix
+        for prefix in CHECKS_PENDING
+        if not any(
+            hand_written_checks(ast.parse(p.read_text(encoding="utf-8"))) for p in pending if rel(p).startswith(prefix)
+        )
+    ]
+    assert not done, f"no hand-written 'must be' raise is left in {done}: drop it from CHECKS_PENDING"
+
+
+@pytest.mark.parametrize(
+    ("source", "found"),
+    [
+        ('def f(n):\n    if n < 1:\n        raise ValueError(f"n must be positive, got {n!r}")\n', [3]),
+        ('raise TypeError("x must be " "a str")\n', [1]),
+        ('raise ValueError(f"{name}: x must be an int")\n', [1]),
+        ('raise ValueError(f"no adapter named {name!r}")\n', []),
+        ('raise ModelConfigError("x must be an int")\n', []),
+        ('raise error(f"{name} must be a positive int, got {value!r}")\n', []),
+    ],
+)
+def test_the_check_scan_finds_a_hand_written_must_be(source: str, found: list[int]) -> None:
+    assert [line for line, _ in hand_written_checks(ast.parse(source))] == found

@@ -49,6 +49,12 @@ from labcore.quizzes._quiz import MultipleChoice, Numeric
             r"pins must be distinct, got \['a', 'b', 'a'\] \('a' repeats\)",
         ),
         (lambda x: v.distinct("pins", x, nonempty=True), [], r"pins must be one or more distinct values, got \[\]"),
+        (
+            lambda x: v.one_each("adapters", x, 3, "arrival"),
+            ["a"],
+            r"adapters must be 3 long \(one per arrival\), got 1",
+        ),
+        (lambda x: v.one_each("adapters", x, 3, "arrival"), [], r"adapters must be 3 long \(one per arrival\), got 0"),
     ],
 )
 def test_a_bad_value_is_refused_with_a_message_naming_it(check, bad, message):
@@ -65,6 +71,7 @@ def test_good_values_come_back_and_errors_can_be_specific():
     assert v.number("x", -1.5, minimum=None) == -1.5 and v.between("gb", 5, 0, 10, low_inclusive=False) == 5.0
     assert v.identifier("x", "cache_panel") == "cache_panel" and v.items("x", iter("ab")) == ("a", "b")
     assert v.distinct("x", [3, 1, 2]) == (3, 1, 2) and v.distinct("x", []) == ()
+    assert v.one_each("x", iter("ab"), 2, "ref") == ("a", "b") and v.one_each("x", [], 2, "ref", empty_ok=True) == ()
     with pytest.raises(ValueError, match="^question must be a MultipleChoice or Numeric, got str: 'q'$"):
         v.instance("question", "q", (MultipleChoice, Numeric), error=ValueError)
     with pytest.raises(TypeError, match="^adapter must be an int, got str: 'a'$"):

@@ -30,6 +30,10 @@ ValueError: base_model must be a non-empty string, got ' '
 Traceback (most recent call last):
 ...
 ValueError: engine must be one of 'vllm', 'sglang', got 'tgi'
+>>> one_each("adapters", ["a", "b"], 3, "arrival")
+Traceback (most recent call last):
+...
+ValueError: adapters must be 3 long (one per arrival), got 2
 >>> distinct("replica names", ["r0", "r1", "r0"])
 Traceback (most recent call last):
 ...
@@ -54,6 +58,7 @@ __all__ = [
     "identifier",
     "items",
     "distinct",
+    "one_each",
 ]
 
 _T = TypeVar("_T")
@@ -257,4 +262,22 @@ def distinct(
         what = "one or more distinct values" if nonempty else "distinct"
         said = f" ({repeats[0]!r} repeats)" if repeats else ""
         raise error(f"{name} must be {what}, got {list(found)!r}{said}")
+    return found
+
+
+def one_each(
+    name: str, values: Iterable[_T], n: int, each: str, *, empty_ok: bool = False, error: type[Exception] = ValueError
+) -> tuple[_T, ...]:
+    """Return ``values`` as a tuple if it holds ``n`` items, one per ``each`` (or none, if ``empty_ok``).
+
+    >>> one_each("tenant_index", [], 4, "ref", empty_ok=True)
+    ()
+    >>> one_each("tenant_index", [0, 1], 4, "ref", empty_ok=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: tenant_index must be 4 long (one per ref) or empty, got 2
+    """
+    found = tuple(values)
+    if len(found) != n and not (empty_ok and not found):
+        raise error(f"{name} must be {n} long (one per {each}){' or empty' if empty_ok else ''}, got {len(found)}")
     return found

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .._validate import choice, count, instance, items
+from .._validate import choice, count, instance, items, text
 from ..checks.exercise import Exercise
 
 __all__ = ["Chapter", "LIVE_NEEDS", "DECLARED_NEEDS"]
@@ -76,8 +76,7 @@ class Chapter:
                 f"chapter {self.notebook}: live_notebook must name a notebook file, got {self.live_notebook!r}"
             )
         for section in self.plan_sections:
-            if not isinstance(section, str) or not section.strip():
-                raise ValueError(f"chapter {self.notebook}: plan sections are ## headings, got {section!r}")
+            text(f"chapter {self.notebook}: a plan section (a ## heading)", section)
         object.__setattr__(self, "exercises", tuple(self._bound(e) for e in self.exercises))
 
     def _bound(self, exercise: Exercise) -> Exercise:

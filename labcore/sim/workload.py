@@ -17,7 +17,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from .._validate import count, fraction, instance, number, text
+from .._validate import count, distinct, fraction, instance, number, one_each, text
 from ..adapter import Adapter, tenant_adapters
 from ..popularity import zipf_weights
 from ..refs import ModelRef
@@ -88,8 +88,7 @@ class Workload:
             instance("each of joins", join, Join, error=ValueError)
             if join.tenant > self.tenants:
                 raise ValueError(f"{join} names tenant #{join.tenant}, but the workload has tenants 1..{self.tenants}")
-        if len({j.tenant for j in joins}) != len(joins):
-            raise ValueError(f"each tenant may join once, got {joins!r}")
+        distinct("the tenants that join (each joins once)", [j.tenant for j in joins])
         if len(joins) >= self.tenants and not any(j.at_ms == 0 for j in joins):
             raise ValueError("at least one tenant must be active at t=0 (every tenant has a later Join)")
         object.__setattr__(self, "joins", joins)
@@ -143,18 +142,9 @@ class Trace:
     model_refs: tuple[ModelRef, ...] = ()
 
     def __post_init__(self) -> None:
-        if len(self.arrival_ms) != len(self.refs):
-            raise ValueError(
-                f"a trace needs one arrival per ref, got {len(self.arrival_ms)} arrivals and {len(self.refs)} refs"
-            )
-        if self.tenant_index and len(self.tenant_index) != len(self.refs):
-            raise ValueError(
-                f"tenant_index must be empty or one per ref, got {len(self.tenant_index)} for {len(self.refs)} refs"
-            )
-        if self.model_refs and len(self.model_refs) != len(self.refs):
-            raise ValueError(
-                f"model_refs must be empty or one per ref, got {len(self.model_refs)} for {len(self.refs)} refs"
-            )
+        one_each("arrival_ms", self.arrival_ms, len(self.refs), "ref")
+        one_each("tenant_index", self.tenant_index, len(self.refs), "ref", empty_ok=True)
+        one_each("model_refs", self.model_refs, len(self.refs), "ref", empty_ok=True)
         if not all(map(operator.le, self.arrival_ms, self.arrival_ms[1:])):
             raise ValueError("arrival_ms must be non-decreasing")
 
