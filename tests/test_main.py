@@ -140,7 +140,7 @@ def test_help_names_the_subcommand_and_the_choices():
         ({"--model": "llama-9"}, "llama-9: neither a known model"),
         ({"--gpu": "B300"}, "unknown GPU 'B300'; valid: ["),
         ({"--tenants": "0"}, "tenants must be a positive int, got 0"),
-        ({"--rank": "1000"}, "rank must be at most vLLM's largest --max-lora-rank 512, got 1000"),
+        ({"--rank": "1000"}, "rank must be an int in [1, 512], got 1000"),
         ({"--tenants": "many"}, "argument --tenants: invalid int value: 'many'"),
     ],
 )

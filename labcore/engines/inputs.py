@@ -40,14 +40,17 @@ DEFAULT_SLOTS = 8
 def vllm_rank(rank: int) -> int:
     """Return the smallest ``--max-lora-rank`` vLLM allows that holds ``rank`` (its ``MaxLoRARanks``).
 
+    A rank above vLLM's largest (512) is refused.
+
     >>> vllm_rank(24), vllm_rank(64)
     (32, 64)
+    >>> vllm_rank(1000)
+    Traceback (most recent call last):
+    ...
+    ValueError: rank must be an int in [1, 512], got 1000
     """
-    count("rank", rank)
-    for allowed in VLLM_MAX_LORA_RANKS:
-        if allowed >= rank:
-            return allowed
-    raise ValueError(f"rank must be at most vLLM's largest --max-lora-rank {VLLM_MAX_LORA_RANKS[-1]}, got {rank}")
+    count("rank", rank, maximum=VLLM_MAX_LORA_RANKS[-1])
+    return next(allowed for allowed in VLLM_MAX_LORA_RANKS if allowed >= rank)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

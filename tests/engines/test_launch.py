@@ -212,7 +212,7 @@ def test_the_plan_leaves_the_kv_cache_what_weights_and_buffers_do_not_take():
     ("kwargs", "match"),
     [
         ({"tenants": 0}, r"tenants must be a positive int, got 0"),
-        ({"rank": 1000}, r"rank must be at most vLLM's largest --max-lora-rank 512, got 1000"),
+        ({"rank": 1000}, r"rank must be an int in \[1, 512\], got 1000"),
         ({"context_tokens": -1}, r"context_tokens must be a positive int, got -1"),
         ({"memory_fraction": 1.5}, r"memory_fraction must be a finite number in \[0, 1\], got 1.5"),
         ({"memory_fraction": 0}, r"memory_fraction must be a finite number > 0, got 0"),
