@@ -112,9 +112,15 @@ def test_a_bad_manifest_is_refused_naming_the_value() -> None:
         Chapter(number=4, slug="the_cache", live=("ipywidgets",))
     with pytest.raises(ValueError, match="exercise '4.1' is numbered for another chapter"):
         Chapter(number=5, slug="the_router", exercises=CACHE_EXERCISES)
-    with pytest.raises(ValueError, match="panels are labcore panel factories"):
+    with pytest.raises(
+        ValueError,
+        match="each of panels \\(a labcore panel factory\\) must be a function named <thing>_panel, got <function cache_quiz",
+    ):
         Chapter(number=4, slug="the_cache", panels=(cache_quiz,))
-    with pytest.raises(ValueError, match="quiz must be a labcore quiz factory"):
+    with pytest.raises(
+        ValueError,
+        match="quiz \\(a labcore quiz factory\\) must be a function named <thing>_quiz, got <function lru_thrash_panel",
+    ):
         Chapter(number=4, slug="the_cache", quiz=lru_thrash_panel)
     twice = Chapter(number=4, slug="the_cache", quiz=cache_quiz), Chapter(number=5, slug="x", quiz=cache_quiz)
     with pytest.raises(ValueError, match="quiz cache_quiz is already another chapter's"):

@@ -258,17 +258,16 @@ HAND_WRITTEN = (
     # two fields (or two arguments) at once
     ("labcore/canary.py", "must be a ramp step below 100%"),  # the split's fraction against the ramp
     ("labcore/sim/workload.py", "at least one tenant must be active at t=0"),  # the joins against the tenants
-    ("labcore/tiers.py", "must be at least gpu_budget_mb"),
+    ("labcore/tiers.py", "must be at least gpu_budget_mb"),  # one budget against the other
     ("labcore/quizzes/_quiz.py", "exactly one choice must be correct"),  # across the choices
     # an order of a sequence (two places: not yet a helper)
     ("labcore/canary.py", "ramp must be strictly increasing fractions ending at 1.0"),
     ("labcore/sim/workload.py", "arrival_ms must be non-decreasing"),
-    # a grammar or a naming convention, with its own remedy in the message
+    # a grammar, with its own remedy in the message
     ("labcore/canary.py", "tenant must be an adapter name without ':' or '@'"),  # the model-ref separators
     ("labcore/chapters/_chapter.py", "chapter slug must be lower-case letters, digits and _"),  # a file name
-    ("labcore/chapters/_chapter.py", "quiz must be a labcore quiz factory"),  # a callable named *_quiz
-    ("labcore/checks/exercise.py", "grade must be a labcore grade_ function"),  # a callable named grade_*
-    ("labcore/sizing.py", "targets must be a count or a sequence of module names"),  # one of two kinds
+    # one of two kinds (a count, or the names to count), in the lab's taught function
+    ("labcore/sizing.py", "targets must be a count or a sequence of module names"),
     # not an argument: the chapter's own computed run, read back for a quiz
     ("labcore/quizzes/canary.py", "reason must be one error-rate clause"),
     # coursebuild imports only labcore's public names (tests/test_layers.py), and _validate is private
@@ -322,7 +321,7 @@ def test_argument_checks_go_through_validate() -> None:
                 unlisted.append(f"{where}:{line} {words!r}")
     assert not unlisted, (
         "check these arguments with labcore/_validate.py (count, number, between, fraction, text, flag, instance, "
-        "choice, identifier, items, distinct, one_each), or add the raise to HAND_WRITTEN with why no helper says "
+        "choice, identifier, items, distinct, one_each, function), or add the raise to HAND_WRITTEN with why no helper says "
         "it:\n" + "\n".join(unlisted)
     )
     stale = [entry for entry in HAND_WRITTEN if entry not in matched]

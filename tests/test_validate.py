@@ -55,6 +55,16 @@ from labcore.quizzes._quiz import MultipleChoice, Numeric
             r"adapters must be 3 long \(one per arrival\), got 1",
         ),
         (lambda x: v.one_each("adapters", x, 3, "arrival"), [], r"adapters must be 3 long \(one per arrival\), got 0"),
+        (
+            lambda x: v.function("grade", x, prefix="grade_"),
+            max,
+            "grade must be a function named grade_<thing>, got <built-in function max>",
+        ),
+        (
+            lambda x: v.function("quiz", x, suffix="_quiz"),
+            "cache_quiz",
+            "quiz must be a function named <thing>_quiz, got 'cache_quiz'",
+        ),
     ],
 )
 def test_a_bad_value_is_refused_with_a_message_naming_it(check, bad, message):
@@ -69,6 +79,7 @@ def test_good_values_come_back_and_errors_can_be_specific():
     assert v.instance("x", 3, int) == 3 and v.instance("x", 3.0, (int, float)) == 3.0
     assert v.count("seed", -5, minimum=None) == -5 and v.count("tenant", 8, maximum=8) == 8
     assert v.number("x", -1.5, minimum=None) == -1.5 and v.between("gb", 5, 0, 10, low_inclusive=False) == 5.0
+    assert v.function("x", v.count, prefix="co", suffix="nt") is v.count
     assert v.identifier("x", "cache_panel") == "cache_panel" and v.items("x", iter("ab")) == ("a", "b")
     assert v.distinct("x", [3, 1, 2]) == (3, 1, 2) and v.distinct("x", []) == ()
     assert v.one_each("x", iter("ab"), 2, "ref") == ("a", "b") and v.one_each("x", [], 2, "ref", empty_ok=True) == ()

@@ -43,8 +43,8 @@ ValueError: replica names must be distinct, got ['r0', 'r1', 'r0'] ('r0' repeats
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
-from typing import TypeVar, overload
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar, overload
 
 __all__ = [
     "number",
@@ -59,6 +59,7 @@ __all__ = [
     "items",
     "distinct",
     "one_each",
+    "function",
 ]
 
 _T = TypeVar("_T")
@@ -281,3 +282,19 @@ def one_each(
     if len(found) != n and not (empty_ok and not found):
         raise error(f"{name} must be {n} long (one per {each}){' or empty' if empty_ok else ''}, got {len(found)}")
     return found
+
+
+def function(
+    name: str, value: object, *, prefix: str = "", suffix: str = "", error: type[Exception] = ValueError
+) -> Callable[..., Any]:
+    """Return ``value`` if it is a function named ``<prefix><thing><suffix>`` (how labcore finds its factories).
+
+    >>> function("quiz", len, suffix="_quiz")
+    Traceback (most recent call last):
+    ...
+    ValueError: quiz must be a function named <thing>_quiz, got <built-in function len>
+    """
+    found = getattr(value, "__name__", None)
+    if not callable(value) or not isinstance(found, str) or not (found.startswith(prefix) and found.endswith(suffix)):
+        raise error(f"{name} must be a function named {prefix}<thing>{suffix}, got {value!r}")
+    return value

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .._validate import choice, count, instance, items, text
+from .._validate import choice, count, function, instance, items, text
 from ..checks.exercise import Exercise
 
 __all__ = ["Chapter", "LIVE_NEEDS", "DECLARED_NEEDS"]
@@ -65,10 +65,9 @@ class Chapter:
                 self, field_name, items(f"chapter {self.notebook}: {field_name}", getattr(self, field_name))
             )
         for panel in self.panels:
-            if not callable(panel) or not panel.__name__.endswith("_panel"):
-                raise ValueError(f"chapter {self.notebook}: panels are labcore panel factories, got {panel!r}")
-        if self.quiz is not None and (not callable(self.quiz) or not self.quiz.__name__.endswith("_quiz")):
-            raise ValueError(f"chapter {self.notebook}: quiz must be a labcore quiz factory, got {self.quiz!r}")
+            function(f"chapter {self.notebook}: each of panels (a labcore panel factory)", panel, suffix="_panel")
+        if self.quiz is not None:
+            function(f"chapter {self.notebook}: quiz (a labcore quiz factory)", self.quiz, suffix="_quiz")
         for need in self.live:
             choice(f"chapter {self.notebook}: a live need", need, DECLARED_NEEDS)
         if self.live_notebook and not self.live_notebook.endswith(".ipynb"):

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._validate import choice, instance, text
+from .._validate import choice, function, instance, text
 from ..progress import exercise_key
 from .rules import Rule, rule_of
 from .verdict import Verdict
@@ -53,8 +53,7 @@ class Exercise:
         text("label", self.label)
         instance("page", self.page, str)
         choice("kind", self.kind, KINDS)
-        if not callable(self.grade) or not self.grade.__name__.startswith("grade_"):
-            raise ValueError(f"exercise {self.label}: grade must be a labcore grade_ function, got {self.grade!r}")
+        function(f"exercise {self.label}: grade", self.grade, prefix="grade_")
         object.__setattr__(self, "wrong", tuple(self.wrong))
         if len(self.wrong) < 2:
             raise ValueError(f"exercise {self.label}: give the two likeliest wrong answers, got {list(self.wrong)}")

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .._validate import fraction, number
+from .._validate import fraction, function, number
 from .verdict import UNANSWERED, Mistake, Verdict, _close
 
 __all__ = ["TEXTS", "SINGULAR", "NumberRule", "ChoiceRule", "ListRule", "Rule", "graded", "rule_of", "rule_from_json"]
@@ -239,8 +239,7 @@ def graded(rule: Callable[..., Rule]) -> Callable[..., Verdict]:
     >>> grade_half.__name__, grade_half(2, whole=4).ok, rule_of(grade_half) is rule_half
     ('grade_half', True, True)
     """
-    if not rule.__name__.startswith("rule_"):
-        raise ValueError(f"a rule function is named rule_<thing>, got {rule.__name__!r}")
+    function("a rule", rule, prefix="rule_")
 
     @functools.wraps(rule)
     def grade(answer: Any, **kwargs: Any) -> Verdict:

@@ -23,7 +23,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .._validate import items
+from .._validate import choice, items
 from ..adapter import Adapter
 from ..errors import AdapterFileError, UnsafeAdapterFormatError
 from ..sizing import MIB
@@ -222,10 +222,7 @@ class PeftAdapterFiles:
 
 
 def _serving_dtype_bytes(dtype: str) -> int:
-    try:
-        return SERVING_DTYPE_BYTES[dtype]
-    except (KeyError, TypeError):
-        raise ValueError(f"serving dtype {dtype!r} is not one of {sorted(SERVING_DTYPE_BYTES)}") from None
+    return SERVING_DTYPE_BYTES[choice("serving dtype", dtype, sorted(SERVING_DTYPE_BYTES))]
 
 
 def _roles(include: Collection[str]) -> frozenset[str]:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .._validate import choice
 from ..errors import AdapterFileError
 
 __all__ = [
@@ -80,10 +81,7 @@ class TensorInfo:
     end: int
 
     def __post_init__(self) -> None:
-        if self.dtype not in SAFETENSORS_DTYPE_BYTES:
-            raise ValueError(
-                f"tensor {self.name!r}: unknown dtype {self.dtype!r}; valid: {sorted(SAFETENSORS_DTYPE_BYTES)}"
-            )
+        choice(f"tensor {self.name!r}: dtype", self.dtype, sorted(SAFETENSORS_DTYPE_BYTES))
         if not 0 <= self.begin <= self.end:
             raise ValueError(
                 f"tensor {self.name!r}: data_offsets [{self.begin}, {self.end}] must satisfy 0 <= begin <= end"

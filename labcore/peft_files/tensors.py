@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .._validate import choice
 from ..errors import AdapterFileError
 from .peft_config import ADAPTER_CONFIG_NAME, LoraSettings
 from .safetensors_header import SafetensorsHeader, TensorInfo
@@ -73,8 +74,7 @@ class LoraModule:
     kind: str = "linear"
 
     def __post_init__(self) -> None:
-        if self.kind not in _MODULE_KINDS:
-            raise ValueError(f"LoraModule {self.name!r}: kind {self.kind!r} is not one of {list(_MODULE_KINDS)}")
+        choice(f"LoraModule {self.name!r}: kind", self.kind, _MODULE_KINDS)
 
     @property
     def target(self) -> str:

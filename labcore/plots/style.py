@@ -25,7 +25,7 @@ try:  # optional: without matplotlib (the offline live version) every plot_* pri
 except ImportError:
     matplotlib = plt = Patch = FuncFormatter = cycler = None  # type: ignore[assignment,misc]
 
-from .._validate import text
+from .._validate import choice, text
 from ..router import MODE_BASE, MODE_DEDICATED, MODE_DYNAMIC
 from ..sizing import MB_PER_GB
 from .offline import figure_skipped_note
@@ -182,10 +182,7 @@ def mode_color(mode: str) -> str:
     >>> mode_color("dedicated")
     '#D55E00'
     """
-    try:
-        return MODE_COLORS[mode]
-    except KeyError:
-        raise ValueError(f"unknown serving mode {mode!r}; valid modes: {sorted(MODE_COLORS)}") from None
+    return MODE_COLORS[choice("serving mode", mode, sorted(MODE_COLORS))]
 
 
 def axis_label(quantity: str, unit: str | None = None) -> str:

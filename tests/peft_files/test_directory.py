@@ -70,7 +70,7 @@ def test_to_adapter_and_adapter_from_dir_give_the_exact_vram(tmp_path: Path) -> 
 @pytest.mark.parametrize(
     ("dtype", "include", "match"),
     [
-        ("int3", TENSOR_ROLES, "'int3'.*bf16"),
+        ("int3", TENSOR_ROLES, "serving dtype must be one of 'bf16'.*, got 'int3'"),
         ("bf16", "lora", "include"),
         ("bf16", ("lora", "weights"), "include"),
         ("bf16", 3, "include"),
