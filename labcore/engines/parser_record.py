@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from importlib.resources.abc import Traversable
 from typing import Any
 
@@ -49,8 +50,8 @@ SAMPLE_CONTEXT = 8192
 _FOLDER = "data/engines/parsed"
 
 
-def _cases() -> Iterator[dict[str, Any]]:
-    """Yield the plan's inputs for every command ``python -m labcore plan`` prints over the shipped models and GPUs.
+def _cases() -> Iterator[tuple[dict[str, Any], PlanInputs]]:
+    """Yield each command ``python -m labcore plan`` prints over the shipped models and GPUs: its case and inputs.
 
     A plan that does not fit one GPU is taken at the tensor-parallel size :func:`fit_options` proposes first;
     one that fits in no way prints no command and is left out, as the plan leaves it out.
@@ -68,29 +69,20 @@ def _cases() -> Iterator[dict[str, Any]]:
                     context_tokens=SAMPLE_CONTEXT,
                     target_modules=targets,
                 )
-                tp = 1
                 if not all(p.fits for p in serving_plan(inputs)):
                     first = fit_options(inputs)[0]
                     if "--tp " not in first:
                         continue
-                    tp = int(first.split("--tp ")[1].split(":")[0])
-                yield {"model": model, "gpu": gpu, "mode": mode, "rank": rank, "tp": tp, "targets": targets}
+                    inputs = replace(inputs, tp=int(first.split("--tp ")[1].split(":")[0]))
+                case = {"model": model, "gpu": gpu, "mode": mode, "rank": rank, "tp": inputs.tp, "targets": targets}
+                yield case, inputs
 
 
 def sample_commands(engine: str) -> list[dict[str, Any]]:
     """Return ``engine``'s printed command for every sampled plan, as ``{"case", "env", "argv"}`` dicts."""
     choice("engine", engine, sorted(RELEASES))
     out = []
-    for case in _cases():
-        inputs = PlanInputs(
-            model=case["model"],
-            gpu=case["gpu"],
-            tenants=SAMPLE_TENANTS,
-            rank=case["rank"],
-            context_tokens=SAMPLE_CONTEXT,
-            target_modules=case["targets"],
-            tp=case["tp"],
-        )
+    for case, inputs in _cases():
         plans = serving_plan(inputs, adapters=adapter_loading(case["mode"], SAMPLE_TENANTS))
         cmd = next(p.command for p in plans if p.engine == engine)
         if cmd is None:
