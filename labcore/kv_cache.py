@@ -18,13 +18,12 @@ Phi-3 slide on every layer when their config sets ``sliding_window``; a config's
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from importlib import resources
 from typing import Any
 
 from ._validate import count
-from .model_config import ModelConfig, known_models
+from .model_config import ModelConfig
+from .model_config.config import raw_model_config
 
 __all__ = [
     "SLIDING_PATTERNS",
@@ -41,16 +40,11 @@ _ALL_LAYERS_SLIDE = frozenset({"mistral", "phi3"})
 
 
 def _raw(model: ModelConfig | Mapping[str, Any] | str) -> tuple[ModelConfig, Mapping[str, Any]]:
+    """Return ``model``'s config and its parsed config.json (empty for a :class:`ModelConfig` given as it is)."""
     if isinstance(model, ModelConfig):
         return model, {}
-    if isinstance(model, Mapping):
-        return ModelConfig.from_dict(model), model
-    if isinstance(model, str) and model in known_models():
-        data = json.loads(resources.files("labcore").joinpath("data/models", f"{model}.json").read_text("utf-8"))
-        return ModelConfig.from_dict(data, name=model), data
-    raise ValueError(
-        f"model must be a ModelConfig, a parsed config.json or one of {list(known_models())}, got {model!r}"
-    )
+    raw = raw_model_config(model)  # a parsed config.json, or a shipped one by name; refuses anything else by name
+    return ModelConfig.from_dict(raw, name=model if isinstance(model, str) else "config"), raw
 
 
 def kv_layer_windows(model: ModelConfig | Mapping[str, Any] | str) -> tuple[int | None, ...]:
