@@ -224,6 +224,10 @@ def lite_build(lite_dir: Path, contents: Path, site: Path) -> None:
 #: JupyterLab extensions of this environment that the live site leaves out, and why
 LEFT_OUT_EXTENSIONS = {
     "jupyterlab-rise": "RISE presents from a Jupyter server; in the live site its button opened a 404",
+    # jupyterlab-rise requires jupyterlab-mathjax3 4.3.0, a JupyterLab 3 extension: in the live site it replaced
+    # JupyterLab 4's own MathJax 3 typesetter, which renders the chapters' math as well (tests/browser/
+    # test_room_server.py) for 19 KB less per browser on a chapter's first Live visit, and 1.3 MB less site
+    "@jupyterlab/mathjax3-extension": "a JupyterLab 3 copy of the MathJax 3 that JupyterLab 4 carries itself",
 }
 
 

@@ -85,3 +85,27 @@ def test_the_live_chapter_runs_through_the_room_server_with_its_runtime_gzipped(
     assert wasm[0][2] < (built_site / WASM.lstrip("/")).stat().st_size / 2  # the runtime, gzipped: under half
     assert not outside
     context.close()
+
+
+def test_a_live_chapters_math_renders_with_jupyterlabs_own_mathjax(browser, room, built_site) -> None:  # noqa: ANN001
+    """The live site leaves out jupyterlab-mathjax3 (coursebuild.lite.site.LEFT_OUT_EXTENSIONS): chapter 2's formulas
+    are typeset all the same, by JupyterLab 4's MathJax, and no file of the left-out extension is asked for."""
+    if not (built_site / LIVE_DIR / "notebooks" / "index.html").is_file():
+        pytest.skip("this build has no live site (COURSE_LITE=0)")
+    base, sent = room
+    before = len(sent)
+    context, outside = _context(browser)
+    page = context.new_page()
+    page.goto(f"{base}/{LIVE_DIR}/notebooks/index.html?path=02_adapter_is_a_delta.ipynb")
+    page.locator(".jp-CodeCell").first.wait_for(timeout=120_000)
+    typeset = 0
+    for _ in range(60):  # the notebook renders the cells that scroll into view
+        typeset = page.locator(".jp-RenderedMarkdown mjx-container").count()
+        if typeset:
+            break
+        page.mouse.wheel(0, 800)
+        page.wait_for_timeout(500)
+    assert typeset > 0, "no formula typeset in chapter 2's Live copy"
+    asked = [entry[0] for entry in sent[before:]]
+    assert not [path for path in asked if "mathjax3-extension" in path] and not outside
+    context.close()
