@@ -6,7 +6,8 @@ unpacks the preloaded wheels (:data:`coursebuild.lite.runtime.PRELOAD` and the r
 first ``st.text()`` (in its default storage folder). With it, three files made at build time under Node, with the
 served runtime, and a boot module in front of Pyodide:
 
-* :mod:`.snapshot`: the kernel's memory snapshot (IPython, jedi, comm and traitlets imported), the preloaded
+* :mod:`.snapshot`: the kernel's memory snapshot (IPython, jedi, comm and traitlets imported, and what the lab's
+  first suite run imports: pytest, hypothesis, labcore's contract runner), the preloaded
   packages' files in one bundle, and ``kernel_boot.mjs``, which the kernel's worker loads as ``pyodideUrl``
   (:func:`finish` points it there) and which restores both, booting as Pyodide does when it cannot;
 * :mod:`.hypothesis`: hypothesis's Unicode tables, which the boot module writes where hypothesis looks;

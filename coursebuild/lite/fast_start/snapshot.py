@@ -1,11 +1,16 @@
 """Start the live kernel from a memory snapshot, so it does not import IPython at every start.
 
 Booting the kernel's worker took 7.5 s on the 2-core test machine, 2.0 s of it in ``import IPython`` and the
-rest of what pyodide-kernel imports. :func:`make_snapshot` boots the served runtime once, at build time, under
-Node (``static/pyodide_snapshot.mjs``): it unpacks the preloaded wheels, applies pyodide-kernel's
-``sys.modules`` mocks as its package does, imports :data:`SNAPSHOT_IMPORTS` and writes Pyodide's memory
-snapshot of that state, gzipped, beside the runtime. :func:`point_kernel_at_boot` makes the kernel's worker load
-Pyodide through ``static/kernel_boot.mjs``, which restores that snapshot (and boots as before when it cannot).
+rest of what pyodide-kernel imports. The lab's first suite run then imported pytest, its plugins, hypothesis and
+labcore's contract runner (:data:`SUITE_IMPORTS`): in the snapshot too, they took 0.7 s less of the kernel's time
+to the lab's first table (0.26 s of importing labcore's runner, 0.43 s of the first run), for 3.5 MiB more of
+snapshot (12.6 to 16.1 MiB gzipped, about 0.2 s more to restore).
+
+:func:`make_snapshot` boots the served runtime once, at build time, under Node (``static/pyodide_snapshot.mjs``):
+it unpacks the preloaded wheels, applies pyodide-kernel's ``sys.modules`` mocks as its package does, imports
+:data:`SNAPSHOT_IMPORTS` and writes Pyodide's memory snapshot of that state, gzipped, beside the runtime.
+:func:`point_kernel_at_boot` makes the kernel's worker load Pyodide through ``static/kernel_boot.mjs``, which
+restores that snapshot (and boots as before when it cannot).
 
 A snapshot holds memory, not files: the restored kernel still needs the preloaded packages' files (3,163 of
 them in 21 wheels, jedi's stubs among them, before pytest and hypothesis joined them), and unpacking the
@@ -47,6 +52,29 @@ FILES_BUNDLE = "kernel_files.bin.gz"
 #: what the browser's worker reports as ``sys.executable`` (Emscripten's default program name on the web);
 #: under Node it would be the script's path, which the snapshot would keep
 SYS_EXECUTABLE = "./this.program"
+#: pytest's plugins the lab's suite loads (``_pytest.config.default_plugins`` of the served pytest, 9.0.2): imported
+#: at every run's configuration, each a module import in the kernel
+PYTEST_PLUGINS = (
+    "mark", "main", "runner", "fixtures", "helpconfig", "python", "terminal", "debugging", "unittest", "capture",
+    "skipping", "legacypath", "tmpdir", "monkeypatch", "recwarn", "pastebin", "assertion", "junitxml", "doctest",
+    "cacheprovider", "setuponly", "setupplan", "stepwise", "unraisableexception", "threadexception", "warnings",
+    "logging", "reports", "faulthandler", "subtests",
+)  # fmt: skip
+#: what the lab's first suite run imports (:mod:`labcore.contract`, pytest and its plugins, hypothesis and the
+#: strategies the contract tests draw from) and ``piplite``'s ``unittest.mock``: in the kernel each new top-level
+#: module is first looked for in the working directory, the reader's storage (``""`` leads ``sys.path``), one
+#: message to the page per lookup, and each module's code is run; in the snapshot neither happens again.
+#: Not hypothesis's pytest plugin: importing it opens hypothesis's initialization phase until a pytest run closes it
+SUITE_IMPORTS = (
+    "pytest",
+    *(f"_pytest.{name}" for name in PYTEST_PLUGINS),
+    "hypothesis",
+    "hypothesis.strategies",
+    "hypothesis.stateful",
+    "labcore.contract",
+    "labcore.workbench",
+    "unittest.mock",
+)
 #: the modules pyodide-kernel's package imports from IPython, traitlets, comm and jedi (its ``__init__``,
 #: ``interpreter``, ``display``, ``kernel``, ``comm`` and ``litetransform`` modules), and jedi (completion)
 SNAPSHOT_IMPORTS = (
@@ -65,6 +93,7 @@ SNAPSHOT_IMPORTS = (
     "jedi",
     "traitlets",
     "traitlets.config",
+    *SUITE_IMPORTS,
 )
 
 

@@ -2,7 +2,7 @@
 //
 // The kernel's worker imports this module and calls its loadPyodide with the options it would pass
 // to Pyodide's own. It loads Pyodide from the memory snapshot the site serves beside it
-// (kernel.snapshot.gz: the runtime with IPython, jedi, comm and traitlets already imported, made at
+// (kernel.snapshot.gz: the runtime with IPython, jedi, comm, traitlets, pytest and hypothesis already imported, made at
 // build time by pyodide_snapshot.mjs), so the kernel skips importing them; and it writes back, in one pass,
 // the files the preloaded packages unpack (kernel_files.bin.gz, made by kernel_files.mjs), so every module
 // imported later is found without unpacking their wheels again. Without a snapshot it boots as Pyodide does,
