@@ -50,15 +50,16 @@ class Workbench:
 
     def files(self) -> list[str]:
         """Return the skeleton's file names (the package files a learner's copy holds)."""
-        return sorted(p.name for p in self.skeleton.glob("*.py"))
+        return sorted(name for name in os.listdir(self.skeleton) if name.endswith(".py"))  # one listing, no stats
 
     def start(self) -> list[str]:
         """Make ``lab/mine`` from the skeleton where it is missing; return the files copied (none on a later visit).
 
         A file already in ``lab/mine`` is never overwritten: that is the learner's work.
         """
-        self.mine.mkdir(parents=True, exist_ok=True)
         present = self._mine_names()
+        if not present:  # made only when missing: each call to the storage costs (see _mine_names)
+            self.mine.mkdir(parents=True, exist_ok=True)
         copied = []
         for name in self.files():
             if name not in present:
@@ -71,7 +72,10 @@ class Workbench:
     def _mine_names(self) -> set[str]:
         """Return the names in ``lab/mine``, listed once: in the live site every file lookup there is a message to
         the page (about 20 ms in Chromium), and one listing replaces a lookup per file."""
-        return set(os.listdir(self.mine)) if self.mine.is_dir() else set()
+        try:
+            return set(os.listdir(self.mine))
+        except FileNotFoundError:
+            return set()
 
     def changed(self) -> list[str]:
         """Return the modules of ``lab/mine`` that differ from the skeleton (what a learner has written so far)."""
