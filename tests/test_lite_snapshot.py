@@ -3,9 +3,9 @@
 The runtime folder is the one the book build's site serves (``lite_site.prepare_runtime``, with its preloaded
 wheels and snapshot; the tests skip without a book build). Under Node, the same worker options boot it twice:
 through Pyodide's ``pyodide.mjs`` (as before the snapshot) and through the site's ``kernel_boot.mjs`` (from the
-snapshot). After pyodide-kernel's own import, both hold the same modules, paths and environment; a module the snapshot
-did not import is found (the wheels
-are unpacked after the restore); two restored kernels draw different random numbers. The browser's kernel
+snapshot). After pyodide-kernel's own import and the lab suite's (``snapshot.SUITE_IMPORTS``, which the snapshot
+holds already), both hold the same modules, paths and environment; a module the snapshot did not import is found
+(the wheels are unpacked after the restore); two restored kernels draw different random numbers. The browser's kernel
 is checked in ``tests/lite/test_lite_kernel.py`` (it says it restored the snapshot, and runs the check notebook).
 A snapshot is refused, with the reason, when a file is still open as it would be taken (its descriptor would be
 stale in every restored kernel) or when a module does not import.
@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 HARNESS = r"""
 import { pathToFileURL, fileURLToPath } from "node:url";
 import fs from "node:fs";
-const [dir, entry, packages, extra] = process.argv.slice(2);
+const [dir, entry, packages, extra, suite] = process.argv.slice(2);
 const nodeFetch = globalThis.fetch;  // kernel_boot.mjs fetches its files beside it: files here
 globalThis.fetch = async (url) => String(url).startsWith("file:")
   ? new Response(fs.readFileSync(fileURLToPath(url))) : nodeFetch(url);
@@ -46,10 +46,13 @@ const pyodide = await loadPyodide({ indexURL: `${dir}/`, packages: JSON.parse(pa
 const loaded = Object.keys(pyodide.loadedPackages).sort();
 const wheels = JSON.parse(extra || "[]");
 if (wheels.length) await pyodide.loadPackage(wheels, { messageCallback: () => {} });
+pyodide.globals.set("SUITE_IMPORTS", suite || "[]");
 const state = pyodide.runPython(`
-import hashlib, json, os, random, sys
+import hashlib, importlib, json, os, random, sys
 import pyodide_kernel
-import labcore.cache  # not imported by the snapshot: its files must be in site-packages
+for name in json.loads(SUITE_IMPORTS):  # what the lab's first suite run imports: in the snapshot already
+    importlib.import_module(name)
+import labcore.quizzes  # not imported by the snapshot: its files must be in site-packages
 files = {}
 for top in ("/lib", "/share"):
     for root, _, names in os.walk(top):
@@ -103,7 +106,15 @@ def _boot(
     script.write_text(HARNESS, encoding="utf-8")
     packages = preload if packages is None else packages
     done = subprocess.run(
-        ["node", str(script), str(folder), entry, json.dumps(packages), json.dumps(list(wheels))],
+        [
+            "node",
+            str(script),
+            str(folder),
+            entry,
+            json.dumps(packages),
+            json.dumps(list(wheels)),
+            json.dumps(lite_snapshot.SUITE_IMPORTS),
+        ],
         capture_output=True,
         text=True,
         timeout=300,
