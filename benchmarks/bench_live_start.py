@@ -106,6 +106,7 @@ def main(argv: list[str] | None = None) -> None:
             server.terminate()
             with contextlib.suppress(subprocess.TimeoutExpired):
                 server.wait(timeout=10)
+        shutil.rmtree(work, ignore_errors=True)  # the two sites and the browser profiles: about 330 MB a run
     print(
         f"{'kernel':12} {'chapter':28} {'open':>5} {'shown s':>8} {'run all s':>10} {'first output s':>15} "
         f"{'over the peer':>14} {'suite s':>8}"
