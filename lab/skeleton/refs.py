@@ -80,6 +80,7 @@ class AdapterKey:
     name: str
     version: Version
     _hash: int = field(init=False, repr=False, compare=False)
+    _text: str = field(init=False, repr=False, compare=False)  # "" until the first str(), then its text
 
     def __post_init__(self) -> None:
         text("adapter key name", self.name, error=InvalidAdapterError)
@@ -96,6 +97,7 @@ class AdapterKey:
             )
         object.__setattr__(self, "version", version if type(version) is Version else Version(version))
         object.__setattr__(self, "_hash", hash((self.name, version)))
+        object.__setattr__(self, "_text", "")  # not formatted here: a lab's format_version may still be a TODO
 
     @classmethod
     def parse(cls, ref: str) -> AdapterKey:
@@ -117,7 +119,9 @@ class AdapterKey:
         return self._hash
 
     def __str__(self) -> str:
-        return f"{self.name}{_AT}{format_version(self.version)}"
+        if not self._text:  # the first str() of this key; a message naming many keys reuses it (names are non-empty)
+            object.__setattr__(self, "_text", f"{self.name}{_AT}{format_version(self.version)}")
+        return self._text
 
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)
