@@ -108,8 +108,12 @@ rebuild:
 	@rm -f $(SITE)
 	@$(MAKE) --no-print-directory book
 
+# The course's own .pyc, written once before the run: with PYTHONDONTWRITEBYTECODE set (as on these machines), every
+# worker, notebook kernel and subprocess would otherwise compile each changed module again.
+COMPILE := $(BIN)/python -m compileall -q labcore coursebuild lab tests scripts benchmarks >/dev/null
+
 test: $(SITE) chromium
-	@$(BIN)/python -m compileall -q labcore coursebuild lab tests scripts >/dev/null  # the course's own .pyc, once
+	@$(COMPILE)
 	@$(MAKE) --no-print-directory lint  # ruff (F811: no test module defines a test twice) and mypy, zero findings
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
@@ -121,6 +125,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 test-quick: $(STAMP)
+	@$(COMPILE)
 	@$(MAKE) --no-print-directory lint
 	$(BIN)/python -m pytest -m "not browser and not slow" $(PYTEST_ARGS)
 

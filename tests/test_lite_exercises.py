@@ -22,7 +22,7 @@ from labcore.chapters import EXERCISES
 from tests.test_live_run_all import _Kernel, _stored
 
 ROOT = Path(__file__).resolve().parents[1]
-NEEDS_CODE = [e for e in EXERCISES if e.rule() is None]
+NEEDS_CODE = [e for e in EXERCISES if not e.has_rule]
 CHECK_CALL = re.compile(r"^(check_\w+)\((\w+)\)\s*$", re.M)
 
 

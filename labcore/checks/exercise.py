@@ -70,6 +70,11 @@ class Exercise:
         """Return the check's verdict on ``answer``, with the page's arguments."""
         return self.grade(answer, **self.kwargs)
 
+    @property
+    def has_rule(self) -> bool:
+        """Whether its check judges by a rule (a page can judge it), known without making the rule (some replay runs)."""
+        return rule_of(self.grade) is not None
+
     def rule(self) -> Rule | None:
         """Return the rule its check judges by, with the page's arguments, or None when it runs code (a function).
 

@@ -13,6 +13,7 @@ every exported rule at once, each with labcore's exact message.
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pytest
@@ -25,12 +26,18 @@ from tests.browser import browser_site as site
 from tests.browser.test_browser_pages import axe_findings
 
 pytestmark = pytest.mark.browser
-#: each exercise's rule, made once (its grade function is that rule's verdict: tests/checks/test_rules.py)
-RULES = {e.label: e.rule() for e in EXERCISES}
-IN_PAGE = [e for e in EXERCISES if RULES[e.label] is not None]
-CODE = [e for e in EXERCISES if RULES[e.label] is None]
+#: exercises with a rule (judged in the page) and the ones that run code (opened in Live)
+IN_PAGE = [e for e in EXERCISES if e.has_rule]
+CODE = [e for e in EXERCISES if not e.has_rule]
 PAGES = sorted({e.page for e in EXERCISES})
 _OFFLINE = re.compile(r"^(?!https?://127\.0\.0\.1[:/]|data:|blob:|about:)")
+
+
+@functools.cache
+def _rule(label: str):  # noqa: ANN202
+    """Exercise ``label``'s rule, made once, when a test first asks (some replay a chapter's runs); its grade function
+    is that rule's verdict (tests/checks/test_rules.py)."""
+    return next(e for e in EXERCISES if e.label == label).rule()
 
 
 def _typed(answer) -> str:  # noqa: ANN001
@@ -40,7 +47,7 @@ def _typed(answer) -> str:  # noqa: ANN001
 
 def _said(exercise, answer) -> str:  # noqa: ANN001
     """What labcore's check prints for ``answer`` (its grade's verdict, the rule made once)."""
-    return RULES[exercise.label].verdict(answer).message
+    return _rule(exercise.label).verdict(answer).message
 
 
 def _exercise_count(page) -> int:  # noqa: ANN001
@@ -50,7 +57,7 @@ def _exercise_count(page) -> int:  # noqa: ANN001
 def _answer(page, exercise, answer) -> str:  # noqa: ANN001
     """Give ``answer`` to ``exercise``'s form with the keyboard; return the verdict shown."""
     form = page.locator(f"form.course-exercise[data-label='{exercise.label}']")
-    if isinstance(RULES[exercise.label], ChoiceRule):
+    if isinstance(_rule(exercise.label), ChoiceRule):
         radios = form.locator("input[type=radio]")
         values = [radios.nth(i).get_attribute("value") for i in range(radios.count())]
         checked = form.locator("input[type=radio]:checked")
@@ -164,7 +171,7 @@ def test_an_exercise_with_the_keyboard_alone_on_a_phone_and_for_a_screen_reader(
 
 def _probes(exercise) -> list[tuple[str, object]]:  # noqa: ANN001
     """(what a reader types, the Python value a check cell would get) for many answers, right and wrong."""
-    rule = RULES[exercise.label]
+    rule = _rule(exercise.label)
     if isinstance(rule, ChoiceRule):
         words = [*rule.options, "nothing", "none", "HOT", " Hold ", "xyz", "held", "'hold'", "cold@1.0.0", "it's"]
         return [(w, w) for w in words]
@@ -199,7 +206,7 @@ def test_the_page_judges_many_answers_as_labcore_does(reader) -> None:  # noqa: 
     page = context.new_page()
     page.goto(f"{base_url}book/04_the_cache.html")
     cases = [
-        (e.label, RULES[e.label].to_json(), text, RULES[e.label].verdict(value).message)
+        (e.label, _rule(e.label).to_json(), text, _rule(e.label).verdict(value).message)
         for e in IN_PAGE
         for text, value in _probes(e)
     ]

@@ -23,7 +23,7 @@ BEFORE = json.loads((Path(__file__).parent / "data" / "verdicts_before_rules.jso
 BY_LABEL = {e.label: e for e in EXERCISES}
 #: Verdicts that changed on purpose: quotes around a word are now ignored, as the lab's choice always did.
 CHANGED = {("11.3", json.dumps("'hold'"))}
-IN_PAGE = [e for e in EXERCISES if e.rule() is not None]
+IN_PAGE = [e for e in EXERCISES if e.has_rule]
 
 
 @functools.cache
@@ -55,7 +55,7 @@ def test_the_record_covers_every_exercise_with_a_rule_and_its_right_and_wrong_an
 
 @pytest.mark.parametrize("exercise", IN_PAGE, ids=lambda e: e.label)
 def test_the_grade_is_the_rule_and_the_export_carries_the_whole_rule(exercise):
-    rule = exercise.rule()
+    rule = _rule(exercise.label)
     exported = rule_from_json(json.loads(json.dumps(rule.to_json(), allow_nan=False)))
     assert exported == rule
     for answer in (exercise.right, *exercise.wrong, None, "12 ms"):
