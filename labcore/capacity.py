@@ -39,12 +39,12 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ._validate import between, choice, count, number, text
+from ._validate import choice, count, number, text
 from .adapter import tenant_adapters
 from .base_model import base_weights_gib
 from .engines.adapters import AdapterLoading
 from .engines.allocation import ALLOCATING_ENGINES, VLLM_ENGINE
-from .engines.inputs import PlanInputs
+from .engines.inputs import PlanInputs, memory_share
 from .engines.plan import EnginePlan, plan_fleet, serving_plan
 from .fleet import GPU_QPS, FleetPlan, fleet_plan
 from .gpus import load_gpu
@@ -269,8 +269,7 @@ def memory_split(
     count("sequences", sequences, minimum=0)
     count("context_tokens", context_tokens)
     number("adapter_mb", adapter_mb)
-    number("memory_fraction", memory_fraction)
-    between("memory_fraction", memory_fraction, 0, 1)
+    memory_share(memory_fraction)
     card = load_gpu(gpu)
     kv_bytes = kv_bytes_per_sequence(model, context_tokens, dtype_bytes=dtype_bytes) * sequences
     return MemorySplit(

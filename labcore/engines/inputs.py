@@ -29,7 +29,16 @@ from ..model_config.config import ModelConfig, hub_id, known_models, raw_model_c
 from .allocation import SGLANG_ENGINE, VLLM_ENGINE, VLLM_MAX_LORA_RANKS, lora_slot_bytes
 from .kv import kv_bytes_per_gpu, vllm_kv_bytes_per_sequence
 
-__all__ = ["DEFAULT_SLOTS", "PlanInputs", "vllm_rank", "model_inputs", "served_name", "EngineMemory", "engine_memory"]
+__all__ = [
+    "DEFAULT_SLOTS",
+    "PlanInputs",
+    "memory_share",
+    "vllm_rank",
+    "model_inputs",
+    "served_name",
+    "EngineMemory",
+    "engine_memory",
+]
 
 MIB = 2**20
 
@@ -51,6 +60,16 @@ def vllm_rank(rank: int) -> int:
     """
     count("rank", rank, maximum=VLLM_MAX_LORA_RANKS[-1])
     return next(allowed for allowed in VLLM_MAX_LORA_RANKS if allowed >= rank)
+
+
+def memory_share(value: object) -> float:
+    """Return ``value`` if it is a share of the GPU an engine may take, in (0, 1].
+
+    >>> memory_share(0.9)
+    0.9
+    """
+    number("memory_fraction", value)
+    return between("memory_fraction", value, 0, 1)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -88,10 +107,14 @@ class PlanInputs:
             object.__setattr__(self, "target_modules", items("target_modules", self.target_modules))
         if self.slots is not None:
             count("slots", self.slots)
-        number("memory_fraction", self.memory_fraction)
-        between("memory_fraction", self.memory_fraction, 0, 1)
+        memory_share(self.memory_fraction)
         if self.usable_mib is not None:
             number("usable_mib", self.usable_mib)
+
+    @property
+    def target_list(self) -> list[str] | None:
+        """The target modules as the engines' allocation functions take them (None: every module it supports)."""
+        return None if self.target_modules is None else list(self.target_modules)
 
     @property
     def slot_count(self) -> int:
@@ -163,7 +186,7 @@ def engine_memory(inputs: PlanInputs) -> dict[str, EngineMemory]:
     raw, cfg = model_inputs(i.model)
     usable = load_gpu(i.gpu).usable_bytes if i.usable_mib is None else i.usable_mib * MIB
     budget, base = usable * i.memory_fraction, base_params(raw) * i.dtype_bytes / i.tp
-    targets = None if i.target_modules is None else list(i.target_modules)
+    targets = i.target_list
     v, s = VLLM_ENGINE, SGLANG_ENGINE
     v_lora = lora_slot_bytes(
         v,

@@ -254,7 +254,7 @@ def launch_commands(inputs: PlanInputs, /, *, adapters: AdapterLoading | None = 
         raise ValueError(f"adapters must name the {i.tenants} tenants, got {len(adapters.names)} names")
     memory = engine_memory(i)
     slots = i.slot_count
-    targets = None if i.target_modules is None else list(i.target_modules)
+    targets = i.target_list
     names = " ".join(targets) if targets else ""
     host = host_adapter_bytes(cfg, tenants=i.tenants, rank=i.rank, target_modules=targets, dtype_bytes=i.dtype_bytes)
 
