@@ -32,7 +32,6 @@ from .kv import kv_bytes_per_gpu, vllm_kv_bytes_per_sequence
 __all__ = [
     "DEFAULT_SLOTS",
     "PlanInputs",
-    "memory_share",
     "vllm_rank",
     "model_inputs",
     "served_name",
