@@ -111,11 +111,14 @@ rebuild:
 # The course's own .pyc, written once before the run: with PYTHONDONTWRITEBYTECODE set (as on these machines), every
 # worker, notebook kernel and subprocess would otherwise compile each changed module again.
 COMPILE := $(BIN)/python -m compileall -q labcore coursebuild lab tests scripts benchmarks >/dev/null
+# pytest with the variable cleared: it keeps its assertion-rewritten test modules in __pycache__ only when bytecode
+# may be written (rewriting the 171 test modules cost each worker about 2 s of collection on every run).
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest
 
 test: $(SITE) chromium
 	@$(COMPILE)
 	@$(MAKE) --no-print-directory lint  # ruff (F811: no test module defines a test twice) and mypy, zero findings
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(PYTEST) $(PYTEST_ARGS)
 
 # ruff (lint, then the formatter's check) and mypy, as pyproject.toml configures them; .pre-commit-config.yaml runs
 # the same three on a commit's files.
@@ -128,7 +131,7 @@ lint: $(STAMP)
 test-quick: $(STAMP)
 	@$(COMPILE)
 	@$(MAKE) --no-print-directory lint
-	$(BIN)/python -m pytest -m "not browser and not slow" --ignore=tests/browser $(PYTEST_ARGS)
+	$(PYTEST) -m "not browser and not slow" --ignore=tests/browser $(PYTEST_ARGS)
 
 # The engines' facts at the releases the course cites (labcore/engines/releases.py RELEASES): pip download each
 # wheel once into ENGINE_CACHE (vLLM 0.33.0 is 336 MB, SGLang 0.5.23 39 MB), read its source without importing it,

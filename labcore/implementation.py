@@ -156,15 +156,19 @@ def run_on(lab: Implementation, compute: Callable[..., Any], *args: Any, **kwarg
 
 
 def on_your_code(lab: Implementation | None, build: Callable[[Implementation], Any]) -> Any:
-    """Build a comparison on ``lab`` (the reference when None) and compute it now: the comparison, or :class:`Missing`.
+    """Build a comparison on ``lab`` (the reference when None): the comparison, or :class:`Missing`.
 
-    ``build(lab)`` returns a panel (or anything with ``rows()``); computing its rows runs the learner's code,
-    so a ``TODO(lab)`` it meets becomes the :class:`Missing` the chapter shows instead of an error.
+    ``build(lab)`` returns a panel (or anything with ``rows()``). On a learner's code its rows are computed now,
+    so a ``TODO(lab)`` they meet becomes the :class:`Missing` the chapter shows instead of an error; the
+    reference has no ``TODO``, so its rows wait until something asks for them.
     """
+    code = lab if lab is not None else implementation("reference")
+    if code.is_reference:
+        return build(code)
 
     def built(code: Implementation) -> Any:
         shown = build(code)
         shown.rows()
         return shown
 
-    return run_on(lab if lab is not None else implementation("reference"), built)
+    return run_on(code, built)

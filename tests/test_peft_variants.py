@@ -11,28 +11,19 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import warnings
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-os.environ.setdefault("HF_HUB_OFFLINE", "1")  # before huggingface_hub is imported: hubs are unreachable
-os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+from labcore.errors import AdapterFileError
+from labcore.model_config import peft_lora_params
+from labcore.peft_files import LOW_RANK_ROLES, TENSOR_ROLES, read_peft_adapter, variant_table
 
-torch = pytest.importorskip("torch", reason="the real stack is optional: pip install -r requirements-real.txt")
-peft = pytest.importorskip("peft", reason="the real stack is optional: pip install -r requirements-real.txt")
-transformers = pytest.importorskip(
-    "transformers", reason="the real stack is optional: pip install -r requirements-real.txt"
-)
-safetensors_torch = pytest.importorskip("safetensors.torch", reason="the real stack is optional")
+from .real_stack import lora_tuners, peft, safetensors_torch, skip_without_real_stack, torch, transformers
 
-from peft.tuners.lora import LoraLayer  # noqa: E402
-
-from labcore.errors import AdapterFileError  # noqa: E402
-from labcore.model_config import peft_lora_params  # noqa: E402
-from labcore.peft_files import LOW_RANK_ROLES, TENSOR_ROLES, read_peft_adapter, variant_table  # noqa: E402
+skip_without_real_stack()
 
 VOCAB, HIDDEN, INTER, LAYERS, HEADS, KV_HEADS, EXPERTS = 64, 32, 48, 2, 4, 2, 4
 LLAMA = dict(
@@ -192,7 +183,7 @@ def peft_layers(peft_model) -> dict[str, dict]:
     """Per adapted module, what peft holds in memory: kind, rank, scaling, A and B shapes."""
     out = {}
     for name, module in peft_model.named_modules():
-        if not isinstance(module, LoraLayer) or "default" not in module.r:
+        if not isinstance(module, lora_tuners.LoraLayer) or "default" not in module.r:
             continue
         if "default" in module.lora_A:
             kind, a, b = "linear", module.lora_A["default"].weight, module.lora_B["default"].weight

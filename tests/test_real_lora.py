@@ -23,20 +23,14 @@ from pathlib import Path
 
 import pytest
 
-os.environ.setdefault("HF_HUB_OFFLINE", "1")  # before huggingface_hub is imported: hubs are unreachable
-os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+from labcore.demo import load_demo_results
+from labcore.digest import checkpoint_digest, is_digest
+from labcore.model_config import TARGETS, load_model_config, lora_params
+from labcore.peft_files import read_peft_adapter, read_safetensors_header
 
-torch = pytest.importorskip("torch", reason="the real stack is optional: pip install -r requirements-real.txt")
-peft = pytest.importorskip("peft", reason="the real stack is optional: pip install -r requirements-real.txt")
-transformers = pytest.importorskip(
-    "transformers", reason="the real stack is optional: pip install -r requirements-real.txt"
-)
-safetensors_torch = pytest.importorskip("safetensors.torch", reason="the real stack is optional")
+from .real_stack import peft, safetensors_torch, skip_without_real_stack, torch, transformers
 
-from labcore.demo import load_demo_results  # noqa: E402
-from labcore.digest import checkpoint_digest, is_digest  # noqa: E402
-from labcore.model_config import TARGETS, load_model_config, lora_params  # noqa: E402
-from labcore.peft_files import read_peft_adapter, read_safetensors_header  # noqa: E402
+skip_without_real_stack()
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMITTED = ROOT / "results" / "real_lora.json"
@@ -137,7 +131,7 @@ def test_timings_are_present_and_positive(rerun: dict) -> None:
 # -- real PEFT against labcore's torch-free reader ----------------------------------------------
 
 
-def _tiny_model(seed: int = 0, dtype: torch.dtype = torch.float32) -> transformers.LlamaForCausalLM:
+def _tiny_model(seed: int = 0, dtype: str = "float32") -> transformers.LlamaForCausalLM:
     data = json.loads((ROOT / "labcore" / "data" / "models" / "tiny-llama-demo.json").read_text())
     data = {
         k: v
@@ -145,15 +139,15 @@ def _tiny_model(seed: int = 0, dtype: torch.dtype = torch.float32) -> transforme
         if not k.startswith("_") and k not in ("architectures", "model_type", "torch_dtype")
     }
     torch.manual_seed(seed)
-    return transformers.LlamaForCausalLM(transformers.LlamaConfig(**data)).to(dtype)
+    return transformers.LlamaForCausalLM(transformers.LlamaConfig(**data)).to(getattr(torch, dtype))
 
 
 @pytest.mark.parametrize(
     ("rank", "targets", "base_dtype", "autocast", "stored"),
     [
-        (4, list(TARGETS), torch.float32, True, "F32"),
-        (8, ["q_proj", "v_proj"], torch.bfloat16, True, "F32"),  # PEFT's default upcasts the adapter
-        (8, ["q_proj", "v_proj"], torch.bfloat16, False, "BF16"),
+        (4, list(TARGETS), "float32", True, "F32"),
+        (8, ["q_proj", "v_proj"], "bfloat16", True, "F32"),  # PEFT's default upcasts the adapter
+        (8, ["q_proj", "v_proj"], "bfloat16", False, "BF16"),
     ],
 )
 def test_labcore_reads_what_real_peft_saved(

@@ -1,19 +1,46 @@
-"""Every panel in labcore.panels.PANELS: a grid labcore computed, a readout per state, a spec a page can draw."""
+"""Every panel in labcore.panels.PANELS: a grid labcore computed, a readout per state, a spec a page can draw.
+
+The grids are the ones the book's stored outputs hold, staged as the Live site stages them (each panel takes a
+grid file only when its key matches and its default state's row equals a fresh computation). Strict nbval
+recomputes every stored grid in the same run, so this module does not compute the long simulation grids a
+second time; :func:`test_grid_rows_equal_a_fresh_computation` recomputes a sample here as well.
+"""
 
 from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 
+from coursebuild.lite.site import stage_book_build
 from labcore.panels import PANELS, show
 from labcore.panels._panel import READOUT
+from labcore.site import BOOK_BUILD, GRIDS_ENV, PANELS_DIR
+
+BOOK = Path(__file__).resolve().parents[2] / "book"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _book_grids(tmp_path_factory: pytest.TempPathFactory):
+    """Point ``$LABCORE_PANEL_GRIDS`` at the grids of every chapter's stored outputs, for this module only."""
+    staged = tmp_path_factory.mktemp("site")
+    for notebook in sorted(BOOK.glob("*.ipynb")):
+        stage_book_build(json.loads(notebook.read_text(encoding="utf-8")), notebook.stem, staged)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(GRIDS_ENV, str(staged / BOOK_BUILD / PANELS_DIR))
+        yield
 
 
 @pytest.fixture(scope="module", params=sorted(PANELS))
 def panel(request):
     return show(request.param)
+
+
+def test_every_panel_takes_the_grid_the_book_stored() -> None:
+    """Each panel's default grid is one the chapters display: the grid this module checks is the one readers see."""
+    assert [name for name in sorted(PANELS) if show(name).stored_rows() is None] == []
 
 
 def test_every_state_is_on_the_grid_once(panel):
