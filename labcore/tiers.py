@@ -118,20 +118,18 @@ class TieredCache:
         ``AdapterInUseError`` if only pinned GPU entries could make room; both leave every tier
         and counter unchanged.
         """
-        key = adapter.key
-        gpu = self.gpu
-        if key in gpu:
-            self.gpu_hits += 1
-            return gpu.access(adapter, pin=pin)
-        if adapter.vram_mb > self.host.budget_mb:
+        key, host = adapter.key, self.host
+        if adapter.vram_mb > host.budget_mb:  # never true of a GPU-resident adapter (host budget >= GPU budget)
             raise AdapterTooLargeError(
                 f"adapter {key} needs {adapter.vram_mb:g} MiB but the host tier holds only "
-                f"{self.host.budget_mb:g} MiB; raise host_budget_mb"
+                f"{host.budget_mb:g} MiB; raise host_budget_mb"
             )
-        from_host = key in self.host
-        placed = gpu.access(adapter, pin=pin)  # raises before any change if it cannot fit
+        placed = self.gpu.access(adapter, pin=pin)  # raises before any change if it cannot fit
+        if placed.hit:
+            self.gpu_hits += 1
+            return placed
         self._known[key] = adapter
-        host = self.host
+        from_host = key in host  # the GPU tier's access changed nothing on the host
         host.access(adapter)  # fetch from storage on a host miss; refresh recency on a host hit
         if from_host:
             self.host_hits += 1

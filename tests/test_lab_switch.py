@@ -64,7 +64,20 @@ def _contract_run(module: str | None, *args: str) -> subprocess.Popen:
     if module is not None:
         env["LAB_MODULE"] = module
     return subprocess.Popen(
-        [sys.executable, "-m", "pytest", "tests/contract", "-q", "-p", "no:cacheprovider", "-o", "addopts=", *args],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "tests/contract",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:nbval",
+            "-o",
+            "addopts=",
+            *args,
+        ],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,

@@ -161,6 +161,7 @@ def test_a_restored_kernel_holds_what_a_plain_boot_holds(runtime, tmp_path: Path
     assert again["state"]["random"] != b["random"]  # reseeded after each restore
 
 
+@pytest.mark.slow  # boots Pyodide under Node (about 2.5 s): make test runs it, make test-quick does not
 def test_a_bundle_made_for_other_packages_is_not_used(runtime, tmp_path: Path) -> None:
     fewer = [name for name in runtime[1] if name != "jupyterquiz"]
     booted = _boot(runtime, lite_snapshot.BOOT_MODULE, tmp_path, packages=fewer)
@@ -169,6 +170,7 @@ def test_a_bundle_made_for_other_packages_is_not_used(runtime, tmp_path: Path) -
     assert booted["state"]["kernel"] == "PyodideKernel"
 
 
+@pytest.mark.slow  # boots Pyodide under Node (about 2.5 s): make test runs it, make test-quick does not
 def test_hypothesis_in_a_restored_kernel_reads_the_tables_it_would_build(runtime, tmp_path: Path) -> None:
     hypothesis = sorted((runtime[0].parents[1] / "pypi").glob("hypothesis-*.whl"))
     sortedcontainers = sorted(runtime[0].glob("sortedcontainers-*.whl"))
@@ -177,6 +179,7 @@ def test_hypothesis_in_a_restored_kernel_reads_the_tables_it_would_build(runtime
     assert booted["tables"] == {"found": True, "same": [True, True]}
 
 
+@pytest.mark.slow  # boots Pyodide under Node (about 2.5 s): make test runs it, make test-quick does not
 def test_tables_without_hypothesis_are_refused(runtime, tmp_path: Path) -> None:
     # the served runtime lists hypothesis (the kernel preloads it): Pyodide's message goes on for four more lines
     # (how to install it, a link), and the error's own line is the one kept
@@ -239,6 +242,7 @@ def test_a_snapshot_with_a_file_still_open_is_refused(runtime_copy: Path, tmp_pa
     assert not (runtime_copy / lite_snapshot.SNAPSHOT_FILE).exists() and not list((tmp_path / "cache").glob("*"))
 
 
+@pytest.mark.slow  # boots Pyodide under Node (about 2.5 s): make test runs it, make test-quick does not
 def test_a_snapshot_of_a_module_that_does_not_import_is_refused(runtime_copy: Path, tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match=r"ModuleNotFoundError: No module named 'no_such_module'"):
         lite_snapshot.make_snapshot(runtime_copy, ["pyodide-kernel"], tmp_path / "cache", imports=("no_such_module",))

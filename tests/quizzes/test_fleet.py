@@ -32,17 +32,19 @@ def _quiet(tenants=40, **kwargs):
     )
 
 
-def test_the_quizzes_use_the_panels_default_load():
-    assert (
-        QUIET_TENANT_QPS
-        == fleet_savings_panel().defaults()["tenant_qps"]
-        == fleet_load_panel().defaults()["tenant_qps"]
-    )
-    row = fleet_savings_panel().lookup()
+@pytest.fixture(scope="module")
+def savings_panel():
+    """Chapter 1's panel, its 3,024-row grid computed once for the tests that look states up on it."""
+    return fleet_savings_panel()
+
+
+def test_the_quizzes_use_the_panels_default_load(savings_panel):
+    assert QUIET_TENANT_QPS == savings_panel.defaults()["tenant_qps"] == fleet_load_panel().defaults()["tenant_qps"]
+    row = savings_panel.lookup()
     assert (row["multi_lora_gpus"], row["savings_pct"]) == (_quiet().multi_lora_gpus, _quiet().savings_pct) == (1, 97.5)
 
 
-def test_chapter_1_doubling_the_tenants_needs_a_second_gpu_for_the_traffic():
+def test_chapter_1_doubling_the_tenants_needs_a_second_gpu_for_the_traffic(savings_panel):
     q = why_multi_lora_quiz().questions[0]
     assert right(q).text.startswith("Twice the tenants: 80")
     assert _quiet(80).multi_lora_gpus == 2 and _quiet(80).binding_constraint == "load"  # 80 × 0.25 × 1.05 = 21 req/s
@@ -51,14 +53,13 @@ def test_chapter_1_doubling_the_tenants_needs_a_second_gpu_for_the_traffic():
     assert (
         _quiet(vram_mb=BIG_ADAPTER_OPTION_MB).multi_lora_gpus == 1 and _quiet(gpu_hourly_usd=4.80).multi_lora_gpus == 1
     )
-    panel = fleet_savings_panel()
     assert [
-        panel.lookup(**state)["multi_lora_gpus"]
+        savings_panel.lookup(**state)["multi_lora_gpus"]
         for state in ({"tenants": 80}, {"adapter_vram_mb": BIG_ADAPTER_OPTION_MB}, {"gpu_hourly_usd": 4.8})
     ] == [2, 1, 1]
 
 
-def test_chapter_1_the_saving_at_160_tenants_is_three_gpus_against_160():
+def test_chapter_1_the_saving_at_160_tenants_is_three_gpus_against_160(savings_panel):
     quiz = why_multi_lora_quiz()
     q = quiz.questions[1]
     assert q.answer == _quiet(160).savings_pct == pytest.approx(100 * (1 - 3 / 160))
@@ -66,7 +67,7 @@ def test_chapter_1_the_saving_at_160_tenants_is_three_gpus_against_160():
     assert "overhead" in quiz.grade(1, 100 * (1 - 2 / 160))[1]
     assert "memory only" in quiz.grade(1, 100 * (1 - 1 / 160))[1]
     assert "headline" in quiz.grade(1, 97.5)[1]
-    assert fleet_savings_panel().lookup(tenants=160)["savings_pct"] == q.answer
+    assert savings_panel.lookup(tenants=160)["savings_pct"] == q.answer
 
 
 def test_chapter_1_load_not_memory_sizes_the_loaded_fleet():
