@@ -7,7 +7,7 @@ test that asked, with the line that installs the extra.
 A module of tests that needs the stack calls :func:`skip_without_real_stack` first: it looks the packages up
 without importing them, so the module is still skipped whole on a machine without the extra.
 
->>> json = optional("json")   # any module: nothing is imported until an attribute is read
+>>> json = LazyModule("json")   # any module: nothing is imported until an attribute is read
 >>> json.dumps([1])
 '[1]'
 """
@@ -24,8 +24,6 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")  # before huggingface_hub is import
 os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 
 REASON = "the real stack is optional: pip install -r requirements-real.txt"
-
-
 PACKAGES = ("torch", "peft", "transformers", "safetensors")
 
 
@@ -36,7 +34,7 @@ def skip_without_real_stack() -> None:
         pytest.skip(f"{REASON} (missing: {', '.join(missing)})", allow_module_level=True)
 
 
-class optional:  # noqa: N801 (it stands where a module name stood)
+class LazyModule:
     """A module imported when one of its attributes is first read; the reading test is skipped if it is missing."""
 
     def __init__(self, module: str) -> None:
@@ -48,8 +46,8 @@ class optional:  # noqa: N801 (it stands where a module name stood)
         return getattr(pytest.importorskip(self._module, reason=REASON), name)
 
 
-torch = optional("torch")
-peft = optional("peft")
-transformers = optional("transformers")
-safetensors_torch = optional("safetensors.torch")
-lora_tuners = optional("peft.tuners.lora")
+torch = LazyModule("torch")
+peft = LazyModule("peft")
+transformers = LazyModule("transformers")
+safetensors_torch = LazyModule("safetensors.torch")
+lora_tuners = LazyModule("peft.tuners.lora")
