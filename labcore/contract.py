@@ -5,8 +5,8 @@ The suite is the lab's proof: one test file per module the learner writes (``tes
 generated ``lab.skeleton``, or a learner's ``lab.mine``. :func:`run_contract_suite` runs pytest in
 the calling process (so it also works in JupyterLite's Pyodide kernel, which has no subprocesses),
 imports the implementation afresh each time (a learner's edits are seen at once), and returns a
-:class:`ContractRun`: every test's outcome and the first line of its failure, summed per module in
-dependency order. Paths and addresses are taken out of the messages, so the same files give the
+:class:`ContractRun` (a record of :mod:`labcore.contract_table`, which also draws it as the lab's table): every
+test's outcome and the first line of its failure, summed per module in dependency order. Paths and addresses are taken out of the messages, so the same files give the
 same run in CPython and in the browser.
 
 >>> LAB_MODULES[0], LAB_MODULES[-1]
@@ -25,12 +25,11 @@ import re
 import sys
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import contract_table
 from ._validate import choice, text
+from .contract_table import CONTRACT_DIR, LAB_MODULES, OUTCOMES, ContractRun, ModuleStatus, TestOutcome
 
 __all__ = [
     "LAB_MODULES",
@@ -46,16 +45,11 @@ __all__ = [
     "count_contract_tests",
 ]
 
-#: The modules the learner writes, in the order they depend on each other (each has ``tests/contract/test_<name>.py``).
-LAB_MODULES: tuple[str, ...] = ("versions", "sizing", "adapter", "registry", "cache", "router", "fleet")
 #: The modules handed to the learner complete: the error types, the argument checks and the reference values.
 GIVEN_MODULES: tuple[str, ...] = ("errors", "_validate", "refs")
 #: Public members of the lab's modules that are not the learner's to write: speed-ups labcore uses when an
 #: implementation has them (the simulator routes a slice with ``route_many``, else calls ``route`` per request).
 BEYOND_THE_LAB: tuple[str, ...] = ("router.MultiLoRARouter.route_many",)
-#: Where the suite lives, relative to the folder that holds it (the repository, the download, the live site).
-CONTRACT_DIR = "tests/contract"
-OUTCOMES: tuple[str, ...] = ("passed", "failed", "error", "skipped")
 #: Longest failure line kept (a hint or an assertion's first line).
 MESSAGE_CHARS = 300
 #: How :func:`run_contract_suite` runs pytest: no cache folder, no ini options, captured output, Python's own
@@ -74,143 +68,6 @@ PYTEST_OPTIONS = (
     "--tb=native",
     "-q",
 )
-
-
-@dataclass(frozen=True, slots=True)
-class TestOutcome:
-    """One contract test's result: its id, ``passed``/``failed``/``error``/``skipped``, and the first failure line."""
-
-    __test__ = False  # a record, not a test class for pytest to collect
-
-    nodeid: str
-    outcome: str
-    message: str | None = None
-
-    def __post_init__(self) -> None:
-        text("nodeid", self.nodeid)
-        choice("outcome", self.outcome, OUTCOMES)
-
-    @property
-    def name(self) -> str:
-        """Return the test's name within its file (``test_x`` or ``test_x[case]``)."""
-        return self.nodeid.split("::", 1)[-1]
-
-    @property
-    def module(self) -> str:
-        """Return the lab module this test belongs to (``test_<module>.py``), or ``""`` for a file outside the map."""
-        name = self.nodeid.split("::", 1)[0].rsplit("/", 1)[-1]
-        module = name.removeprefix("test_").removesuffix(".py")
-        return module if module in LAB_MODULES else ""
-
-
-@dataclass(frozen=True, slots=True)
-class ModuleStatus:
-    """One module's line of the lab table: tests passed of tests run, the failing tests' names, the first failure.
-
-    >>> line = ModuleStatus("registry", 12, 14, "assert 1 == 2", ("test_a", "test_b"), "lab.mine")
-    >>> line.notebook_command
-    'run_contract_suite("lab.mine", modules="registry")'
-    >>> line.shell_command
-    'LAB_MODULE=lab.mine pytest tests/contract/test_registry.py'
-    """
-
-    module: str
-    passed: int
-    total: int
-    first_failure: str | None
-    #: the failing (or erroring) tests' names, in suite order (``test_x`` or ``test_x[case]``)
-    failing: tuple[str, ...] = ()
-    #: the implementation the run tested, for the commands that run this module alone
-    lab_module: str = "labcore"
-
-    @property
-    def green(self) -> bool:
-        """Tell whether every selected test of the module passed (a module with no selected test is not green)."""
-        return self.total > 0 and self.passed == self.total
-
-    @property
-    def notebook_command(self) -> str:
-        """Return the line that runs only this module's tests in a notebook (the live lab's kernel, any kernel)."""
-        return f'run_contract_suite("{self.lab_module}", modules="{self.module}")'
-
-    @property
-    def shell_command(self) -> str:
-        """Return the line that runs only this module's tests in a terminal (the download, a clone)."""
-        return f"LAB_MODULE={self.lab_module} pytest {CONTRACT_DIR}/test_{self.module}.py"
-
-
-@dataclass(frozen=True, slots=True)
-class ContractRun:
-    """The outcome of one run of the contract suite against ``lab_module``, test by test.
-
-    ``str(run)`` is the one-line summary; displayed in a notebook it is the table of the seven modules.
-    """
-
-    lab_module: str
-    select: str | None
-    outcomes: tuple[TestOutcome, ...]
-    deselected: int = 0
-
-    def _count(self, outcome: str) -> int:
-        return sum(o.outcome == outcome for o in self.outcomes)
-
-    @property
-    def passed(self) -> int:
-        """Return how many tests passed."""
-        return self._count("passed")
-
-    @property
-    def failed(self) -> int:
-        """Return how many tests failed."""
-        return self._count("failed")
-
-    @property
-    def errors(self) -> int:
-        """Return how many tests errored (in a fixture, or the implementation did not import)."""
-        return self._count("error")
-
-    @property
-    def first_failure(self) -> str | None:
-        """Return the first failing test's message, in suite order (None when nothing failed)."""
-        return next((o.message for o in self.outcomes if o.outcome in ("failed", "error")), None)
-
-    @property
-    def modules(self) -> tuple[ModuleStatus, ...]:
-        """Return one :class:`ModuleStatus` per lab module that had a selected test, in dependency order."""
-        rows = []
-        for module in LAB_MODULES:
-            mine = [o for o in self.outcomes if o.module == module]
-            if mine:
-                red = [o for o in mine if o.outcome in ("failed", "error")]
-                rows.append(
-                    ModuleStatus(
-                        module=module,
-                        passed=sum(o.outcome == "passed" for o in mine),
-                        total=len(mine),
-                        first_failure=red[0].message if red else None,
-                        failing=tuple(o.name for o in red),
-                        lab_module=self.lab_module,
-                    )
-                )
-        return tuple(rows)
-
-    def __str__(self) -> str:
-        counts = f"{self.passed} passed, {self.failed} failed"
-        if self.errors:
-            counts += f", {self.errors} errors"
-        where = f" (-k {self.select})" if self.select else ""
-        return f"LAB_MODULE={self.lab_module}{where}: {counts}"
-
-    def table(self) -> str:
-        """Return the lab table as plain text (:func:`labcore.contract_table.table_text`).
-
-        >>> print(ContractRun("lab.mine", None, (TestOutcome("tests/contract/test_versions.py::t", "passed"),)).table())
-        versions  green  1/1
-        """
-        return contract_table.table_text(self)
-
-    def _repr_html_(self) -> str:
-        return contract_table.table_html(self)
 
 
 def contract_root(start: Any = None) -> Path:

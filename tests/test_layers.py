@@ -128,3 +128,47 @@ def test_each_rule_catches_a_wrong_way_import(tmp_path: Path) -> None:
         "from ..panels.cache import lru_thrash_panel\nfrom ._chapter import Chapter\n", encoding="utf-8"
     )
     assert wrong_way(tmp_path / "labcore" / "chapters" / "ok.py", tmp_path) == []
+
+
+def circles(root: Path, folders: tuple[str, ...] = ("labcore", "coursebuild")) -> list[list[str]]:
+    """Return each set of modules under ``root`` that import each other in a loop (imports under ``TYPE_CHECKING``
+    count: a type checker and a reader follow them too), each sorted; [] when the import graph has no circle."""
+    modules = {module_name(p, root): p for folder in folders for p in sources(root / folder)}
+    graph = {
+        name: {
+            m
+            for target, names, _ in imports(path, root)
+            for m in (target, *(f"{target}.{n}" for n in names))
+            if m in modules and m != name
+        }
+        for name, path in modules.items()
+    }
+    found, reach = [], {}
+    for start in graph:  # the modules reachable from each; a circle is a set of modules that reach each other
+        seen, todo = set(), list(graph[start])
+        while todo:
+            m = todo.pop()
+            if m not in seen:
+                seen.add(m)
+                todo.extend(graph[m])
+        reach[start] = seen
+    for name in sorted(graph):
+        loop = sorted(m for m in reach[name] if name in reach[m])
+        if loop and loop not in found:
+            found.append(loop)
+    return found
+
+
+def test_no_two_modules_import_each_other() -> None:
+    assert circles(ROOT) == []
+
+
+def test_a_loop_of_imports_is_found(tmp_path: Path) -> None:
+    """A type-checking import that closes a loop is a circle too (so the test above can fail)."""
+    (tmp_path / "labcore").mkdir()
+    (tmp_path / "labcore" / "run.py").write_text("from .table import show\n", encoding="utf-8")
+    (tmp_path / "labcore" / "table.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .run import Run\n", encoding="utf-8"
+    )
+    (tmp_path / "labcore" / "alone.py").write_text("from .run import Run\n", encoding="utf-8")
+    assert circles(tmp_path, ("labcore",)) == [["labcore.run", "labcore.table"]]
