@@ -233,6 +233,25 @@ async def _wait_settled(page, dialog, answer) -> None:
                 await answer(dialog)
 
 
+async def run_all(page, notebook: str = ".jp-Notebook") -> None:
+    """Press Run > Run All Cells and wait until a cell has started (its prompt shows ``[*]`` or a number).
+
+    The menu can miss a click while the page is still busy (a kernel starting, a layout after a resize): each
+    attempt that starts nothing within 20 s closes the menu and presses again, three times at the most.
+    """
+    for attempt in range(3):
+        try:
+            await page.locator(notebook).click(timeout=20_000)
+            await page.get_by_role("menuitem", name="Run", exact=True).click(timeout=20_000)
+            await page.locator("li[data-command='runmenu:run-all']").click(timeout=20_000)
+            await page.wait_for_function(STARTED, timeout=20_000)
+            return
+        except Exception:  # noqa: BLE001 - retried; the last attempt's error is the caller's failure
+            if attempt == 2:
+                raise
+            await page.keyboard.press("Escape")  # close a half-open menu before trying again
+
+
 async def run_notebook(
     browser,
     base: str,
@@ -278,20 +297,10 @@ async def run_notebook(
             await answer_kernel_dialog(found)
 
         await page.add_locator_handler(dialog, answer)
-        for attempt in range(3):  # the menu can miss a click while the page is still busy
-            try:
-                await page.locator(".jp-Notebook").click(timeout=20_000)
-                await page.get_by_role("menuitem", name="Run", exact=True).click(timeout=20_000)
-                await page.locator("li[data-command='runmenu:run-all']").click(timeout=20_000)
-                await page.wait_for_function(STARTED, timeout=20_000)
-                run.phases["started"] = time.perf_counter() - started
-                if ready is not None:
-                    ready.set()
-                break
-            except Exception:  # noqa: BLE001 - retried; the last attempt's error is the run's failure
-                if attempt == 2:
-                    raise
-                await page.keyboard.press("Escape")  # close a half-open menu before trying again
+        await run_all(page)
+        run.phases["started"] = time.perf_counter() - started
+        if ready is not None:
+            ready.set()
         await _wait_settled(page, dialog, answer)
         run.seconds = run.phases["ran"] = time.perf_counter() - started
         prompts = await page.evaluate(PROMPTS)

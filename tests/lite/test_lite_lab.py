@@ -31,7 +31,7 @@ from labcore.contract_table import STALE_MESSAGE, failing_line
 from labcore.site import LIVE_DIR, PROGRESS_KEY, lab_live_url
 
 from .. import lab_samples
-from ._pages import ROOT, is_local, launch
+from ._pages import ROOT, is_local, launch, run_all
 
 pytestmark = [pytest.mark.lite, pytest.mark.browser]
 
@@ -172,12 +172,6 @@ async def _chapter_on_mine(page, server: str, chapter: str, panel: str) -> str:
     return text + "\n" + drawn
 
 
-async def _run_all(page) -> None:
-    await page.locator(".jp-NotebookPanel .jp-Notebook").click()
-    await page.get_by_role("menuitem", name="Run", exact=True).click()
-    await page.locator("li[data-command='runmenu:run-all']").click()
-
-
 @pytest.fixture(scope="module")
 def lab_session(server, tmp_path_factory) -> dict:
     """Do the lab once in the live site (see the module doc); return what each step showed."""
@@ -216,7 +210,7 @@ async def _do_the_lab(page, server: str, seen: dict) -> None:
     await page.set_viewport_size(PHONE)
     await page.goto(f"{server}/{lab_live_url()}")
     await page.locator(".jp-CodeCell").first.wait_for(timeout=90_000)
-    await _run_all(page)
+    await run_all(page, ".jp-NotebookPanel .jp-Notebook")  # presses again if the busy page missed the click
     cell = await _code_cell(page, RESET)
     await cell.locator(".jp-OutputArea-output").wait_for(timeout=SUITE_TIMEOUT_MS)
     await (await _code_cell(page, RUN_ALL)).locator("table.lab-status").wait_for(timeout=30_000)
