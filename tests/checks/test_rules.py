@@ -63,10 +63,10 @@ def test_the_grade_is_the_rule_and_the_export_carries_the_whole_rule(exercise):
 
 
 def test_code_exercises_have_no_rule_and_every_other_kind_of_answer_has_one():
-    no_rule = sorted(e.label for e in EXERCISES if e.rule() is None)
-    assert {e.kind for e in EXERCISES if e.rule() is None} <= {"code", "predict"}
-    assert all(callable(e.right) or isinstance(e.right, dict) for e in EXERCISES if e.rule() is None), no_rule
-    assert all(isinstance(e.rule(), (NumberRule, ChoiceRule, ListRule)) for e in IN_PAGE)
+    no_rule = sorted(e.label for e in EXERCISES if not e.has_rule)
+    assert {e.kind for e in EXERCISES if not e.has_rule} <= {"code", "predict"}
+    assert all(callable(e.right) or isinstance(e.right, dict) for e in EXERCISES if not e.has_rule), no_rule
+    assert all(isinstance(_rule(e.label), (NumberRule, ChoiceRule, ListRule)) for e in IN_PAGE)
 
 
 def test_a_count_of_one_is_singular_in_every_message_and_only_when_asked():
